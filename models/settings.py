@@ -1,0 +1,51 @@
+"""The one `Settings` class for the gateway and worker processes (read from the environment and `.env`).
+
+Workflows never read settings: whatever they need arrives in their input.
+"""
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    temporal_host: str = "127.0.0.1"
+    temporal_port: int = 7233
+    temporal_ui_port: int = 8233
+    temporal_namespace: str = "default"
+    task_queue: str = "image-agent"
+
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    public_base_url: str | None = None
+    """Base of the URLs the gateway issues for blobs; defaults to http://{api_host}:{api_port}."""
+
+    data_dir: Path = Path("./data")
+
+    otel_exporter: Literal["none", "console", "otlp"] = "none"
+    otel_endpoint: str | None = None
+    """OTLP/HTTP endpoint, e.g. http://collector:4318; the exporter's own default when unset."""
+    otel_service_name: str = "durable-agents"
+
+    run_deadline_seconds: float = 60.0
+    session_idle_minutes: float = 30.0
+
+    @property
+    def temporal_address(self) -> str:
+        return f"{self.temporal_host}:{self.temporal_port}"
+
+    @cached_property
+    def base_url(self) -> str:
+        return (self.public_base_url or f"http://{self.api_host}:{self.api_port}").rstrip("/")
+
+    @property
+    def blob_dir(self) -> Path:
+        return self.data_dir / "blobs"
+
+    @property
+    def lancedb_dir(self) -> Path:
+        return self.data_dir / "lancedb"

@@ -1,0 +1,1 @@
+"""Unit tests: no Temporal server, no network."""
