@@ -1,0 +1,104 @@
+"""The image-provider interface the Executor calls, and the offline local renderer behind it.
+
+A provider turns one `ImageRequest` into PNG bytes. Images travel as bytes between the Executor activity and
+the provider only; the Executor stores the result in the blob store so no image enters workflow history.
+"""
+
+import asyncio
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from activities.masks import mask_from_image
+from activities.rendering import (
+    decode_image,
+    encode_png,
+    render_adjustment,
+    render_inpainting,
+    render_text_to_image,
+)
+from models.agent import TaskType
+
+
+class ImageRequest(BaseModel):
+    """Everything a provider needs for one image."""
+
+    task_type: TaskType
+    prompt: str
+    seed: int
+    width: int
+    height: int
+    style_strength: float
+    """0..1; the local renderer clamps values outside that range."""
+    base_image: bytes | None = None
+    """The image to edit: the original for inpainting, the previous result for parameter_adjustment."""
+    mask: bytes | None = None
+    """PNG, mode L, 255 = repaint (inpainting only)."""
+    model: str | None = None
+    """The user's `preferredModel`, carried through to providers that offer several models."""
+
+
+class ImageProvider(Protocol):
+    """Something that renders images: the local renderer here, or a hosted image API.
+
+    A real API that works by asynchronous task and polling (e.g. DashScope's qwen-image) implements
+    `generate` inside the Executor activity as: submit the task (prompt, size, seed, `model`, and for edits the
+    base image and mask uploaded or inlined as the API requires) and keep the task id; poll the task status at
+    a modest interval, calling `temporalio.activity.heartbeat(task_id)` on every poll so Temporal detects a
+    dead worker through the heartbeat timeout (and a retried attempt can read the task id back from
+    `activity.info().heartbeat_details` and resume polling instead of paying for a second task); when the
+    task succeeds, download the image and return it re-encoded as PNG. Transient failures (timeouts, 429,
+    5xx) are raised as they are so the activity's retry policy handles them; a rejected request (bad
+    prompt, content policy) is raised as a non-retryable error. The provider itself never retries or sleeps
+    beyond its polling interval.
+    """
+
+    name: str
+
+    async def generate(self, request: ImageRequest) -> bytes:
+        """PNG bytes for the request."""
+        ...
+
+
+class LocalImageProvider:
+    """Renders real PNGs on this machine with `activities.rendering`: the same request gives the same bytes."""
+
+    name = "local-renderer"
+
+    async def generate(self, request: ImageRequest) -> bytes:
+        """Render off the event loop, so heartbeats and other activities keep running."""
+        return await asyncio.to_thread(_render, request)
+
+
+def _render(request: ImageRequest) -> bytes:
+    if request.task_type == "text_to_image":
+        image = render_text_to_image(
+            request.prompt,
+            seed=request.seed,
+            width=request.width,
+            height=request.height,
+            style_strength=request.style_strength,
+        )
+    elif request.task_type == "inpainting":
+        if request.base_image is None or request.mask is None:
+            raise ValueError("inpainting needs both base_image (the image to edit) and mask (PNG, 255 = repaint)")
+        base = decode_image(request.base_image)
+        image = render_inpainting(
+            base,
+            mask_from_image(request.mask, base.size),
+            request.prompt,
+            seed=request.seed,
+            style_strength=request.style_strength,
+        )
+    else:
+        if request.base_image is None:
+            raise ValueError("parameter_adjustment needs base_image: the previous image to start from")
+        image = render_adjustment(
+            decode_image(request.base_image),
+            request.prompt,
+            seed=request.seed,
+            width=request.width,
+            height=request.height,
+            style_strength=request.style_strength,
+        )
+    return encode_png(image)

@@ -1,0 +1,29 @@
+"""Resolves a `MaskRef` (a mask image and/or drawn paths, both in the blob store) into one binary mask PNG."""
+
+from PIL import Image
+
+from activities.masks import combine_masks, mask_from_image, mask_from_paths
+from activities.rendering import encode_png
+from models.agent import MaskPaths, MaskRef
+from stores.blob_store import LocalBlobStore
+
+
+def load_paths(ref: MaskRef, blobs: LocalBlobStore) -> MaskPaths:
+    if ref.paths_key is None:
+        return MaskPaths(paths=[])
+    return MaskPaths.model_validate_json(blobs.get(ref.paths_key))
+
+
+def load_mask_png(ref: MaskRef, blobs: LocalBlobStore, size: tuple[int, int]) -> bytes:
+    masks: list[Image.Image] = []
+    if ref.blob_key is not None:
+        masks.append(mask_from_image(blobs.get(ref.blob_key), size))
+    paths = load_paths(ref, blobs).paths
+    if paths:
+        masks.append(mask_from_paths(paths, size))
+    if not masks:
+        raise ValueError("a mask needs an image or at least one path")
+    mask = masks[0]
+    for other in masks[1:]:
+        mask = combine_masks(mask, other)
+    return encode_png(mask)

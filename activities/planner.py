@@ -1,0 +1,117 @@
+"""The Planner node (seed 000 §3.1, §5.2): user text (+ mask) → `Intent`.
+
+With an LLM configured, the seed's system prompt goes through `chat_with_json`; a failure there is raised so
+Temporal retries it, and once retries are spent the workflow calls this node again with `use_llm=False`.
+Without an LLM (the offline default) the keyword classifier answers, labelled as such in `Intent.source`.
+"""
+
+import json
+from collections.abc import Sequence
+from typing import Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, Field, ValidationError
+from temporalio import activity
+
+from activities.failures import permanent
+from activities.keyword_planner import classify_intent
+from models.agent import Intent, IntentAction
+from models.errors import ErrorCode
+from models.nodes import ActivityName, PlannerRequest
+
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+MASK_CONFIDENCE = 0.9
+LLM_TEMPERATURE = 0.3
+
+SYSTEM_PROMPT = """你是一个专业的 AI 图像生成助手。请分析用户的输入，识别用户的意图。
+
+可能的意图类型：
+- generate_image: 用户想要生成新图片
+- inpainting: 用户想要修改图片的某个区域（通常伴随蒙版数据）
+- adjust_parameters: 用户想要调整生成参数（如风格强度、尺寸等）
+
+请以 JSON 格式返回分析结果，格式如下：
+{
+  "action": "generate_image" | "inpainting" | "adjust_parameters" | "unknown",
+  "subject": "主要对象（如：猫、城市、人物）",
+  "style": "风格关键词（如：赛博朋克、水彩）",
+  "confidence": 0.0-1.0,
+  "reasoning": "分析理由"
+}
+
+如果检测到蒙版数据（maskData 存在），则 action 必须为 "inpainting"。"""
+
+
+class ChatMessage(BaseModel):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class JsonChatModel(Protocol):
+    """The slice of the LLM client the Planner needs: a chat that returns a validated pydantic model."""
+
+    name: str
+
+    async def chat_with_json(
+        self, messages: Sequence[ChatMessage], schema: type[SchemaT], *, temperature: float
+    ) -> SchemaT: ...
+
+
+class LlmIntent(BaseModel):
+    """The JSON the seed's system prompt asks the model for."""
+
+    action: IntentAction
+    subject: str | None = None
+    style: str | None = None
+    confidence: float = Field(ge=0.0, le=1.0)
+    reasoning: str = ""
+
+
+class Planner:
+    def __init__(self, style_vocabulary: Sequence[str], model: JsonChatModel | None = None) -> None:
+        self._vocabulary = list(style_vocabulary)
+        self._model = model
+
+    @activity.defn(name=ActivityName.PLANNER)
+    async def plan(self, request: PlannerRequest) -> Intent:
+        if self._model is None or not request.use_llm:
+            return classify_intent(
+                request.text, has_mask=request.has_mask, style_vocabulary=self._vocabulary, previous=request.previous
+            )
+        try:
+            answer = await self._model.chat_with_json(_messages(request), LlmIntent, temperature=LLM_TEMPERATURE)
+        except ValidationError as err:
+            raise permanent(
+                ErrorCode.PLANNER_FAILED, f"LLM 返回的 JSON 不符合意图格式：{err.error_count()} 处错误"
+            ) from err
+        intent = Intent(
+            action=answer.action,
+            subject=answer.subject or None,
+            style=answer.style or None,
+            prompt=request.text,
+            confidence=answer.confidence,
+            reasoning=answer.reasoning,
+            raw_response=answer.model_dump_json(),
+            source="llm",
+        )
+        if request.has_mask and intent.action != "inpainting":
+            intent = intent.model_copy(update={"action": "inpainting", "confidence": MASK_CONFIDENCE, "source": "mask"})
+        if intent.action == "adjust_parameters" and request.previous is not None:
+            keywords = classify_intent(
+                request.text, has_mask=False, style_vocabulary=self._vocabulary, previous=request.previous
+            )
+            intent = intent.model_copy(update={"parameters": keywords.parameters, "prompt": keywords.prompt})
+        return intent
+
+
+def _messages(request: PlannerRequest) -> list[ChatMessage]:
+    """Seed 000 §5.2: the last 5 messages, plus the last result when the user refers back to it."""
+    messages = [ChatMessage(role="system", content=SYSTEM_PROMPT)]
+    if request.previous is not None and ("再" in request.text or "调整" in request.text):
+        context = {"imageUrl": request.previous.image_url, "prompt": request.previous.prompt}
+        messages.append(
+            ChatMessage(role="assistant", content=f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}")
+        )
+    messages += [ChatMessage(role=m.role, content=m.content) for m in request.messages[-5:] if m.role != "system"]
+    messages.append(ChatMessage(role="user", content=request.text))
+    return messages

@@ -1,0 +1,434 @@
+"""The local procedural renderer: real, deterministic images made with Pillow and numpy.
+
+It stands in for a text-to-image model so the whole agent runs offline. A picture is composed from a
+background gradient, a landscape band, soft bokeh and a central subject motif, in a palette picked from
+the style words of the prompt; `style_strength` (0..1) sets saturation and contrast, 0.5 being neutral.
+Every random choice comes from a generator seeded with a SHA-256 of the prompt and the seed, so the same
+arguments always give byte-identical PNGs and a different seed gives a visibly different picture.
+"""
+
+import colorsys
+import hashlib
+import io
+import math
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+from PIL import Image, ImageDraw, ImageFilter, UnidentifiedImageError
+
+Pixels: TypeAlias = npt.NDArray[np.floating[Any]]
+"""A float image, (height, width, 3) with channels in 0..1, or a (height, width) weight map."""
+RGB: TypeAlias = tuple[float, float, float]
+
+MAX_SIDE = 4096
+"""Largest width or height accepted (seed 000 §8.1 recommends images up to 4096x4096)."""
+
+STYLE_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "cyberpunk": ("cyberpunk", "neon", "synthwave", "赛博朋克", "赛博", "霓虹"),
+    "watercolor": ("watercolor", "watercolour", "pastel", "水彩"),
+    "ink": ("ink", "sumi-e", "水墨", "国画"),
+    "oil": ("oil", "oil painting", "油画"),
+}
+"""Style families the renderer knows, each with the words (English or Chinese) that select it."""
+
+_SUPERSAMPLE = 2
+_LUMA = np.array([0.299, 0.587, 0.114], dtype=np.float32)
+
+
+class ImageDecodeError(ValueError):
+    """Raised when bytes cannot be decoded as an image."""
+
+
+class ImageTooLargeError(ImageDecodeError):
+    """Raised, before decoding, for an image with more than `MAX_SIDE` pixels a side."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of one picture: sky gradient, accents for bokeh, subject fill and its glow."""
+
+    sky_top: RGB
+    sky_bottom: RGB
+    accents: tuple[RGB, ...]
+    subject: RGB
+    glow: RGB
+
+
+def _hex(value: str) -> RGB:
+    return (int(value[1:3], 16) / 255, int(value[3:5], 16) / 255, int(value[5:7], 16) / 255)
+
+
+_STYLE_PALETTES: dict[str, Palette] = {
+    "cyberpunk": Palette(
+        sky_top=_hex("#0b0221"),
+        sky_bottom=_hex("#5b1a78"),
+        accents=(_hex("#ff2bd6"), _hex("#00f0ff"), _hex("#7b5cff"), _hex("#ff6ec7")),
+        subject=_hex("#14052e"),
+        glow=_hex("#00f0ff"),
+    ),
+    "watercolor": Palette(
+        sky_top=_hex("#f7d9e3"),
+        sky_bottom=_hex("#dff3ee"),
+        accents=(_hex("#f9b4c7"), _hex("#a8d8ea"), _hex("#fce38a"), _hex("#c3aed6")),
+        subject=_hex("#8aa9c9"),
+        glow=_hex("#fff6e0"),
+    ),
+    "ink": Palette(
+        sky_top=_hex("#e9e6df"),
+        sky_bottom=_hex("#bdbab3"),
+        accents=(_hex("#8c8a86"), _hex("#5f5d5a"), _hex("#d6d3cc")),
+        subject=_hex("#1d1c1a"),
+        glow=_hex("#f4f2ec"),
+    ),
+    "oil": Palette(
+        sky_top=_hex("#3b2412"),
+        sky_bottom=_hex("#d9a441"),
+        accents=(_hex("#c8702a"), _hex("#e8c070"), _hex("#8c3b1e"), _hex("#f0d9a0")),
+        subject=_hex("#4a2a12"),
+        glow=_hex("#ffd98a"),
+    ),
+}
+
+
+# --- public API -------------------------------------------------------------------------------------
+
+
+def render_text_to_image(prompt: str, *, seed: int, width: int, height: int, style_strength: float) -> Image.Image:
+    """Compose a new RGB picture for `prompt` of exactly `width` x `height` pixels."""
+    _check_size(width, height)
+    rng = _rng(prompt, seed)
+    palette = palette_for(prompt)
+    family = style_family(prompt)
+    pixels = _gradient(width, height, palette, rng)
+    pixels = _landscape(pixels, palette, family, rng)
+    pixels = _bokeh(pixels, palette, rng)
+    pixels = _subject(pixels, palette, prompt, rng)
+    pixels = _vignette(pixels)
+    pixels = _apply_style(pixels, style_strength)
+    return _to_image(_grain(pixels, rng))
+
+
+def render_inpainting(
+    base: Image.Image, mask: Image.Image, prompt: str, *, seed: int, style_strength: float
+) -> Image.Image:
+    """Repaint the masked region of `base` (mask 255 = repaint) and keep every other pixel identical.
+
+    New content for `prompt` is composed to fit the mask's bounding box and feathered only inwards, so
+    the pixels outside the mask are copied from `base` unchanged.
+    """
+    base_rgb = base.convert("RGB")
+    repaint = binary_mask(mask, base_rgb.size)
+    original = np.asarray(base_rgb)
+    if not repaint.any():
+        return base_rgb.copy()
+    rows = np.flatnonzero(repaint.any(axis=1))
+    cols = np.flatnonzero(repaint.any(axis=0))
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    patch = render_text_to_image(
+        prompt, seed=seed, width=int(right - left), height=int(bottom - top), style_strength=style_strength
+    )
+    fresh = original.astype(np.float32) / 255
+    fresh[top:bottom, left:right] = np.asarray(patch, dtype=np.float32) / 255
+    alpha = _inner_feather(repaint)[..., None]
+    blended = _to_uint8(fresh * alpha + original.astype(np.float32) / 255 * (1 - alpha))
+    return Image.fromarray(np.where(repaint[..., None], blended, original))
+
+
+def render_adjustment(
+    previous: Image.Image, prompt: str, *, seed: int, width: int, height: int, style_strength: float
+) -> Image.Image:
+    """Start from `previous`: resize it (LANCZOS) and re-apply the prompt's style at the new strength."""
+    _check_size(width, height)
+    resized = previous.convert("RGB").resize((width, height), Image.Resampling.LANCZOS)
+    pixels: Pixels = np.asarray(resized, dtype=np.float32) / 255
+    pixels = _tint(pixels, palette_for(prompt), amount=0.15 + 0.2 * _clamp01(style_strength))
+    pixels = _apply_style(pixels, style_strength)
+    return _to_image(_grain(pixels, _rng(prompt, seed)))
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes with no metadata, so the same image always encodes to the same bytes."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+def decode_image(data: bytes) -> Image.Image:
+    """Decode image bytes fully (not lazily).
+
+    Raises `ImageTooLargeError` for more than `MAX_SIDE` pixels a side (read from the header, so a small
+    file that expands to a huge bitmap is never decoded) and `ImageDecodeError` if the bytes are not an image.
+    """
+    with _as_decode_error(data):
+        image = Image.open(io.BytesIO(data))
+    if max(image.size) > MAX_SIDE:
+        raise ImageTooLargeError(f"image is {image.width}x{image.height}, more than {MAX_SIDE} pixels a side")
+    with _as_decode_error(data):
+        image.load()
+    return image
+
+
+def style_family(text: str) -> str | None:
+    """The first style family (see `STYLE_KEYWORDS`) whose words occur in `text`, or None."""
+    lowered = text.casefold()
+    for family, words in STYLE_KEYWORDS.items():
+        if any(_mentions_word(word, lowered) for word in words):
+            return family
+    return None
+
+
+def palette_for(prompt: str) -> Palette:
+    """The style family's palette, or one derived from a stable hash of the prompt."""
+    family = style_family(prompt)
+    if family is not None:
+        return _STYLE_PALETTES[family]
+    hue = int.from_bytes(hashlib.sha256(prompt.encode()).digest()[:4], "big") / 2**32
+
+    def hsv(shift: float, saturation: float, value: float) -> RGB:
+        return colorsys.hsv_to_rgb((hue + shift) % 1.0, saturation, value)
+
+    return Palette(
+        sky_top=hsv(0.0, 0.55, 0.3),
+        sky_bottom=hsv(0.08, 0.4, 0.9),
+        accents=(hsv(0.33, 0.6, 0.95), hsv(0.5, 0.5, 0.9), hsv(0.9, 0.55, 1.0)),
+        subject=hsv(0.55, 0.6, 0.22),
+        glow=hsv(0.12, 0.25, 1.0),
+    )
+
+
+def binary_mask(mask: Image.Image, size: tuple[int, int]) -> npt.NDArray[np.bool_]:
+    """The mask as a boolean (height, width) array, True = repaint: resized NEAREST and cut at 127."""
+    gray = mask.convert("L")
+    if gray.size != size:
+        gray = gray.resize(size, Image.Resampling.NEAREST)
+    return np.asarray(gray) > 127
+
+
+# --- helpers ----------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _as_decode_error(data: bytes) -> Iterator[None]:
+    try:
+        yield
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+        raise ImageDecodeError(f"cannot decode image ({len(data)} bytes): {exc}") from exc
+
+
+def _mentions_word(word: str, lowered_text: str) -> bool:
+    if word.isascii():
+        return re.search(rf"\b{re.escape(word)}\b", lowered_text) is not None
+    return word in lowered_text
+
+
+def _check_size(width: int, height: int) -> None:
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise ValueError(f"image size must be between 1 and {MAX_SIDE} pixels a side, got {width}x{height}")
+
+
+def _rng(prompt: str, seed: int) -> np.random.Generator:
+    digest = hashlib.sha256(f"{seed}\x00{prompt}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "big"))
+
+
+def _clamp01(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def _color(rgb: RGB) -> Pixels:
+    return np.array(rgb, dtype=np.float32)
+
+
+def _to_uint8(pixels: Pixels) -> npt.NDArray[np.uint8]:
+    return (np.clip(pixels, 0.0, 1.0) * 255 + 0.5).astype(np.uint8)
+
+
+def _to_image(pixels: Pixels) -> Image.Image:
+    return Image.fromarray(_to_uint8(pixels))
+
+
+def _grid(height: int, width: int) -> tuple[Pixels, Pixels]:
+    """Pixel-centre coordinates normalised to 0..1: (y, x), each of shape (height, width)."""
+    ys = (np.arange(height, dtype=np.float32) + 0.5) / height
+    xs = (np.arange(width, dtype=np.float32) + 0.5) / width
+    y, x = np.meshgrid(ys, xs, indexing="ij")
+    return y, x
+
+
+def _screen(pixels: Pixels, light: Pixels) -> Pixels:
+    return 1 - (1 - pixels) * (1 - np.clip(light, 0.0, 1.0))
+
+
+def _gradient(width: int, height: int, palette: Palette, rng: np.random.Generator) -> Pixels:
+    """A sky from `sky_top` to `sky_bottom`, tilted by a seeded angle."""
+    y, x = _grid(height, width)
+    tilt = float(rng.uniform(-0.35, 0.35))
+    t: Pixels = np.clip(y + tilt * (x - 0.5), 0.0, 1.0)[..., None]
+    return _color(palette.sky_top) * (1 - t) + _color(palette.sky_bottom) * t
+
+
+def _landscape(pixels: Pixels, palette: Palette, family: str | None, rng: np.random.Generator) -> Pixels:
+    """A dark band across the lower part: a lit skyline for cyberpunk, rolling hills otherwise."""
+    height, width = pixels.shape[:2]
+    band = _skyline_mask(width, height, rng) if family == "cyberpunk" else _hills_mask(width, height, rng)
+    shade = _color(palette.subject) * 0.6 + _color(palette.sky_top) * 0.4
+    out: Pixels = pixels * (1 - band[..., None]) + shade * band[..., None]
+    if family == "cyberpunk":
+        out = _screen(out, _windows(width, height, band, palette, rng))
+    return out
+
+
+def _hills_mask(width: int, height: int, rng: np.random.Generator) -> Pixels:
+    y, x = _grid(height, width)
+    phase, freq = rng.uniform(0, 2 * math.pi, size=2), rng.uniform(2.0, 5.0, size=2)
+    ridge = 0.78 + 0.05 * np.sin(freq[0] * math.pi * x + phase[0]) + 0.03 * np.sin(freq[1] * 3 * x + phase[1])
+    band: Pixels = np.clip((y - ridge) * height / 2.0, 0.0, 1.0)
+    return band
+
+
+def _skyline_mask(width: int, height: int, rng: np.random.Generator) -> Pixels:
+    tops = np.empty(width, dtype=np.float32)
+    column = 0
+    while column < width:
+        span = max(1, int(rng.uniform(0.04, 0.1) * width))
+        tops[column : column + span] = rng.uniform(0.55, 0.8)
+        column += span
+    y, _ = _grid(height, width)
+    return (y >= tops[None, :]).astype(np.float32)
+
+
+def _windows(width: int, height: int, band: Pixels, palette: Palette, rng: np.random.Generator) -> Pixels:
+    """Scattered lit windows inside the skyline, in the palette's accent colours."""
+    cell = max(2, min(width, height) // 60)
+    rows, cols = max(1, height // cell), max(1, width // cell)
+    lit = rng.random((rows, cols)) < 0.12
+    hues = rng.integers(0, len(palette.accents), size=(rows, cols))
+    colors = np.array(palette.accents, dtype=np.float32)[hues] * lit[..., None]
+    light = np.kron(colors, np.ones((cell, cell, 1), dtype=np.float32))
+    padded = np.zeros((height, width, 3), dtype=np.float32)
+    h, w = min(height, light.shape[0]), min(width, light.shape[1])
+    padded[:h, :w] = light[:h, :w] * 0.8
+    return padded * band[..., None]
+
+
+def _bokeh(pixels: Pixels, palette: Palette, rng: np.random.Generator) -> Pixels:
+    """Soft out-of-focus discs in the accent colours, screened onto the picture."""
+    height, width = pixels.shape[:2]
+    y, x = _grid(height, width)
+    aspect = width / height
+    light = np.zeros_like(pixels)
+    for _ in range(int(rng.integers(9, 16))):
+        cy, cx = rng.uniform(0.0, 0.75), rng.uniform(0.0, 1.0)
+        radius = rng.uniform(0.02, 0.08)
+        color = _color(palette.accents[int(rng.integers(len(palette.accents)))])
+        distance = np.sqrt(((x - cx) * aspect) ** 2 + (y - cy) ** 2) / (radius * aspect)
+        disc = np.clip((1.0 - distance) * 6.0, 0.0, 1.0) * (0.45 + 0.25 * distance)
+        light += disc[..., None] * color * rng.uniform(0.35, 0.7)
+    return _screen(pixels, light)
+
+
+MotifDrawer = Callable[[ImageDraw.ImageDraw, float, float, float], None]
+
+
+def _draw_cat(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A sitting cat seen from behind: body, head, two ears and a curled tail."""
+    draw.ellipse((cx - 0.55 * r, cy - 0.2 * r, cx + 0.55 * r, cy + r), fill=255)
+    draw.ellipse((cx - 0.36 * r, cy - 0.75 * r, cx + 0.36 * r, cy - 0.05 * r), fill=255)
+    for side in (-1, 1):
+        draw.polygon(
+            [
+                (cx + side * 0.34 * r, cy - 0.45 * r),
+                (cx + side * 0.3 * r, cy - 1.0 * r),
+                (cx + side * 0.08 * r, cy - 0.68 * r),
+            ],
+            fill=255,
+        )
+    draw.arc((cx + 0.2 * r, cy + 0.35 * r, cx + 1.1 * r, cy + 1.05 * r), 90, 300, fill=255, width=max(1, int(r * 0.12)))
+
+
+def _draw_flower(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A stem and a six-petalled bloom."""
+    draw.line((cx, cy, cx, cy + 1.3 * r), fill=255, width=max(1, int(r * 0.07)))
+    draw.ellipse((cx - 0.3 * r, cy - 0.6 * r, cx + 0.3 * r, cy), fill=255)
+    for petal in range(6):
+        angle = petal * math.pi / 3
+        px, py = cx + 0.42 * r * math.cos(angle), cy - 0.3 * r + 0.42 * r * math.sin(angle)
+        draw.ellipse((px - 0.28 * r, py - 0.28 * r, px + 0.28 * r, py + 0.28 * r), fill=255)
+
+
+def _draw_planet(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A ringed sphere: the motif when the prompt names no subject the renderer knows."""
+    draw.ellipse((cx - 0.6 * r, cy - 0.6 * r, cx + 0.6 * r, cy + 0.6 * r), fill=255)
+    draw.ellipse((cx - 1.1 * r, cy - 0.18 * r, cx + 1.1 * r, cy + 0.18 * r), outline=255, width=max(1, int(r * 0.06)))
+
+
+_MOTIFS: tuple[tuple[tuple[str, ...], MotifDrawer], ...] = (
+    (("cat", "kitten", "猫"), _draw_cat),
+    (("flower", "rose", "blossom", "花"), _draw_flower),
+)
+
+
+def _motif_for(prompt: str) -> MotifDrawer:
+    lowered = prompt.casefold()
+    for words, drawer in _MOTIFS:
+        if any(_mentions_word(word, lowered) for word in words):
+            return drawer
+    return _draw_planet
+
+
+def _subject(pixels: Pixels, palette: Palette, prompt: str, rng: np.random.Generator) -> Pixels:
+    """The central motif: a halo of `glow`, then the silhouette in `subject` with a glowing rim."""
+    height, width = pixels.shape[:2]
+    cx, cy = width * rng.uniform(0.38, 0.62), height * rng.uniform(0.45, 0.58)
+    r = min(width, height) * rng.uniform(0.26, 0.34)
+    y, x = _grid(height, width)
+    halo = np.exp(-(((x * width - cx) ** 2 + (y * height - cy) ** 2) / (2 * (1.4 * r) ** 2)))
+    out = _screen(pixels, halo[..., None] * _color(palette.glow) * 0.55)
+
+    canvas = Image.new("L", (width * _SUPERSAMPLE, height * _SUPERSAMPLE), 0)
+    _motif_for(prompt)(ImageDraw.Draw(canvas), cx * _SUPERSAMPLE, cy * _SUPERSAMPLE, r * _SUPERSAMPLE)
+    shape = canvas.resize((width, height), Image.Resampling.BOX)
+    rim = shape.filter(ImageFilter.GaussianBlur(max(1.0, r * 0.06)))
+    out = _screen(out, np.asarray(rim, dtype=np.float32)[..., None] / 255 * _color(palette.glow) * 0.8)
+    coverage = np.asarray(shape, dtype=np.float32)[..., None] / 255
+    shading = (0.75 + 0.5 * (1 - y))[..., None]
+    return out * (1 - coverage) + _color(palette.subject) * shading * coverage
+
+
+def _vignette(pixels: Pixels) -> Pixels:
+    y, x = _grid(*pixels.shape[:2])
+    falloff = 1.0 - 0.35 * ((x - 0.5) ** 2 + (y - 0.5) ** 2) * 2
+    return pixels * falloff[..., None]
+
+
+def _apply_style(pixels: Pixels, style_strength: float) -> Pixels:
+    """Scale saturation and contrast by the style strength: 0 flat and muted, 0.5 neutral, 1 vivid."""
+    strength = _clamp01(style_strength)
+    saturation, contrast = 0.3 + 1.4 * strength, 0.7 + 0.6 * strength
+    luma = (pixels @ _LUMA)[..., None]
+    saturated = luma + (pixels - luma) * saturation
+    return np.clip(0.5 + (saturated - 0.5) * contrast, 0.0, 1.0).astype(np.float32)
+
+
+def _tint(pixels: Pixels, palette: Palette, amount: float) -> Pixels:
+    """Blend towards a gradient map of the luminance, from `sky_top` (dark) to `glow` (light)."""
+    luma = (pixels @ _LUMA)[..., None]
+    mapped = _color(palette.sky_top) * (1 - luma) + _color(palette.glow) * luma
+    return pixels * (1 - amount) + mapped * amount
+
+
+def _grain(pixels: Pixels, rng: np.random.Generator) -> Pixels:
+    noise = rng.normal(0.0, 0.012, size=pixels.shape[:2]).astype(np.float32)
+    return pixels + noise[..., None]
+
+
+def _inner_feather(repaint: npt.NDArray[np.bool_]) -> Pixels:
+    """Blend weight for new content inside the mask: 1 deep inside, falling towards 0.5 at its edge."""
+    mask = Image.fromarray(repaint.astype(np.uint8) * 255)
+    blurred = np.asarray(mask.filter(ImageFilter.GaussianBlur(3)), dtype=np.float32) / 255
+    return 0.5 + 0.5 * blurred

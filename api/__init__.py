@@ -1,0 +1,1 @@
+"""FastAPI gateway: starts workflows, streams their events as SSE, serves run state, graphs and blobs."""

@@ -1,0 +1,40 @@
+"""Blob download and upload: generated images are served here, and a user's own image can be uploaded as a base."""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from activities.blob_refs import MAX_IMAGE_BYTES
+from activities.masks import sniff_image_format
+from api.deps import AppSettings, BlobStore
+from api.errors import ApiError
+from api.schemas import BlobView
+from models.errors import ErrorCode
+from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
+
+router = APIRouter(tags=["blobs"])
+
+UPLOAD_EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
+
+
+@router.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+async def get_blob(key: str, blobs: BlobStore) -> Response:
+    try:
+        data = blobs.get(key)
+    except BlobNotFoundError as err:
+        raise ApiError(404, ErrorCode.BLOB_NOT_FOUND, f"没有这个文件：{key}") from err
+    content_type = CONTENT_TYPES[key.rsplit(".", 1)[-1]]
+    return Response(data, media_type=content_type, headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+
+@router.post("/v1/blobs", response_model=BlobView, status_code=201)
+async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings) -> BlobView:
+    """Upload a PNG, JPG or WebP (raw body, up to 20 MB); its URL works as `maskData.imageUrl`."""
+    data = await request.body()
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ApiError(413, ErrorCode.INPUT_TOO_LARGE, "图片超过 20 MB")
+    kind = sniff_image_format(data)
+    if kind is None:
+        raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "只支持 PNG、JPG 或 WebP 图片")
+    ext = UPLOAD_EXTENSIONS[kind]
+    key = blobs.put(data, kind="uploads", ext=ext)
+    return BlobView(key=key, url=f"{settings.base_url}/v1/blobs/{key}", content_type=CONTENT_TYPES[ext], size=len(data))

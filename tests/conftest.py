@@ -1,0 +1,66 @@
+"""Shared fixtures: one time-skipping Temporal environment per session, and a guard against network access."""
+
+import ipaddress
+import socket
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from temporalio.api.enums.v1 import IndexedValueType
+from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from workflows.search_attributes import ALL_KEYS
+
+BIN_DIR = Path(sys.executable).parent
+TEST_SERVER = BIN_DIR / "temporal-test-server"
+DEV_SERVER = BIN_DIR / "temporal"
+
+
+def _is_local(address: Any) -> bool:
+    if isinstance(address, str):  # a unix socket path
+        return True
+    host = address[0]
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_network() -> Iterator[None]:
+    """Any connection to a non-loopback address fails loudly: no test reaches the network."""
+    original = socket.socket.connect
+
+    def guarded(self: socket.socket, address: Any) -> Any:
+        if not _is_local(address):
+            raise RuntimeError(f"test tried to reach the network: {address!r}")
+        return original(self, address)
+
+    socket.socket.connect = guarded  # type: ignore[method-assign]
+    yield
+    socket.socket.connect = original  # type: ignore[method-assign]
+
+
+async def register_search_attributes(client: Client) -> None:
+    await client.operator_service.add_search_attributes(
+        AddSearchAttributesRequest(
+            namespace=client.namespace,
+            search_attributes={k.name: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD for k in ALL_KEYS},
+        )
+    )
+
+
+@pytest.fixture(scope="session")
+async def env() -> AsyncIterator[WorkflowEnvironment]:
+    async with await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+    ) as environment:
+        await register_search_attributes(environment.client)
+        yield environment

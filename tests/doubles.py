@@ -1,0 +1,96 @@
+"""Test doubles for external services only: an image API, an LLM, a vector store and object storage."""
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from activities.image_provider import ImageRequest, LocalImageProvider
+from pydantic import BaseModel
+from temporalio import activity
+
+from activities.planner import ChatMessage
+from activities.rendering import encode_png
+from models.agent import RetrievedStyle
+from stores.blob_store import LocalBlobStore
+
+
+class UnavailableImageApi:
+    """An image API that answers 503 for its first `failures` calls, then works; records when each call started."""
+
+    name = "unavailable-image-api"
+
+    def __init__(self, failures: int = 10**9) -> None:
+        self.failures = failures
+        self.calls: list[datetime] = []
+        self._real = LocalImageProvider()
+
+    async def generate(self, request: ImageRequest) -> bytes:
+        self.calls.append(activity.info().started_time)
+        if len(self.calls) <= self.failures:
+            raise ConnectionError("image API answered 503 Service Unavailable")
+        return await self._real.generate(request)
+
+
+class BlankImageApi:
+    """An image API that returns a blank image of the requested size (a broken model)."""
+
+    name = "blank-image-api"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def generate(self, request: ImageRequest) -> bytes:
+        from PIL import Image
+
+        self.calls += 1
+        return encode_png(Image.new("RGB", (request.width, request.height), (128, 128, 128)))
+
+
+class HangingImageApi:
+    """An image API that never answers."""
+
+    name = "hanging-image-api"
+
+    async def generate(self, request: ImageRequest) -> bytes:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+class ScriptedChatModel:
+    """An LLM that answers from a script: each entry is a reply model or an exception to raise."""
+
+    name = "scripted-llm"
+
+    def __init__(self, script: Sequence[BaseModel | Exception | dict[str, Any]]) -> None:
+        self._script = list(script)
+        self.requests: list[list[ChatMessage]] = []
+
+    async def chat_with_json(self, messages: Sequence[ChatMessage], schema: type[Any], *, temperature: float) -> Any:
+        self.requests.append(list(messages))
+        answer = self._script[min(len(self.requests), len(self._script)) - 1]
+        if isinstance(answer, Exception):
+            raise answer
+        if isinstance(answer, dict):
+            return schema.model_validate(answer)
+        return answer
+
+
+class UnreachableVectorStore:
+    """A vector database that cannot be reached."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def search(self, query: str, *, limit: int = 3, min_similarity: float = 0.6) -> list[RetrievedStyle]:
+        self.calls += 1
+        raise ConnectionError("vector store unreachable")
+
+
+class ImagesUnreadableStore(LocalBlobStore):
+    """Object storage that stores images but cannot read them back (e.g. an S3 outage after the write)."""
+
+    def get(self, key: str) -> bytes:
+        if key.startswith("images/"):
+            raise OSError("object storage read timed out")
+        return super().get(key)

@@ -1,0 +1,21 @@
+"""Typed search attributes the workflows set, so runs can be filtered in the Temporal Web UI.
+
+The dev server registers them at start (`deploy/stack.py`); a cluster registers them once with
+`temporal operator search-attribute create`.
+"""
+
+from temporalio.common import SearchAttributeKey
+
+SESSION_ID = SearchAttributeKey.for_keyword("SessionId")
+INTENT_ACTION = SearchAttributeKey.for_keyword("IntentAction")
+RUN_STATUS = SearchAttributeKey.for_keyword("RunStatus")
+
+ALL_KEYS = (SESSION_ID, INTENT_ACTION, RUN_STATUS)
+
+
+def dev_server_flags() -> list[str]:
+    """`temporal server start-dev` arguments that register every key above."""
+    flags: list[str] = []
+    for key in ALL_KEYS:
+        flags += ["--search-attribute", f"{key.name}=Keyword"]
+    return flags
