@@ -77,3 +77,7 @@ format: install ## Apply ruff's fixes and format the code
 clean: ## Remove .venv, caches and build output (keeps data/)
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
 	find . -path ./data -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
+
+.PHONY: bench
+bench: install ## Benchmark offline image-agent runs through the gateway (starts its own stack on free ports)
+	$(BIN)/python -m tests.bench_image_agent $(RUNS)

@@ -13,7 +13,7 @@ from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
-from tests.workflows.harness import terminate_running, test_settings
+from tests.workflows.harness import settings_for, terminate_running
 from worker import build_activities, build_worker
 
 
@@ -32,7 +32,7 @@ def api_style_store(tmp_path_factory: pytest.TempPathFactory) -> LanceStyleStore
 
 @pytest.fixture
 async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    settings = test_settings(tmp_path)
+    settings = settings_for(tmp_path)
     app = create_app(settings, client=env.client)
     activities = build_activities(settings, style_store=api_style_store)
     async with (

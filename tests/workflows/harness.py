@@ -102,7 +102,7 @@ async def collect_events(harness: Harness, run_id: str) -> list[AgentEvent]:
     return [event async for event in run_events(harness.env.client, run_id)]
 
 
-def test_settings(data_dir: Path) -> Settings:
+def settings_for(data_dir: Path) -> Settings:
     return Settings(data_dir=data_dir, task_queue=f"tq-{uuid.uuid4().hex[:8]}", _env_file=None)  # type: ignore[call-arg]
 
 
@@ -117,7 +117,7 @@ async def agent_harness(
     blobs: LocalBlobStore | None = None,
     rag_store: StyleStore | None = None,
 ) -> AsyncIterator[Harness]:
-    settings = test_settings(data_dir)
+    settings = settings_for(data_dir)
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     activities = build_activities(
         settings,

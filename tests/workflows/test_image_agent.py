@@ -1,7 +1,11 @@
 """ImageAgentWorkflow on the time-skipping server: the happy paths and every row of seed 004 §8."""
 
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.worker import Replayer
+
 from activities.rendering import decode_image
 from tests.workflows.harness import Harness, assert_declared
+from workflows.registry import WORKFLOWS
 
 
 async def test_cyberpunk_cat_runs_every_node_and_ends_with_a_canvas(harness: Harness) -> None:
@@ -82,3 +86,12 @@ async def test_the_same_prompt_gives_the_same_image(harness: Harness) -> None:
 
     assert first.state.execution_result is not None and second.state.execution_result is not None
     assert first.state.execution_result.blob_key == second.state.execution_result.blob_key
+
+
+async def test_recorded_histories_replay_deterministically(harness: Harness) -> None:
+    runs = [await harness.run("生成一只赛博朋克风格的猫"), await harness.run("😀"), await harness.run("画一只猫")]
+
+    replayer = Replayer(workflows=list(WORKFLOWS), data_converter=pydantic_data_converter)
+    for outcome in runs:
+        result = await replayer.replay_workflow(await outcome.handle.fetch_history())
+        assert result.replay_failure is None

@@ -1,0 +1,64 @@
+"""Starts the real embedded stack (`python -m deploy.stack`) on free ports, for end-to-end tests and benchmarks."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Stack:
+    gateway: str
+    temporal_address: str
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_stack(data_dir: Path, log: Path, startup_timeout: float = 120.0) -> Iterator[Stack]:
+    api_port, temporal_port = free_port(), free_port()
+    env = os.environ | {
+        "TEMPORAL_PORT": str(temporal_port),
+        "TEMPORAL_UI_PORT": str(free_port()),
+        "API_PORT": str(api_port),
+        "DATA_DIR": str(data_dir),
+    }
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "deploy.stack"], cwd=REPO, env=env, stdout=out, stderr=out)
+        stack = Stack(gateway=f"http://127.0.0.1:{api_port}", temporal_address=f"127.0.0.1:{temporal_port}")
+        try:
+            _wait_healthy(process, stack.gateway, log, startup_timeout)
+            yield stack
+        finally:
+            process.send_signal(signal.SIGINT)
+            code = process.wait(timeout=60)
+        if code != 0:
+            raise RuntimeError(f"the stack exited with {code}:\n{log.read_text()}")
+
+
+def _wait_healthy(process: subprocess.Popen[bytes], gateway: str, log: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the stack exited early:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{gateway}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"the stack did not come up in {timeout:g} s:\n{log.read_text()}")
