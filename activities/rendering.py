@@ -132,10 +132,11 @@ def render_inpainting(
     patch = render_text_to_image(
         prompt, seed=seed, width=int(right - left), height=int(bottom - top), style_strength=style_strength
     )
-    fresh = original.astype(np.float32) / 255
+    before = original.astype(np.float32) / 255
+    fresh = before.copy()
     fresh[top:bottom, left:right] = np.asarray(patch, dtype=np.float32) / 255
     alpha = _inner_feather(repaint)[..., None]
-    blended = _to_uint8(fresh * alpha + original.astype(np.float32) / 255 * (1 - alpha))
+    blended = _to_uint8(fresh * alpha + before * (1 - alpha))
     return Image.fromarray(np.where(repaint[..., None], blended, original))
 
 

@@ -7,12 +7,14 @@ from typing import Any
 
 from temporalio.client import Client, WithStartWorkflowOperation, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy
+from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
 from models.agent import AgentState, UserInput
 from models.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
 from stores.style_store import LanceStyleStore
+from tests.conftest import TEST_SERVER, register_search_attributes
 from tests.workflows.harness import Harness, agent_harness
 from workflows.image_agent import ImageAgentWorkflow
 from workflows.session import MAX_MESSAGES, SessionWorkflow, session_workflow_id
@@ -51,7 +53,8 @@ async def query_state(handle: WorkflowHandle[Any, Any]) -> SessionSnapshot:
 
 
 async def env_result(harness: Harness, session_workflow: str) -> SessionSnapshot:
-    return await harness.env.client.get_workflow_handle_for(SessionWorkflow.run, session_workflow).result()
+    async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
+        return await harness.env.client.get_workflow_handle_for(SessionWorkflow.run, session_workflow).result()
 
 
 async def test_turns_of_one_session_run_one_at_a_time(harness: Harness) -> None:
@@ -80,17 +83,31 @@ async def test_adjusting_uses_the_previous_turns_image(harness: Harness) -> None
     assert (second.execution_result.width, second.execution_result.height) == (1000, 752)
 
 
-async def test_a_session_ends_after_30_minutes_without_a_message(harness: Harness) -> None:
+async def test_a_session_ends_after_30_minutes_without_a_message(tmp_path: Path, style_store: LanceStyleStore) -> None:
+    # A server of its own, whose clock nothing else holds back, so the 30 idle minutes skip at once.
+    async with (
+        await WorkflowEnvironment.start_time_skipping(
+            test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+        ) as env,
+    ):
+        await register_search_attributes(env.client)
+        async with agent_harness(env, tmp_path, style_store) as harness:
+            await check_idle_end(harness)
+
+
+async def check_idle_end(harness: Harness) -> None:
     ticket = await submit(harness, "idle", "画一只猫")
     await result_of(harness.env, ticket.run_id)
     handle = harness.env.client.get_workflow_handle(session_workflow_id("idle"))
 
-    await harness.env.sleep(timedelta(minutes=29))
-    assert (await handle.describe()).status == WorkflowExecutionStatus.RUNNING
-    await harness.env.sleep(timedelta(minutes=2))
-    async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
-        final = await env_result(harness, handle.id)
-    assert (await handle.describe()).status == WorkflowExecutionStatus.COMPLETED
+    final = await env_result(harness, handle.id)  # the test server skips the idle wait
+
+    turn = await harness.env.client.get_workflow_handle(ticket.run_id).describe()
+    session = await handle.describe()
+    assert session.status == WorkflowExecutionStatus.COMPLETED
+    assert turn.close_time is not None and session.close_time is not None
+    idle = session.close_time - turn.close_time
+    assert timedelta(minutes=30) <= idle < timedelta(minutes=30, seconds=5)
     assert final.turns == 1 and final.previous is not None
 
 
