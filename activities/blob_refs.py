@@ -15,6 +15,11 @@ BLOB_ROUTE = "/v1/blobs/"
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
 
+def blob_url(base_url: str, key: str) -> str:
+    """The URL the gateway serves a blob under."""
+    return f"{base_url.rstrip('/')}{BLOB_ROUTE}{key}"
+
+
 class ImageRefError(ValueError):
     """An image URL that cannot be used; `code` says why."""
 
@@ -41,7 +46,7 @@ class BlobResolver:
         self._http = http
 
     def url_for(self, key: str) -> str:
-        return f"{self._base_url}{BLOB_ROUTE}{key}"
+        return blob_url(self._base_url, key)
 
     def key_for(self, url: str) -> str | None:
         """The blob key of a URL this gateway issued (any host: it may be reached under several names)."""

@@ -12,15 +12,9 @@ from activities.image_provider import ImageProvider, ImageRequest
 from activities.mask_refs import load_mask_png
 from activities.masks import MaskError
 from activities.rendering import decode_image
-from models.agent import ExecutionResult, TaskType
+from models.agent import TASK_TYPE_FOR_ACTION, ExecutionResult
 from models.errors import ErrorCode
 from models.nodes import ActivityName, ExecutorRequest
-
-TASK_TYPES: dict[str, TaskType] = {
-    "generate_image": "text_to_image",
-    "inpainting": "inpainting",
-    "adjust_parameters": "parameter_adjustment",
-}
 
 
 class ImageExecutor:
@@ -30,7 +24,7 @@ class ImageExecutor:
 
     @activity.defn(name=ActivityName.EXECUTOR)
     async def execute(self, request: ExecutorRequest) -> ExecutionResult:
-        task_type = TASK_TYPES.get(request.intent.action)
+        task_type = TASK_TYPE_FOR_ACTION.get(request.intent.action)
         if task_type is None:
             raise permanent(ErrorCode.EXECUTION_FAILED, f"无法执行的意图：{request.intent.action}")
         base_image: bytes | None = None

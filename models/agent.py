@@ -16,6 +16,13 @@ TaskType = Literal["text_to_image", "inpainting", "parameter_adjustment"]
 PreferredModel = Literal["qwen-image", "qwen-image-max", "qwen-image-plus", "z-image-turbo"]
 Role = Literal["user", "assistant", "system"]
 
+TASK_TYPE_FOR_ACTION: dict[str, TaskType] = {
+    "generate_image": "text_to_image",
+    "inpainting": "inpainting",
+    "adjust_parameters": "parameter_adjustment",
+}
+"""The Executor's task for each actionable intent (seed 004 §4.3)."""
+
 
 class Point(CamelModel):
     x: float

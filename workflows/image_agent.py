@@ -38,6 +38,7 @@ from workflows.search_attributes import INTENT_ACTION, RUN_STATUS
 
 with workflow.unsafe.imports_passed_through():
     from models.agent import (
+        TASK_TYPE_FOR_ACTION,
         AgentMetadata,
         AgentState,
         EnhancedPrompt,
@@ -61,12 +62,6 @@ with workflow.unsafe.imports_passed_through():
     from models.runs import ImageAgentInput
 
 ResultT = TypeVar("ResultT")
-
-TASK_TYPES = {
-    "generate_image": "text_to_image",
-    "inpainting": "inpainting",
-    "adjust_parameters": "parameter_adjustment",
-}
 
 
 @workflow.defn
@@ -203,7 +198,7 @@ class ImageAgentWorkflow:
 
     async def _executor(self) -> str:
         intent = self._require_intent()
-        self._events.thought(EXECUTOR, f"开始执行任务：{TASK_TYPES.get(intent.action, intent.action)}...")
+        self._events.thought(EXECUTOR, f"开始执行任务：{TASK_TYPE_FOR_ACTION.get(intent.action, intent.action)}...")
         self._events.progress(EXECUTOR, "生成中...", 10)
         prompt = self._final_prompt(intent)
         request = ExecutorRequest(
@@ -222,7 +217,7 @@ class ImageAgentWorkflow:
                 request,
                 ExecutionResult,
                 policies.EXECUTOR,
-                f"{TASK_TYPES.get(intent.action)} {request.parameters.width}x{request.parameters.height}",
+                f"{TASK_TYPE_FOR_ACTION.get(intent.action)} {request.parameters.width}x{request.parameters.height}",
             )
         except ActivityError as err:
             return self._fail(err, ErrorCode.EXECUTION_FAILED)

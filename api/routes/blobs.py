@@ -3,7 +3,7 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from activities.blob_refs import MAX_IMAGE_BYTES
+from activities.blob_refs import MAX_IMAGE_BYTES, blob_url
 from activities.masks import sniff_image_format
 from api.deps import AppSettings, BlobStore
 from api.errors import ApiError
@@ -37,4 +37,4 @@ async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "只支持 PNG、JPG 或 WebP 图片")
     ext = UPLOAD_EXTENSIONS[kind]
     key = blobs.put(data, kind="uploads", ext=ext)
-    return BlobView(key=key, url=f"{settings.base_url}/v1/blobs/{key}", content_type=CONTENT_TYPES[ext], size=len(data))
+    return BlobView(key=key, url=blob_url(settings.base_url, key), content_type=CONTENT_TYPES[ext], size=len(data))
