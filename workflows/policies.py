@@ -1,5 +1,8 @@
 """THE one place for activity options: start-to-close timeouts and retry policies per node (seed 000 §8.2).
 
+Run-level limits (one run ≤ 60 s, a session ends after 30 idle minutes) are settings that reach the workflows
+through their input (`Settings.run_deadline_seconds`, `Settings.session_idle_minutes`).
+
 Call sites spread a `NodeOptions` into `workflow.execute_activity(..., **PLANNER.kwargs(), summary=...)`;
 no retry policy or timeout is written anywhere else.
 """
@@ -17,12 +20,6 @@ NODE_RETRY = RetryPolicy(
     maximum_attempts=4,  # the first attempt and 3 retries: 5 s, 10 s, 20 s apart
 )
 """Exponential backoff shared by every node: retries after 5 s, 10 s and 20 s, then the node fails."""
-
-RUN_DEADLINE = timedelta(seconds=60)
-"""One image-agent run takes at most this long (seed 000 §8.2); a workflow timer, ended through the error path."""
-
-SESSION_IDLE_TIMEOUT = timedelta(minutes=30)
-"""A session ends after this long without a message (seed 000 §8.3)."""
 
 
 @dataclass(frozen=True)
