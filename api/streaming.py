@@ -17,6 +17,7 @@ from temporalio.contrib.workflow_streams import WorkflowStreamClient
 from models.events import EVENTS_TOPIC, AgentEvent
 
 KEEPALIVE_SECONDS = 15.0
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 POLL_COOLDOWN = timedelta(milliseconds=50)
 
 

@@ -12,15 +12,13 @@ from api.deps import AppSettings, BlobStore, TemporalClient
 from api.errors import ApiError
 from api.mask_intake import store_mask
 from api.schemas import ChatRequest
-from api.streaming import sse_stream
+from api.streaming import SSE_HEADERS, sse_stream
 from models.agent import UserInput
 from models.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
 from workflows.search_attributes import SESSION_ID
 from workflows.session import SessionWorkflow, session_workflow_id
 
 router = APIRouter(tags=["image agent"])
-
-SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 @router.post(

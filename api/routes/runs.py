@@ -9,9 +9,8 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from api.deps import TemporalClient
 from api.errors import ApiError
-from api.routes.chat import SSE_HEADERS
 from api.schemas import RunView
-from api.streaming import first_offset, sse_stream
+from api.streaming import SSE_HEADERS, first_offset, sse_stream
 from models.errors import ErrorCode
 from workflows.registry import GRAPHS
 

@@ -1,6 +1,5 @@
 """End to end: the real stack (`python -m deploy.stack`: dev server, worker, gateway) over real HTTP and SSE."""
 
-import json
 from collections.abc import Iterator
 
 import httpx
@@ -53,4 +52,4 @@ def test_chat_streams_over_http_and_resumes_with_last_event_id(stack: str) -> No
 
         run = http.get(f"/v1/runs/{run_id}").json()
         assert run["status"] == "completed" and run["state"]["intent"]["action"] == "generate_image"
-        assert json.loads(json.dumps(run["state"]["metadata"]["transitions"]))[-1] == ["genui", "stream_end"]
+        assert run["state"]["metadata"]["transitions"][-1] == ["genui", "stream_end"]

@@ -114,7 +114,6 @@ async def check_idle_end(harness: Harness) -> None:
 async def test_a_session_keeps_the_last_50_messages_across_continue_as_new(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
 ) -> None:
-    """Kept last in the suite: see `query_state` on the test server's query after continue-as-new."""
     async with agent_harness(env, tmp_path, style_store) as harness:
         for turn in range(1, 28):
             ticket = await submit(harness, "long", f"😀 {turn}", max_turns_per_run=10)
