@@ -19,10 +19,12 @@ from activities.blob_refs import BlobResolver
 from activities.critic import ImageCritic
 from activities.executor import ImageExecutor
 from activities.image_provider import ImageProvider, LocalImageProvider
-from activities.planner import JsonChatModel, Planner
+from activities.planner import Planner
 from activities.rag import StyleRetriever
 from activities.validation import InputValidator
+from llm import LLMClient
 from models.settings import Settings
+from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
@@ -39,20 +41,21 @@ def build_activities(
     http: httpx.AsyncClient | None = None,
     blobs: LocalBlobStore | None = None,
     image_provider: ImageProvider | None = None,
-    planner_model: JsonChatModel | None = None,
+    llm: LLMClient | None = None,
     style_store: StyleStore | None = None,
 ) -> list[Callable[..., Any]]:
-    """Every activity, wired to its dependencies; tests swap in doubles for external services."""
+    """Every activity, wired to its dependencies; tests swap in doubles for external services. `llm` is the
+    Planner's and Critic's model (None: the offline rule-based fallbacks)."""
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     resolver = BlobResolver(blobs, settings.base_url, http)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
     return [
         InputValidator(blobs).validate_input,
-        Planner(style_vocabulary(library), planner_model).plan,
+        Planner(style_vocabulary(library), llm).plan,
         StyleRetriever(store).retrieve_styles,
         ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,
-        ImageCritic(resolver).critique,
+        ImageCritic(resolver, llm).critique,
     ]
 
 
@@ -65,7 +68,9 @@ async def run(settings: Settings) -> None:
     HTTPXClientInstrumentor().instrument()
     client = await connect(settings)
     async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
-        worker = build_worker(client, settings, build_activities(settings, http=http))
+        llm = build_llm_client(settings, http)
+        log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
+        worker = build_worker(client, settings, build_activities(settings, http=http, llm=llm))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

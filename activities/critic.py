@@ -2,21 +2,36 @@
 
 Thresholds (pass ≥ 0.7, regenerate < 0.6) live in `activities.quality`; between them the result is returned
 with optimisation hints. The workflow degrades a failing Critic to "passed".
+
+With an LLM configured, the model judges whether the prompt expresses the requested subject and style (a
+`PromptReview`); the pixel checks stay measured. That review is advisory: if the LLM fails, the keyword checks
+answer instead, so a provider outage never re-runs the pixel checks nor turns the Critic into a rubber stamp.
 """
+
+import json
 
 from temporalio import activity
 
 from activities.blob_refs import BlobResolver
+from activities.llm_calls import llm_timeout
 from activities.mask_refs import load_mask_png
-from activities.quality import PASS_THRESHOLD, REGENERATE_BELOW, assess_image
+from activities.quality import PASS_THRESHOLD, REGENERATE_BELOW, PromptReview, assess_image
 from activities.rendering import decode_image
+from llm import LLMClient, Message
+from llm.errors import LLMError
 from models.agent import QualityCheck
 from models.nodes import ActivityName, CriticRequest
 
+REVIEW_PROMPT = """你是图像生成质量评审。给定用户的原始请求、识别出的主体和风格，以及实际用于生成图片的 Prompt，
+判断这个 Prompt 是否清楚地表达了该主体（subject_covered）和该风格（style_covered）。
+同义词、翻译和更具体的说法都算表达了；没有指定的主体或风格算作已表达。
+suggestion 用一句中文说明如何改进 Prompt；不需要改进时留空。"""
+
 
 class ImageCritic:
-    def __init__(self, resolver: BlobResolver) -> None:
+    def __init__(self, resolver: BlobResolver, llm: LLMClient | None = None) -> None:
         self._resolver = resolver
+        self._llm = llm
 
     @activity.defn(name=ActivityName.CRITIC)
     async def critique(self, request: CriticRequest) -> QualityCheck:
@@ -37,6 +52,7 @@ class ImageCritic:
             task_type=result.task_type,
             base_image=base_image,
             mask=mask,
+            review=await self._review(request),
         )
         passed = assessment.score >= PASS_THRESHOLD
         failed = [c.detail for c in assessment.checks if not c.passed]
@@ -48,3 +64,24 @@ class ImageCritic:
             suggestions=assessment.suggestions,
             checks=assessment.checks,
         )
+
+    async def _review(self, request: CriticRequest) -> PromptReview | None:
+        if self._llm is None:
+            return None
+        case = {
+            "request": request.intent.prompt,
+            "subject": request.intent.subject,
+            "style": request.intent.style,
+            "prompt": request.prompt,
+        }
+        try:
+            return await self._llm.chat_with_json(
+                [Message.user(json.dumps(case, ensure_ascii=False))],
+                PromptReview,
+                system=REVIEW_PROMPT,
+                temperature=0.0,
+                timeout=llm_timeout(self._llm.timeout),
+            )
+        except LLMError as err:
+            activity.logger.warning("LLM prompt review failed, keyword checks answer instead: %s", err)
+            return None

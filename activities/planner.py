@@ -1,24 +1,26 @@
 """The Planner node (seed 000 §3.1, §5.2): user text (+ mask) → `Intent`.
 
-With an LLM configured, the seed's system prompt goes through `chat_with_json`; a failure there is raised so
-Temporal retries it, and once retries are spent the workflow calls this node again with `use_llm=False`.
-Without an LLM (the offline default) the keyword classifier answers, labelled as such in `Intent.source`.
+With an LLM configured, the seed's system prompt goes through the LLM client's `chat_with_json`. Its typed
+errors become Temporal failures (`activities.llm_calls`): a 429 is retried after the provider's Retry-After, a
+spent quota or an answer that stays invalid after one repair round is not; once the node has failed, the
+workflow calls it again with `use_llm=False`. Without an LLM (the offline default) the keyword classifier
+answers, labelled as such in `Intent.source`.
 """
 
 import json
 from collections.abc import Sequence
-from typing import Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from temporalio import activity
 
 from activities.failures import permanent
 from activities.keyword_planner import classify_intent
+from activities.llm_calls import llm_failure, llm_timeout
+from llm import LLMClient, Message
+from llm.errors import LLMError, OutputValidationError
 from models.agent import Intent, IntentAction
 from models.errors import ErrorCode
 from models.nodes import ActivityName, PlannerRequest
-
-SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
 MASK_CONFIDENCE = 0.9
 LLM_TEMPERATURE = 0.3
@@ -42,21 +44,6 @@ SYSTEM_PROMPT = """你是一个专业的 AI 图像生成助手。请分析用户
 如果检测到蒙版数据（maskData 存在），则 action 必须为 "inpainting"。"""
 
 
-class ChatMessage(BaseModel):
-    role: Literal["system", "user", "assistant"]
-    content: str
-
-
-class JsonChatModel(Protocol):
-    """The slice of the LLM client the Planner needs: a chat that returns a validated pydantic model."""
-
-    name: str
-
-    async def chat_with_json(
-        self, messages: Sequence[ChatMessage], schema: type[SchemaT], *, temperature: float
-    ) -> SchemaT: ...
-
-
 class LlmIntent(BaseModel):
     """The JSON the seed's system prompt asks the model for."""
 
@@ -68,22 +55,30 @@ class LlmIntent(BaseModel):
 
 
 class Planner:
-    def __init__(self, style_vocabulary: Sequence[str], model: JsonChatModel | None = None) -> None:
+    def __init__(self, style_vocabulary: Sequence[str], llm: LLMClient | None = None) -> None:
         self._vocabulary = list(style_vocabulary)
-        self._model = model
+        self._llm = llm
 
     @activity.defn(name=ActivityName.PLANNER)
     async def plan(self, request: PlannerRequest) -> Intent:
-        if self._model is None or not request.use_llm:
+        if self._llm is None or not request.use_llm:
             return classify_intent(
                 request.text, has_mask=request.has_mask, style_vocabulary=self._vocabulary, previous=request.previous
             )
         try:
-            answer = await self._model.chat_with_json(_messages(request), LlmIntent, temperature=LLM_TEMPERATURE)
-        except ValidationError as err:
+            answer = await self._llm.chat_with_json(
+                _messages(request),
+                LlmIntent,
+                system=SYSTEM_PROMPT,
+                temperature=LLM_TEMPERATURE,
+                timeout=llm_timeout(self._llm.timeout),
+            )
+        except OutputValidationError as err:
             raise permanent(
-                ErrorCode.PLANNER_FAILED, f"LLM 返回的 JSON 不符合意图格式：{err.error_count()} 处错误"
+                ErrorCode.PLANNER_FAILED, f"LLM 返回的 JSON 不符合意图格式：{len(err.errors)} 处错误"
             ) from err
+        except LLMError as err:
+            raise llm_failure(err) from err
         intent = Intent(
             action=answer.action,
             subject=answer.subject or None,
@@ -104,14 +99,16 @@ class Planner:
         return intent
 
 
-def _messages(request: PlannerRequest) -> list[ChatMessage]:
-    """Seed 000 §5.2: the last 5 messages, plus the last result when the user refers back to it."""
-    messages = [ChatMessage(role="system", content=SYSTEM_PROMPT)]
+def _messages(request: PlannerRequest) -> list[Message]:
+    """Seed 000 §5.2: the last 5 messages, plus the last result when the user refers back to it (the system
+    prompt goes separately)."""
+    messages = [
+        Message.user(m.content) if m.role == "user" else Message.assistant(m.content)
+        for m in request.messages[-5:]
+        if m.role != "system"
+    ]
     if request.previous is not None and ("再" in request.text or "调整" in request.text):
         context = {"imageUrl": request.previous.image_url, "prompt": request.previous.prompt}
-        messages.append(
-            ChatMessage(role="assistant", content=f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}")
-        )
-    messages += [ChatMessage(role=m.role, content=m.content) for m in request.messages[-5:] if m.role != "system"]
-    messages.append(ChatMessage(role="user", content=request.text))
+        messages.append(Message.assistant(f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}"))
+    messages.append(Message.user(request.text))
     return messages

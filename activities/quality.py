@@ -44,6 +44,16 @@ INPAINTING_WEIGHTS = {
 _FILLER = re.compile(r"^[一两几]?[只个条位幅张朵头匹棵座片轮辆艘]|(风格|风|的)$")
 
 
+class PromptReview(BaseModel):
+    """An LLM's judgement of whether the prompt expresses the requested subject and style (the Critic asks for
+    it when a provider is configured; it replaces the keyword test for those two checks)."""
+
+    subject_covered: bool
+    style_covered: bool
+    suggestion: str = ""
+    """One sentence, in Chinese, on how to improve the prompt."""
+
+
 class Assessment(BaseModel):
     """The Critic's verdict on one image: score 0..1 (2 decimals), the checks behind it and suggestions."""
 
@@ -71,8 +81,10 @@ def assess_image(
     task_type: TaskType,
     base_image: bytes | None = None,
     mask: bytes | None = None,
+    review: PromptReview | None = None,
 ) -> Assessment:
-    """Score an image with weighted checks; the mask checks run for inpainting given `base_image` and `mask`."""
+    """Score an image with weighted checks; the mask checks run for inpainting given `base_image` and `mask`;
+    with an LLM's `review`, it decides the subject and style checks instead of keyword matching."""
     try:
         decoded = decode_image(image_png)
     except ImageDecodeError as exc:
@@ -83,8 +95,8 @@ def assess_image(
         _Finding("decodes", True, f"图片可以解码（{decoded.format}，{len(image_png)} 字节）", ""),
         _size(image, expected_width, expected_height),
         _not_blank(image),
-        _subject(subject, prompt),
-        _style(style, prompt),
+        _subject(subject, prompt) if review is None else _reviewed("subject", "主体", subject, review),
+        _style(style, prompt) if review is None else _reviewed("style", "风格", style, review),
     ]
     weights = GENERAL_WEIGHTS
     if task_type == "inpainting" and base_image is not None and mask is not None:
@@ -140,6 +152,16 @@ def _style(style: str | None, prompt: str) -> _Finding:
         f"Prompt 缺少风格“{style}”",
         f"修改 Prompt：加入风格关键词“{style}”，或调高风格强度",
     )
+
+
+def _reviewed(name: str, label: str, term: str | None, review: PromptReview) -> _Finding:
+    if not term:
+        return _Finding(name, True, f"未指定{label}，无需检查", "")
+    covered = review.subject_covered if name == "subject" else review.style_covered
+    if covered:
+        return _Finding(name, True, f"LLM 评审：Prompt 表达了{label}“{term}”", "")
+    hint = review.suggestion or f"修改 Prompt：写明{label}“{term}”"
+    return _Finding(name, False, f"LLM 评审：Prompt 没有表达{label}“{term}”", hint)
 
 
 def _mentions(term: str, prompt: str) -> bool:

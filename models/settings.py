@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -30,6 +31,22 @@ class Settings(BaseSettings):
     otel_endpoint: str | None = None
     """OTLP/HTTP endpoint, e.g. http://collector:4318; the exporter's own default when unset."""
     otel_service_name: str = "durable-agents"
+
+    llm_provider: str | None = None
+    """openai, anthropic, gemini, deepseek, qwen, ollama or openai-compatible; unset: the offline keyword rules."""
+    llm_api_key: SecretStr | None = None
+    """Overrides the provider's own key variable below."""
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_protocol: Literal["responses", "chat"] | None = None
+    """OpenAI only: Responses (the default) or Chat Completions."""
+    llm_timeout_seconds: float = 8.0
+    """Per LLM call; an activity lowers it to fit its own start-to-close timeout."""
+    openai_api_key: SecretStr | None = None
+    anthropic_api_key: SecretStr | None = None
+    gemini_api_key: SecretStr | None = None
+    deepseek_api_key: SecretStr | None = None
+    dashscope_api_key: SecretStr | None = None
 
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0

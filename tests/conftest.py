@@ -1,4 +1,5 @@
-"""Shared fixtures: one time-skipping Temporal environment per session, and a guard against network access."""
+"""Shared fixtures: one time-skipping Temporal environment per session, a guard against network access, and a
+loopback server standing in for LLM providers."""
 
 import ipaddress
 import socket
@@ -14,6 +15,7 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from tests.llm.loopback import Loopback
 from workflows.search_attributes import ALL_KEYS
 
 BIN_DIR = Path(sys.executable).parent
@@ -64,3 +66,22 @@ async def env() -> AsyncIterator[WorkflowEnvironment]:
     ) as environment:
         await register_search_attributes(environment.client)
         yield environment
+
+
+@pytest.fixture(scope="session")
+def loopback_server() -> Iterator[Loopback]:
+    server = Loopback()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def loopback(loopback_server: Loopback) -> Iterator[Loopback]:
+    """The LLM providers' stand-in: replays queued wire fixtures; every queued one must be asked for, and nothing
+    else."""
+    loopback_server.reset()
+    yield loopback_server
+    assert loopback_server.pending == 0, "a queued fixture was never requested"
+    unexpected = [f"{r.method} {r.path}" for r in loopback_server.unexpected]
+    assert not unexpected, f"requests with no fixture queued: {unexpected}"

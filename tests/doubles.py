@@ -1,15 +1,12 @@
-"""Test doubles for external services only: an image API, an LLM, a vector store and object storage."""
+"""Test doubles for external services only: an image API, a vector store and object storage (LLM providers are
+stood in for by the loopback server in `tests.llm.loopback`)."""
 
 import asyncio
-from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from activities.image_provider import ImageRequest, LocalImageProvider
-from pydantic import BaseModel
 from temporalio import activity
 
-from activities.planner import ChatMessage
+from activities.image_provider import ImageRequest, LocalImageProvider
 from activities.rendering import encode_png
 from models.agent import RetrievedStyle
 from stores.blob_store import LocalBlobStore
@@ -55,25 +52,6 @@ class HangingImageApi:
     async def generate(self, request: ImageRequest) -> bytes:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
-
-
-class ScriptedChatModel:
-    """An LLM that answers from a script: each entry is a reply model or an exception to raise."""
-
-    name = "scripted-llm"
-
-    def __init__(self, script: Sequence[BaseModel | Exception | dict[str, Any]]) -> None:
-        self._script = list(script)
-        self.requests: list[list[ChatMessage]] = []
-
-    async def chat_with_json(self, messages: Sequence[ChatMessage], schema: type[Any], *, temperature: float) -> Any:
-        self.requests.append(list(messages))
-        answer = self._script[min(len(self.requests), len(self._script)) - 1]
-        if isinstance(answer, Exception):
-            raise answer
-        if isinstance(answer, dict):
-            return schema.model_validate(answer)
-        return answer
 
 
 class UnreachableVectorStore:

@@ -8,21 +8,25 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
 from activities.image_provider import ImageProvider
-from activities.planner import JsonChatModel
 from api.streaming import run_events
 from models.agent import AgentState, MaskRef, PreviousResult, UserInput
 from models.events import AgentEvent
 from models.runs import ImageAgentInput
 from models.settings import Settings
+from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from stores.style_store import StyleStore
+from tests.llm.answers import llm_settings
 from worker import build_activities, build_worker
 from workflows.image_agent import ImageAgentWorkflow
 from workflows.image_agent_graph import GRAPH
@@ -62,6 +66,7 @@ class Harness:
     runs: int = field(default=0)
     sessions: set[str] = field(default_factory=set)
     """Session workflows this test started; terminated at teardown so no timer of theirs outlives the worker."""
+    llm_attempts: list["LlmAttempt"] = field(default_factory=list)
 
     async def run(
         self,
@@ -102,8 +107,17 @@ async def collect_events(harness: Harness, run_id: str) -> list[AgentEvent]:
     return [event async for event in run_events(harness.env.client, run_id)]
 
 
-def settings_for(data_dir: Path) -> Settings:
-    return Settings(data_dir=data_dir, task_queue=f"tq-{uuid.uuid4().hex[:8]}", _env_file=None)  # type: ignore[call-arg]
+def settings_for(data_dir: Path, **fields: Any) -> Settings:
+    return Settings(data_dir=data_dir, task_queue=f"tq-{uuid.uuid4().hex[:8]}", _env_file=None, **fields)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class LlmAttempt:
+    """One LLM request an activity sent: which activity, which attempt, when it started on the workflow clock."""
+
+    activity: str
+    attempt: int
+    started: datetime
 
 
 @asynccontextmanager
@@ -113,25 +127,33 @@ async def agent_harness(
     style_store: StyleStore,
     *,
     image_provider: ImageProvider | None = None,
-    planner_model: JsonChatModel | None = None,
+    llm_base_url: str | None = None,
     blobs: LocalBlobStore | None = None,
     rag_store: StyleStore | None = None,
 ) -> AsyncIterator[Harness]:
-    settings = settings_for(data_dir)
+    """`llm_base_url`: configure the worker's LLM as an OpenAI-compatible server there (the loopback server)."""
+    settings = settings_for(data_dir, **(llm_settings(llm_base_url) if llm_base_url else {}))
     blobs = blobs or LocalBlobStore(settings.blob_dir)
-    activities = build_activities(
-        settings,
-        blobs=blobs,
-        image_provider=image_provider,
-        planner_model=planner_model,
-        style_store=rag_store or style_store,
-    )
-    harness = Harness(env=env, settings=settings, blobs=blobs)
-    async with build_worker(env.client, settings, activities):
-        try:
-            yield harness
-        finally:
-            await terminate_running(env.client, harness.sessions)
+    llm_attempts: list[LlmAttempt] = []
+
+    async def record_attempt(request: httpx.Request) -> None:
+        info = activity.info()
+        llm_attempts.append(LlmAttempt(info.activity_type, info.attempt, info.started_time))
+
+    async with httpx.AsyncClient(event_hooks={"request": [record_attempt]}) as http:
+        activities = build_activities(
+            settings,
+            blobs=blobs,
+            image_provider=image_provider,
+            llm=build_llm_client(settings, http),
+            style_store=rag_store or style_store,
+        )
+        harness = Harness(env=env, settings=settings, blobs=blobs, llm_attempts=llm_attempts)
+        async with build_worker(env.client, settings, activities):
+            try:
+                yield harness
+            finally:
+                await terminate_running(env.client, harness.sessions)
 
 
 async def terminate_running(client: Client, workflow_ids: set[str]) -> None:

@@ -7,16 +7,16 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowExecutionStatus
 from temporalio.testing import WorkflowEnvironment
 
-from activities.planner import LlmIntent
 from stores.style_store import LanceStyleStore
 from tests.doubles import (
     BlankImageApi,
     HangingImageApi,
     ImagesUnreadableStore,
-    ScriptedChatModel,
     UnavailableImageApi,
     UnreachableVectorStore,
 )
+from tests.llm.answers import chat_completion
+from tests.llm.loopback import Loopback
 from tests.workflows.harness import agent_harness, assert_declared, collect_events
 from workflows import policies
 
@@ -62,13 +62,14 @@ async def test_rag_failure_degrades_to_the_original_prompt(
 
 
 async def test_planner_llm_failure_degrades_to_keyword_matching(
-    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    llm = ScriptedChatModel([ConnectionError("LLM provider unreachable")])
-    async with agent_harness(env, tmp_path, style_store, planner_model=llm) as harness:
+    review = {"subject_covered": True, "style_covered": True}
+    loopback.queue(*["openai_chat/server_error"] * 4, chat_completion(review))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert len(llm.requests) == 4
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1, 2, 3, 4]
     intent = outcome.state.intent
     assert intent is not None and intent.source == "keywords" and intent.action == "generate_image"
     assert any("降级" in e.data["message"] for e in outcome.of_type("thought_log"))
@@ -76,23 +77,26 @@ async def test_planner_llm_failure_degrades_to_keyword_matching(
 
 
 async def test_planner_uses_the_llm_when_it_answers(
-    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    answer = LlmIntent(action="generate_image", subject="猫", style="赛博朋克", confidence=0.92, reasoning="生成请求")
-    llm = ScriptedChatModel([answer])
-    async with agent_harness(env, tmp_path, style_store, planner_model=llm) as harness:
+    answer = {"action": "generate_image", "subject": "猫", "style": "赛博朋克", "confidence": 0.92, "reasoning": "生成"}
+    review = {"subject_covered": True, "style_covered": True, "suggestion": ""}
+    loopback.queue(chat_completion(answer), chat_completion(review))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
     intent = outcome.state.intent
     assert intent is not None and intent.source == "llm" and intent.confidence == 0.92
-    assert llm.requests[0][0].role == "system" and llm.requests[0][-1].content == "生成一只赛博朋克风格的猫"
+    messages = loopback.requests[0].json()["messages"]
+    assert messages[0]["role"] == "system" and "generate_image" in messages[0]["content"]
+    assert messages[-1] == {"role": "user", "content": "生成一只赛博朋克风格的猫"}
 
 
 async def test_low_llm_confidence_counts_as_unknown(
-    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    llm = ScriptedChatModel([{"action": "generate_image", "subject": "猫", "confidence": 0.4}])
-    async with agent_harness(env, tmp_path, style_store, planner_model=llm) as harness:
+    loopback.queue(chat_completion({"action": "generate_image", "subject": "猫", "confidence": 0.4}))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("猫猫?")
 
     assert outcome.state.intent is not None and outcome.state.intent.action == "unknown"
@@ -164,11 +168,11 @@ async def test_an_executor_that_never_answers_times_out_after_5_seconds(
 
 
 async def test_a_run_longer_than_60_seconds_ends_through_the_error_path(
-    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    llm = ScriptedChatModel([ConnectionError("LLM provider unreachable")])  # 35 s of backoff, then keywords
+    loopback.queue(*["openai_chat/server_error"] * 4)  # 35 s of backoff, then keywords
     api = UnavailableImageApi()  # another 35 s: the 60 s timer fires first
-    async with agent_harness(env, tmp_path, style_store, planner_model=llm, image_provider=api) as harness:
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url, image_provider=api) as harness:
         outcome = await harness.run("画一只猫")
 
     assert outcome.error_code == "WORKFLOW_TIMEOUT"

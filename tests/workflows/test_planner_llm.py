@@ -1,0 +1,93 @@
+"""The image agent's LLM calls under Temporal: the client does not retry inside activities, Temporal does, after
+the provider's own Retry-After; errors no retry can fix are not retried; the Critic's LLM review is advisory."""
+
+from pathlib import Path
+
+from temporalio.testing import WorkflowEnvironment
+
+from stores.style_store import LanceStyleStore
+from tests.llm.answers import chat_completion
+from tests.llm.loopback import Loopback
+from tests.workflows.harness import agent_harness
+from workflows import policies
+
+INTENT = {"action": "generate_image", "subject": "猫", "style": "赛博朋克", "confidence": 0.9, "reasoning": "生成"}
+REVIEW = {"subject_covered": True, "style_covered": True, "suggestion": ""}
+
+
+async def test_a_rate_limited_planner_is_retried_after_the_providers_retry_after(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue("openai_chat/rate_limited", chat_completion(INTENT), chat_completion(REVIEW))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    planner = [a for a in harness.llm_attempts if a.activity == "planner"]
+    assert [a.attempt for a in planner] == [1, 2]
+    gap = (planner[1].started - planner[0].started).total_seconds()
+    assert loopback.requests[0].path == "/v1/chat/completions"
+    assert policies.NODE_RETRY.initial_interval.total_seconds() == 5  # the policy alone would wait 5 s
+    assert round(gap) == 7  # the fixture's `retry-after: 7`
+    assert outcome.state.intent is not None and outcome.state.intent.source == "llm"
+
+
+async def test_a_spent_quota_is_not_retried_and_the_planner_falls_back_to_keywords(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue("openai_chat/quota_exhausted", chat_completion(REVIEW))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1]
+    intent = outcome.state.intent
+    assert intent is not None and intent.source == "keywords" and intent.action == "generate_image"
+    assert outcome.path[-2:] == ["genui", "stream_end"]
+
+
+async def test_an_answer_still_invalid_after_one_repair_is_not_retried(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue(
+        chat_completion("我觉得用户想画一只猫。"),
+        chat_completion({"action": "draw", "confidence": 2}),
+        chat_completion(REVIEW),
+    )
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1, 1]  # answer + repair
+    repair = loopback.requests[1].json()["messages"]
+    assert repair[-2] == {"role": "assistant", "content": "我觉得用户想画一只猫。"}
+    assert "not valid" in repair[-1]["content"]
+    assert outcome.state.intent is not None and outcome.state.intent.source == "keywords"
+
+
+async def test_the_critic_asks_the_llm_whether_the_prompt_expresses_subject_and_style(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    review = {"subject_covered": True, "style_covered": False, "suggestion": "加入霓虹灯、雨夜街道等赛博朋克元素"}
+    loopback.queue(chat_completion(INTENT), chat_completion(review))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    asked = loopback.requests[1].json()
+    assert "图像生成质量评审" in asked["messages"][0]["content"]
+    assert asked["response_format"]["type"] == "json_schema"
+    check = outcome.state.quality_check
+    assert check is not None
+    style = next(c for c in check.checks if c.name == "style")
+    assert not style.passed and style.detail.startswith("LLM 评审")
+    assert "加入霓虹灯、雨夜街道等赛博朋克元素" in check.suggestions
+
+
+async def test_a_failing_critic_llm_leaves_the_keyword_checks_to_answer(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue(chat_completion(INTENT), "openai_chat/overloaded")
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    assert [a.activity for a in harness.llm_attempts] == ["planner", "critic"]  # no retry of the pixel checks
+    check = outcome.state.quality_check
+    assert check is not None and check.passed and not check.degraded
+    assert not any(c.detail.startswith("LLM 评审") for c in check.checks)
