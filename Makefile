@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-TYPED := workflows activities api runtime models stores worker.py deploy
+TYPED := workflows activities api llm runtime models stores worker.py deploy
 
 # Where the embedded stack listens and keeps its files; `make run API_PORT=9000` overrides a default, and so
 # does the environment. A key that `.env` sets is left to `.env`: exported from here, the default would beat

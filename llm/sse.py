@@ -2,7 +2,8 @@
 
 Lines end in LF, CR or CRLF (and only those: JSON may carry U+2028 raw) and arrive cut anywhere, even inside a
 UTF-8 character or between the CR and LF of one line end; `data:` lines of one event are joined with newlines;
-comments (`:`) and `id:`/`retry:` fields are dropped; an event still open when the stream ends is dispatched.
+comments (`:`) and `id:`/`retry:` fields are dropped; an event still open when the stream ends is dispatched;
+a leading byte-order mark is dropped and invalid UTF-8 becomes U+FFFD.
 """
 
 import codecs
@@ -39,14 +40,17 @@ class _PendingEvent:
 
 
 async def sse_events(chunks: AsyncIterable[bytes]) -> AsyncIterator[SseEvent]:
-    decoder = codecs.getincrementaldecoder("utf-8")()
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     buffer = ""
     skip_lf = False
+    at_start = True
     pending = _PendingEvent()
     async for chunk in chunks:
         text = decoder.decode(chunk)
+        if at_start and text:
+            text, at_start = text.removeprefix("\ufeff"), False
         if skip_lf and text.startswith("\n"):
-            text = text[1:]
+            text, skip_lf = text[1:], False
         if text:
             skip_lf = text.endswith("\r")
         *lines, buffer = LINE_END.split(buffer + text)

@@ -11,7 +11,7 @@ import json
 from typing import Any, Literal
 
 from llm.adapters.base import HttpCall, JsonMode, StreamDecoder, WireAdapter, parse_arguments, settle_finish_reason
-from llm.errors import LLMError, QuotaExhaustedError, RateLimitError, ServerError
+from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
 from llm.sse import SseEvent
 from llm.types import FinishReason, LLMRequest, LLMResponse, Message, TokenUsage, ToolCall, ToolCallPart, ToolResultPart
 
@@ -98,8 +98,6 @@ class OpenAIChatAdapter(WireAdapter):
             return QuotaExhaustedError
         if error.get("code") == "rate_limit_exceeded":
             return RateLimitError
-        if error.get("type") == "server_error":
-            return ServerError
         return None
 
 

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, parse_arguments, settle_finish_reason
-from llm.errors import LLMError, QuotaExhaustedError, RateLimitError, ServerError
+from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
 from llm.sse import SseEvent
 from llm.types import (
     FinishReason,
@@ -102,8 +102,6 @@ class OpenAIResponsesAdapter(WireAdapter):
             return QuotaExhaustedError
         if code == "rate_limit_exceeded":
             return RateLimitError
-        if code == "server_error":
-            return ServerError
         return None
 
     def error_message(self, body: Any) -> str | None:

@@ -33,3 +33,48 @@ def llm_settings(base_url: str) -> dict[str, Any]:
         "openai_api_key": "test-key",
         "llm_base_url": f"{base_url}/v1",
     }
+
+
+def text_answer(protocol: str, text: str) -> Fixture:
+    """A minimal non-streaming answer carrying `text`, in the given protocol's wire format."""
+    if protocol == "openai_chat":
+        return chat_completion(text)
+    if protocol == "anthropic":
+        return Fixture.json(
+            {
+                "id": "msg_test",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 30, "output_tokens": 10},
+            }
+        )
+    if protocol == "openai_responses":
+        return Fixture.json(
+            {
+                "id": "resp_test",
+                "object": "response",
+                "status": "completed",
+                "model": "gpt-4.1-mini",
+                "output": [
+                    {
+                        "type": "message",
+                        "id": "msg_test",
+                        "role": "assistant",
+                        "status": "completed",
+                        "content": [{"type": "output_text", "text": text, "annotations": []}],
+                    }
+                ],
+                "usage": {"input_tokens": 30, "output_tokens": 10, "total_tokens": 40},
+            }
+        )
+    return Fixture.json(
+        {
+            "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+            "usageMetadata": {"promptTokenCount": 30, "candidatesTokenCount": 10, "totalTokenCount": 40},
+            "modelVersion": "gemini-2.5-flash",
+        }
+    )

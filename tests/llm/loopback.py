@@ -11,6 +11,7 @@ The `loopback` pytest fixture (tests/conftest.py) empties it before each test.
 """
 
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -71,6 +72,16 @@ class RecordedRequest:
         return json.loads(self.body)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up (a timeout, a cancelled call, an SDK dropping a keep-alive connection) is
+        normal here; anything else is still reported."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class Loopback:
     """Hands out queued fixtures in order; `requests` holds every request received."""
@@ -80,7 +91,7 @@ class Loopback:
     """Requests that found nothing queued (answered 599)."""
     _queue: deque[Fixture] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: ThreadingHTTPServer | None = None
+    _server: _QuietServer | None = None
 
     @property
     def base_url(self) -> str:
@@ -111,8 +122,7 @@ class Loopback:
             return self._queue.popleft()
 
     def start(self) -> None:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
+        self._server = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         threading.Thread(target=self._server.serve_forever, name="llm-loopback", daemon=True).start()
 
     def stop(self) -> None:

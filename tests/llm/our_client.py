@@ -47,7 +47,7 @@ async def our_outcome(loopback: Loopback, protocol: str, stem: str) -> Outcome:
     loopback.queue(f"{protocol}/{stem}")
     async with httpx.AsyncClient() as http:
         client = client_for(protocol, loopback, http, retry=None)
-        if stem.endswith("_stream"):
+        if "stream" in stem:  # the `*_stream` fixtures, and `error_midstream`
             async with client.stream(request_for(stem)) as stream:
                 return outcome_of(await stream.response())
         return outcome_of(await client.complete(request_for(stem)))

@@ -56,7 +56,7 @@ def official_outcome(loopback: Loopback, stem: str) -> Outcome:
     messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": prompt}]
     tools: list[ChatCompletionToolParam] | Omit = TOOLS if with_tools else omit
     completion: ChatCompletion
-    if stem.endswith("_stream"):
+    if "stream" in stem:  # the `*_stream` fixtures, and `error_midstream`
         with client.chat.completions.stream(
             model=MODEL, messages=messages, tools=tools, stream_options={"include_usage": True}
         ) as stream:

@@ -51,7 +51,7 @@ def official_outcome(loopback: Loopback, stem: str) -> Outcome:
     prompt = "杭州现在天气怎么样？现在几点了？" if with_tools else "用一句话介绍杭州。"
     tools: list[FunctionToolParam] | Omit = TOOLS if with_tools else omit
     response: Response
-    if stem.endswith("_stream"):
+    if "stream" in stem:  # the `*_stream` fixtures, and `error_midstream`
         with client.responses.stream(model=MODEL, input=prompt, tools=tools) as stream:
             response = stream.get_final_response()
     else:
