@@ -23,6 +23,7 @@ from activities.planner import Planner
 from activities.rag import StyleRetriever
 from activities.validation import InputValidator
 from llm import LLMClient
+from llm.errors import ConfigurationError
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
@@ -66,10 +67,10 @@ def build_worker(client: Client, settings: Settings, activities: list[Callable[.
 async def run(settings: Settings) -> None:
     configure_tracing(settings, "worker")
     HTTPXClientInstrumentor().instrument()
-    client = await connect(settings)
     async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
-        llm = build_llm_client(settings, http)
+        llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
+        client = await connect(settings)
         worker = build_worker(client, settings, build_activities(settings, http=http, llm=llm))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -83,7 +84,11 @@ async def run(settings: Settings) -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    asyncio.run(run(Settings()))
+    try:
+        asyncio.run(run(Settings()))
+    except ConfigurationError as err:
+        log.error("cannot start: %s", err.message)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":
