@@ -12,7 +12,7 @@ with `retry=None` where something else owns retries, as Temporal does inside an 
 """
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -172,7 +172,7 @@ class LLMClient:
                 f"unexpected answer shape: {err!r}", provider=self.provider.name, body=body
             ) from err
 
-    async def _stream_events(self, request: LLMRequest, timeout: float) -> AsyncIterator[StreamEvent]:
+    async def _stream_events(self, request: LLMRequest, timeout: float) -> AsyncGenerator[StreamEvent, None]:
         adapter = self.provider.adapter
         call = adapter.build_request(request, request.model or self.provider.model, stream=True)
         opened = await self._retrying(lambda: self._open_stream(call, timeout))
@@ -243,7 +243,7 @@ class LLMStream:
     """Iterate for the events (the last is `Done`); `await stream.response()` drains the rest and returns the
     final response. Use `async with` to close the connection when leaving early."""
 
-    def __init__(self, events: AsyncIterator[StreamEvent]) -> None:
+    def __init__(self, events: AsyncGenerator[StreamEvent, None]) -> None:
         self._events = events
         self._response: LLMResponse | None = None
 
@@ -272,9 +272,7 @@ class LLMStream:
         await self.aclose()
 
     async def aclose(self) -> None:
-        closer = getattr(self._events, "aclose", None)
-        if closer is not None:
-            await closer()
+        await self._events.aclose()
 
 
 async def _transport(awaitable: Awaitable[T], provider: str, timeout: float, *, started: bool) -> T:

@@ -13,6 +13,7 @@ def build_llm_client(settings: Settings, http: httpx.AsyncClient) -> LLMClient |
     if not settings.llm_provider:
         return None
     preset = PRESETS.get(settings.llm_provider)
+    # each preset's key variable (DEEPSEEK_API_KEY, ...) is a Settings field of the same name
     own_key = getattr(settings, preset.key_variable.lower(), None) if preset and preset.key_variable else None
     key = settings.llm_api_key or own_key
     provider = configure_provider(
