@@ -7,7 +7,7 @@ event mid-stream (HTTP status still 200) is raised as a typed error.
 
 from typing import Any
 
-from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, settle_finish_reason
+from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, present, settle_finish_reason
 from llm.errors import (
     AuthenticationError,
     BadRequestError,
@@ -66,12 +66,7 @@ class AnthropicAdapter(WireAdapter):
             "max_tokens": request.max_output_tokens or DEFAULT_MAX_TOKENS,
             "messages": [_message(m) for m in request.messages],
         }
-        if request.system:
-            body["system"] = request.system
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
-        if request.top_p is not None:
-            body["top_p"] = request.top_p
+        body |= present(system=request.system or None, temperature=request.temperature, top_p=request.top_p)
         if request.tools:
             body["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in request.tools

@@ -39,6 +39,11 @@ class HttpCall:
     params: dict[str, str] = field(default_factory=dict)
 
 
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value: optional request settings are left out of a body rather than sent as null."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
 def parse_arguments(raw: str, *, provider: str, tool: str) -> dict[str, Any]:
     """A tool call's argument JSON; empty means no arguments (`{}`), anything but an object is malformed."""
     if not raw.strip():

@@ -10,7 +10,7 @@ gives the retry delay, and a `QuotaFailure` on a per-day quota means the quota i
 import json
 from typing import Any
 
-from llm.adapters.base import HttpCall, StreamAccumulator, StreamDecoder, WireAdapter
+from llm.adapters.base import HttpCall, StreamAccumulator, StreamDecoder, WireAdapter, present
 from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
 from llm.sse import SseEvent
 from llm.types import (
@@ -54,13 +54,7 @@ class GeminiAdapter(WireAdapter):
                 for t in request.tools
             ]
             body["tools"] = [{"functionDeclarations": declarations}]
-        config: dict[str, Any] = {}
-        if request.temperature is not None:
-            config["temperature"] = request.temperature
-        if request.top_p is not None:
-            config["topP"] = request.top_p
-        if request.max_output_tokens is not None:
-            config["maxOutputTokens"] = request.max_output_tokens
+        config = present(temperature=request.temperature, topP=request.top_p, maxOutputTokens=request.max_output_tokens)
         if request.json_output is not None and self.json_mode == "json_schema":
             config["responseMimeType"] = "application/json"
             config["responseJsonSchema"] = request.json_output.schema_

@@ -10,8 +10,17 @@ compatible servers after a 200) is raised as a typed error.
 import json
 from typing import Any, Literal
 
-from llm.adapters.base import HttpCall, JsonMode, StreamDecoder, WireAdapter, parse_arguments, settle_finish_reason
-from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
+from llm.adapters.base import (
+    HttpCall,
+    JsonMode,
+    StreamDecoder,
+    WireAdapter,
+    parse_arguments,
+    present,
+    settle_finish_reason,
+)
+from llm.adapters.openai_errors import openai_error_class
+from llm.errors import LLMError
 from llm.sse import SseEvent
 from llm.types import FinishReason, LLMRequest, LLMResponse, Message, TokenUsage, ToolCall, ToolCallPart, ToolResultPart
 
@@ -22,8 +31,6 @@ FINISH_REASONS: dict[str, FinishReason] = {
     "function_call": "tool_use",
     "content_filter": "content_filter",
 }
-
-QUOTA_CODES = {"insufficient_quota", "billing_hard_limit_reached", "billing_not_active"}
 
 MaxTokensField = Literal["max_completion_tokens", "max_tokens"]
 
@@ -40,12 +47,8 @@ class OpenAIChatAdapter(WireAdapter):
         for message in request.messages:
             messages += _messages(message)
         body: dict[str, Any] = {"model": model, "messages": messages}
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
-        if request.top_p is not None:
-            body["top_p"] = request.top_p
-        if request.max_output_tokens is not None:
-            body[self.max_tokens_field] = request.max_output_tokens
+        body |= present(temperature=request.temperature, top_p=request.top_p)
+        body |= present(**{self.max_tokens_field: request.max_output_tokens})
         if request.tools:
             body["tools"] = [
                 {
@@ -91,14 +94,7 @@ class OpenAIChatAdapter(WireAdapter):
         return _ChatStream(self)
 
     def error_class(self, status: int, body: Any) -> type[LLMError] | None:
-        error = body.get("error") if isinstance(body, dict) else None
-        if not isinstance(error, dict):
-            return None
-        if error.get("code") in QUOTA_CODES or error.get("type") in QUOTA_CODES:
-            return QuotaExhaustedError
-        if error.get("code") == "rate_limit_exceeded":
-            return RateLimitError
-        return None
+        return openai_error_class(body)
 
 
 class _ChatStream(StreamDecoder):

@@ -10,8 +10,9 @@ keys fragments by item id and reports the call id. `response.completed` carries 
 import json
 from typing import Any
 
-from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, parse_arguments, settle_finish_reason
-from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
+from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, parse_arguments, present, settle_finish_reason
+from llm.adapters.openai_errors import openai_error_class
+from llm.errors import LLMError
 from llm.sse import SseEvent
 from llm.types import (
     FinishReason,
@@ -25,7 +26,6 @@ from llm.types import (
     ToolResultPart,
 )
 
-QUOTA_CODES = {"insufficient_quota", "billing_hard_limit_reached", "billing_not_active"}
 INCOMPLETE_REASONS: dict[str, FinishReason] = {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}
 
 
@@ -38,14 +38,12 @@ class OpenAIResponsesAdapter(WireAdapter):
             "input": [i for m in request.messages for i in _items(m)],
             "store": False,
         }
-        if request.system:
-            body["instructions"] = request.system
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
-        if request.top_p is not None:
-            body["top_p"] = request.top_p
-        if request.max_output_tokens is not None:
-            body["max_output_tokens"] = request.max_output_tokens
+        body |= present(
+            instructions=request.system or None,
+            temperature=request.temperature,
+            top_p=request.top_p,
+            max_output_tokens=request.max_output_tokens,
+        )
         if request.tools:
             body["tools"] = [
                 {
@@ -95,14 +93,7 @@ class OpenAIResponsesAdapter(WireAdapter):
         return self.convert_stream_error({"error": error}, status_hint=500)
 
     def error_class(self, status: int, body: Any) -> type[LLMError] | None:
-        error = body.get("error") if isinstance(body, dict) else None
-        error = error if isinstance(error, dict) else body if isinstance(body, dict) else {}
-        code = error.get("code") or error.get("type")
-        if code in QUOTA_CODES:
-            return QuotaExhaustedError
-        if code == "rate_limit_exceeded":
-            return RateLimitError
-        return None
+        return openai_error_class(body)
 
     def error_message(self, body: Any) -> str | None:
         if isinstance(body, dict) and body.get("type") == "error":
