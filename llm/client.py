@@ -45,6 +45,8 @@ DEFAULT_MAX_ROUNDS = 8
 
 
 class LLMClient:
+    """One provider behind the calls listed above; use `async with` (or `aclose`) to close an httpx client it made."""
+
     def __init__(
         self,
         provider: Provider,

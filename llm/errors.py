@@ -28,6 +28,8 @@ from typing import Any
 
 
 class LLMError(Exception):
+    """The root of the tree: which provider failed, its HTTP status and error body, and whether to retry."""
+
     retryable_by_default = False
 
     def __init__(
@@ -56,66 +58,78 @@ class LLMError(Exception):
 
 
 class ConfigurationError(LLMError):
-    pass
+    """A key, base URL or model is missing; the message names the environment variable to set."""
 
 
 class TransportError(LLMError):
+    """No usable HTTP answer arrived."""
+
     retryable_by_default = True
 
 
 class ProviderConnectionError(TransportError):
-    pass
+    """The connection was refused, reset or dropped; retryable."""
 
 
 class ProviderTimeoutError(TransportError):
-    pass
+    """No answer in time; retryable only before the first streamed event reached the caller."""
 
 
 class ProviderError(LLMError):
-    pass
+    """The provider answered with an error: an HTTP error status, or an error event inside a 200 stream."""
 
 
 class BadRequestError(ProviderError):
-    pass
+    """400, 404, 413, 422: the request itself is wrong, and sending it again fails the same way."""
 
 
 class AuthenticationError(ProviderError):
-    pass
+    """401, 403: the key is missing, wrong or not allowed this model."""
 
 
 class QuotaExhaustedError(ProviderError):
-    pass
+    """402, or a 429 for spent quota or billing: waiting a little does not help."""
 
 
 class RateLimitError(ProviderError):
+    """429: a per-minute limit; retryable, after `retry_after` when the provider gave it."""
+
     retryable_by_default = True
 
 
 class OverloadedError(ProviderError):
+    """503, Anthropic 529, "overloaded" events: the provider is busy for everyone; retryable."""
+
     retryable_by_default = True
 
 
 class ServerError(ProviderError):
+    """408, 500, 502, 504 and other 5xx, failed responses: the provider failed; retryable."""
+
     retryable_by_default = True
 
 
 class ResponseError(LLMError):
-    pass
+    """HTTP 200, but the answer is unusable."""
 
 
 class IncompleteStreamError(ResponseError):
+    """The stream ended before its end marker; retryable."""
+
     retryable_by_default = True
 
 
 class MalformedResponseError(ResponseError):
-    pass
+    """A body, stream event or tool arguments that do not parse, or a stream that contradicts itself."""
 
 
 class ToolRoundsExceededError(LLMError):
-    pass
+    """`complete_with_tools` hit max_rounds with the model still calling tools."""
 
 
 class OutputValidationError(LLMError):
+    """`chat_with_json`: the answer did not match the schema, even after one repair round."""
+
     def __init__(self, message: str, *, provider: str, answer: str, errors: list[Any]) -> None:
         super().__init__(message, provider=provider, body=answer)
         self.errors = errors

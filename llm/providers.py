@@ -30,6 +30,8 @@ Protocol = Literal["anthropic", "openai_responses", "openai_chat", "gemini"]
 
 @dataclass(frozen=True)
 class ProviderPreset:
+    """What one named provider speaks and where: protocol, key variable, default base URL and model, JSON mode."""
+
     name: str
     protocol: Protocol
     key_variable: str | None

@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class RetryConfig:
+    """How often and how long to retry: exponential backoff plus jitter, or the provider's own hint, capped."""
+
     max_retries: int = 3
     base_delay: float = 2.0
     """Seconds before the first retry; doubled for each further one."""
@@ -32,6 +34,8 @@ class RetryConfig:
 
 
 class RetryEngine:
+    """Runs a call and retries the errors that say `retryable`, waiting as `RetryConfig` and `retry_after` say."""
+
     def __init__(
         self,
         config: RetryConfig | None = None,

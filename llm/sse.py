@@ -16,6 +16,8 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 
 @dataclass(frozen=True)
 class SseEvent:
+    """One dispatched event: its `event:` name (None when it had none) and its `data:` lines joined by newlines."""
+
     event: str | None
     data: str
 

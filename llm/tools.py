@@ -12,6 +12,8 @@ class ToolError(Exception):
 
 
 class ToolExecutor(Protocol):
+    """Runs one tool call and returns its result text; raise `ToolError` to report a failure to the model."""
+
     async def __call__(self, call: ToolCall) -> str: ...
 
 

@@ -16,6 +16,8 @@ class _Frozen(BaseModel):
 
 
 class ToolDefinition(_Frozen):
+    """A tool the model may call: its name, what it does, and the JSON Schema of its arguments."""
+
     name: str
     description: str
     input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
@@ -23,6 +25,8 @@ class ToolDefinition(_Frozen):
 
 
 class ToolCall(_Frozen):
+    """A call the model asked the client to run, with its decoded arguments."""
+
     id: str
     """The id a tool result must reference (Responses: `call_id`; Gemini: its `id`, or one made up here)."""
     name: str
@@ -32,6 +36,8 @@ class ToolCall(_Frozen):
 
 
 class TokenUsage(_Frozen):
+    """Tokens of one call, or (added up) of several; input counts cached prompt tokens too."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     total_tokens: int = 0
@@ -45,16 +51,22 @@ class TokenUsage(_Frozen):
 
 
 class TextPart(_Frozen):
+    """Text of a user or assistant turn."""
+
     kind: Literal["text"] = "text"
     text: str
 
 
 class ToolCallPart(_Frozen):
+    """A tool call the assistant made, kept in its turn for the rest of the conversation."""
+
     kind: Literal["tool_call"] = "tool_call"
     call: ToolCall
 
 
 class ToolResultPart(_Frozen):
+    """What one tool call returned, sent back in a `tool` turn; `is_error` when the tool failed."""
+
     kind: Literal["tool_result"] = "tool_result"
     call_id: str
     name: str
@@ -103,6 +115,8 @@ class JsonOutput(_Frozen):
 
 
 class LLMRequest(_Frozen):
+    """One call to the model: the conversation, the system prompt, tools and sampling settings."""
+
     model_config = ConfigDict(frozen=True, populate_by_name=True)
 
     messages: tuple[Message, ...]
@@ -117,6 +131,8 @@ class LLMRequest(_Frozen):
 
 
 class LLMResponse(_Frozen):
+    """The model's answer: its text, the tool calls it asks for, why it stopped, and the tokens used."""
+
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
     finish_reason: FinishReason = "stop"
@@ -131,28 +147,38 @@ class LLMResponse(_Frozen):
 
 
 class TextDelta(_Frozen):
+    """Stream event: the next piece of answer text."""
+
     type: Literal["text_delta"] = "text_delta"
     text: str
 
 
 class ToolCallStart(_Frozen):
+    """Stream event: the model began a tool call."""
+
     type: Literal["tool_call_start"] = "tool_call_start"
     id: str
     name: str
 
 
 class ToolCallDelta(_Frozen):
+    """Stream event: the next fragment of a tool call's argument JSON."""
+
     type: Literal["tool_call_delta"] = "tool_call_delta"
     id: str
     arguments_delta: str
 
 
 class ToolCallEnd(_Frozen):
+    """Stream event: a tool call's arguments are complete."""
+
     type: Literal["tool_call_end"] = "tool_call_end"
     id: str
 
 
 class Done(_Frozen):
+    """Stream event, always the last: the final response, as `complete` would have returned it."""
+
     type: Literal["done"] = "done"
     response: LLMResponse
 

@@ -1,8 +1,17 @@
 """Anthropic Messages API (`POST /v1/messages`): system as its own field, content blocks, SSE with named events.
 
-Stream: message_start (input usage) → content_block_start/delta/stop per block (text_delta, input_json_delta,
-thinking) → message_delta (stop reason, cumulative output usage) → message_stop. `ping` is ignored; an `error`
-event mid-stream (HTTP status still 200) is raised as a typed error.
+Content blocks: the answer is the `text` blocks joined, the tool calls are the `tool_use` blocks (client tools).
+Every other block is skipped, whole or streamed: `thinking` and `redacted_thinking`, the server tools Anthropic
+runs itself (`server_tool_use` and its results: `web_search_tool_result`, `web_fetch_tool_result`,
+`code_execution_tool_result`, `bash_code_execution_tool_result`, `text_editor_code_execution_tool_result`,
+`tool_search_tool_result`), `mcp_tool_use` / `mcp_tool_result`, `container_upload`, and any type added later.
+
+Stream: message_start (usage so far) → content_block_start/delta/stop per block, the deltas going only to text
+blocks (`text_delta`) and client tool calls (`input_json_delta`), never to the skipped blocks (a server tool's
+`input_json_delta`, `thinking_delta`, `signature_delta`, `citations_delta`, unknown kinds) → message_delta (stop
+reason, cumulative usage: each count it carries replaces message_start's, and when server tools ran it carries
+the whole turn's input) → message_stop. `ping` is ignored; an `error` event mid-stream (HTTP status still 200)
+is raised as a typed error.
 """
 
 from typing import Any
@@ -12,6 +21,7 @@ from llm.errors import (
     AuthenticationError,
     BadRequestError,
     LLMError,
+    MalformedResponseError,
     OverloadedError,
     QuotaExhaustedError,
     RateLimitError,
@@ -58,6 +68,8 @@ ERROR_TYPES: dict[str, type[LLMError]] = {
 
 
 class AnthropicAdapter(WireAdapter):
+    """Anthropic Messages: the answer from `text` blocks, calls from `tool_use` blocks, typed errors by `error.type`."""
+
     protocol = "anthropic"
 
     def build_request(self, request: LLMRequest, model: str, *, stream: bool) -> HttpCall:
@@ -82,12 +94,11 @@ class AnthropicAdapter(WireAdapter):
             for b in body["content"]
             if b["type"] == "tool_use"
         )
-        usage = body.get("usage") or {}
         return LLMResponse(
             text=text,
             tool_calls=calls,
             finish_reason=settle_finish_reason(STOP_REASONS.get(body.get("stop_reason") or "", "stop"), calls),
-            usage=_usage(_input_tokens(usage), usage.get("output_tokens") or 0),
+            usage=_token_usage(body.get("usage") or {}),
             model=body.get("model"),
             response_id=body.get("id"),
         )
@@ -104,8 +115,10 @@ class _AnthropicStream(StreamDecoder):
     def __init__(self, adapter: AnthropicAdapter) -> None:
         super().__init__(adapter.provider)
         self.adapter = adapter
-        self.input_tokens = 0
-        self.tool_blocks: set[int] = set()
+        self.block_types: dict[int, str] = {}
+        """The type of every content block started so far, by index."""
+        self.usage_counts: dict[str, Any] = {}
+        """message_start's usage, each count replaced by the latest message_delta that carries it."""
 
     def feed(self, event: SseEvent) -> None:
         data = self.load(event.data)
@@ -113,33 +126,48 @@ class _AnthropicStream(StreamDecoder):
         if kind == "message_start":
             message = data["message"]
             self.acc.model, self.acc.response_id = message.get("model"), message.get("id")
-            self.input_tokens = _input_tokens(message.get("usage") or {})
-            self.acc.usage = _usage(self.input_tokens, (message.get("usage") or {}).get("output_tokens") or 0)
+            self._count(message.get("usage"))
         elif kind == "content_block_start":
-            block = data["content_block"]
-            if block["type"] == "tool_use":
-                self.tool_blocks.add(data["index"])
-                self.acc.start_call(data["index"], block["id"], block["name"])
-            elif block["type"] == "text":
-                self.acc.text(block.get("text", ""))
+            self._start_block(data["index"], data["content_block"])
         elif kind == "content_block_delta":
-            delta = data["delta"]
-            if delta["type"] == "text_delta":
-                self.acc.text(delta["text"])
-            elif delta["type"] == "input_json_delta":
-                self.acc.call_arguments(data["index"], delta.get("partial_json", ""))
+            self._delta(data["index"], data["delta"])
         elif kind == "content_block_stop":
-            if data["index"] in self.tool_blocks:
+            if self._block_type(data["index"]) == "tool_use":
                 self.acc.end_call(data["index"])
         elif kind == "message_delta":
             if reason := data.get("delta", {}).get("stop_reason"):
                 self.acc.finish_reason = STOP_REASONS.get(reason, "stop")
-            if (output := (data.get("usage") or {}).get("output_tokens")) is not None:
-                self.acc.usage = _usage(self.input_tokens, output)
+            self._count(data.get("usage"))
         elif kind == "message_stop":
             self.finished = True
         elif kind == "error":
             raise self.adapter.convert_stream_error(data, status_hint=500)
+
+    def _start_block(self, index: int, block: dict[str, Any]) -> None:
+        self.block_types[index] = block["type"]
+        if block["type"] == "tool_use":
+            self.acc.start_call(index, block["id"], block["name"])
+        elif block["type"] == "text":
+            self.acc.text(block.get("text", ""))
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+        block_type = self._block_type(index)
+        if block_type == "text" and delta["type"] == "text_delta":
+            self.acc.text(delta["text"])
+        elif block_type == "tool_use" and delta["type"] == "input_json_delta":
+            self.acc.call_arguments(index, delta.get("partial_json", ""))
+
+    def _block_type(self, index: int) -> str:
+        try:
+            return self.block_types[index]
+        except KeyError:
+            raise MalformedResponseError(
+                f"stream refers to content block {index} before its content_block_start", provider=self.provider
+            ) from None
+
+    def _count(self, usage: dict[str, Any] | None) -> None:
+        self.usage_counts |= {name: count for name, count in (usage or {}).items() if count is not None}
+        self.acc.usage = _token_usage(self.usage_counts)
 
 
 def _message(message: Message) -> dict[str, Any]:
@@ -155,10 +183,9 @@ def _block(part: TextPart | ToolCallPart | ToolResultPart) -> dict[str, Any]:
     return {"type": "tool_result", "tool_use_id": part.call_id, "content": part.content, "is_error": part.is_error}
 
 
-def _input_tokens(usage: dict[str, Any]) -> int:
+def _token_usage(usage: dict[str, Any]) -> TokenUsage:
+    """Input is the uncached, cache-write and cache-read tokens together ("Prompt caching"); total = input + output."""
     keys = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    return sum(usage.get(k) or 0 for k in keys)
-
-
-def _usage(input_tokens: int, output_tokens: int) -> TokenUsage:
+    input_tokens = sum(usage.get(k) or 0 for k in keys)
+    output_tokens = usage.get("output_tokens") or 0
     return TokenUsage(input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens)

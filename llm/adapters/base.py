@@ -33,6 +33,8 @@ JsonMode = Literal["json_schema", "json_object", "none"]
 
 @dataclass(frozen=True)
 class HttpCall:
+    """One request an adapter wants sent: path, JSON body and query parameters; the provider adds URL and auth."""
+
     path: str
     """Appended to the provider's base URL."""
     body: dict[str, Any]
@@ -176,6 +178,8 @@ class StreamDecoder(ABC):
 
 
 class WireAdapter(ABC):
+    """One wire protocol: builds request bodies, parses answers and streams, maps error bodies onto `llm.errors`."""
+
     protocol: ClassVar[str]
 
     def __init__(self, provider: str, *, json_mode: JsonMode) -> None:

@@ -42,6 +42,8 @@ QUOTA_FAILURE = "type.googleapis.com/google.rpc.QuotaFailure"
 
 
 class GeminiAdapter(WireAdapter):
+    """Gemini generateContent: parts for text and whole function calls, thought signatures, `google.rpc` errors."""
+
     protocol = "gemini"
 
     def build_request(self, request: LLMRequest, model: str, *, stream: bool) -> HttpCall:

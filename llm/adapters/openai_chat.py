@@ -4,7 +4,8 @@ mode), Ollama and most OpenAI-compatible servers.
 Stream: `data:` chunks whose `delta.tool_calls[]` are identified by `index` (only the first fragment of a call
 carries its id and name), an optional usage chunk with `"choices": []` (`stream_options.include_usage`), then
 `data: [DONE]`. There is no per-call end marker: calls end when the turn does. A chunk carrying `error` (sent by
-compatible servers after a 200) is raised as a typed error.
+compatible servers after a 200, sometimes followed by `[DONE]` all the same) is raised as the typed error its own
+status, code and type mean (`openai_stream_error_status`), not as a blanket server error.
 """
 
 import json
@@ -19,7 +20,7 @@ from llm.adapters.base import (
     present,
     settle_finish_reason,
 )
-from llm.adapters.openai_errors import openai_error_class
+from llm.adapters.openai_errors import openai_error_class, openai_stream_error_status
 from llm.errors import LLMError
 from llm.sse import SseEvent
 from llm.types import FinishReason, LLMRequest, LLMResponse, Message, TokenUsage, ToolCall, ToolCallPart, ToolResultPart
@@ -36,6 +37,8 @@ MaxTokensField = Literal["max_completion_tokens", "max_tokens"]
 
 
 class OpenAIChatAdapter(WireAdapter):
+    """Chat Completions, for OpenAI and compatible servers; `max_tokens_field` is the server's name for the limit."""
+
     protocol = "openai_chat"
 
     def __init__(self, provider: str, *, json_mode: JsonMode, max_tokens_field: MaxTokensField) -> None:
@@ -108,7 +111,7 @@ class _ChatStream(StreamDecoder):
             return
         chunk = self.load(event.data)
         if "error" in chunk:
-            raise self.adapter.convert_stream_error(chunk, status_hint=500)
+            raise self.adapter.convert_stream_error(chunk, status_hint=openai_stream_error_status(chunk))
         self.acc.model = chunk.get("model") or self.acc.model
         self.acc.response_id = chunk.get("id") or self.acc.response_id
         if chunk.get("usage"):

@@ -30,6 +30,8 @@ INCOMPLETE_REASONS: dict[str, FinishReason] = {"max_output_tokens": "max_tokens"
 
 
 class OpenAIResponsesAdapter(WireAdapter):
+    """OpenAI Responses: `input` items in, typed `output` items out, nothing stored by OpenAI (`store: false`)."""
+
     protocol = "openai_responses"
 
     def build_request(self, request: LLMRequest, model: str, *, stream: bool) -> HttpCall:

@@ -28,6 +28,8 @@ CHUNK_SIZES = (7, 64, 13, 256, 3, 101)
 
 @dataclass(frozen=True)
 class Fixture:
+    """One recorded answer: status, headers and body bytes, with optional stalls to imitate a slow provider."""
+
     status: int
     headers: dict[str, str]
     body: bytes
@@ -62,6 +64,8 @@ class Fixture:
 
 @dataclass
 class RecordedRequest:
+    """A request as the loopback server received it."""
+
     method: str
     path: str
     query: dict[str, list[str]]

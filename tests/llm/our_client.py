@@ -1,11 +1,12 @@
 """This project's LLM client pointed at the loopback server, one provider per wire protocol, and what it makes
-of a fixture in the terms of `tests.llm.outcome`."""
+of a fixture: its normalized stream events, or an outcome in the terms of `tests.llm.outcome`."""
 
 import httpx
 
-from llm import LLMClient, LLMRequest, LLMResponse, Message, ToolDefinition, configure_provider
+from llm import LLMClient, LLMRequest, LLMResponse, Message, RetryEngine, ToolDefinition, configure_provider
 from llm.adapters.gemini import GENERATED_ID_PREFIX
 from llm.providers import Provider
+from llm.types import StreamEvent
 from tests.llm.loopback import Loopback
 from tests.llm.outcome import Outcome, ToolCallOutcome
 
@@ -30,17 +31,28 @@ def provider_for(protocol: str, base_url: str) -> Provider:
         return configure_provider("anthropic", api_key="test-key", base_url=base_url)
     if protocol == "gemini":
         return configure_provider("gemini", api_key="test-key", base_url=f"{base_url}/v1beta")
-    chat = "chat" if protocol == "openai_chat" else "responses"
-    return configure_provider("openai", api_key="test-key", base_url=f"{base_url}/v1", protocol=chat)
+    return configure_provider(
+        "openai",
+        api_key="test-key",
+        base_url=f"{base_url}/v1",
+        protocol="chat" if protocol == "openai_chat" else "responses",
+    )
 
 
-def client_for(protocol: str, loopback: Loopback, http: httpx.AsyncClient, **options: object) -> LLMClient:
-    return LLMClient(provider_for(protocol, loopback.base_url), http, **options)  # type: ignore[arg-type]
+def client_for(protocol: str, loopback: Loopback, http: httpx.AsyncClient, *, retry: RetryEngine | None) -> LLMClient:
+    return LLMClient(provider_for(protocol, loopback.base_url), http, retry=retry)
 
 
 def request_for(stem: str) -> LLMRequest:
     question = "杭州现在的天气和时间？" if stem.startswith("tools") else "介绍一下杭州西湖。"
     return LLMRequest(messages=(Message.user(question),), tools=TOOLS if stem.startswith("tools") else ())
+
+
+async def stream_events(loopback: Loopback, protocol: str, stem: str) -> list[StreamEvent]:
+    """Every event the client streams for the fixture, `done` last."""
+    loopback.queue(f"{protocol}/{stem}")
+    async with httpx.AsyncClient() as http:
+        return [e async for e in client_for(protocol, loopback, http, retry=None).stream(request_for(stem))]
 
 
 async def our_outcome(loopback: Loopback, protocol: str, stem: str) -> Outcome:

@@ -13,6 +13,8 @@ from tests.llm.loopback import FIXTURES
 
 @dataclass(frozen=True)
 class ToolCallOutcome:
+    """One tool call a client ended up with."""
+
     id: str | None
     """None where the protocol has no call id (Gemini without `functionCall.id`)."""
     name: str
@@ -21,6 +23,8 @@ class ToolCallOutcome:
 
 @dataclass(frozen=True)
 class Outcome:
+    """The text, tool calls and token usage a client ended up with for one fixture."""
+
     text: str
     tool_calls: tuple[ToolCallOutcome, ...]
     input_tokens: int

@@ -16,13 +16,9 @@ from tests.llm.our_client import PROTOCOLS, client_for, request_for
 from tests.llm.outcome import expected_outcome
 
 
-@pytest.fixture
-async def http() -> Any:
-    async with httpx.AsyncClient() as client:
-        yield client
-
-
 class Weather(BaseModel):
+    """The schema `chat_with_json` is asked to fill."""
+
     city: str
     temperature: float
 

@@ -3,6 +3,7 @@ error answers per protocol, error events inside a 200 stream, transport failures
 
 import asyncio
 import dataclasses
+import json
 import re
 
 import httpx
@@ -10,6 +11,7 @@ import pytest
 
 from llm import LLMClient, LLMRequest, Message, TextDelta
 from llm.errors import (
+    BadRequestError,
     IncompleteStreamError,
     LLMError,
     MalformedResponseError,
@@ -20,6 +22,7 @@ from llm.errors import (
     RateLimitError,
     ServerError,
 )
+from llm.sse import SseEvent
 from llm.types import StreamEvent
 from tests.llm.loopback import Fixture, Loopback
 from tests.llm.our_client import client_for, provider_for
@@ -42,12 +45,6 @@ HTTP_ERRORS = [
     ("gemini", "server_error", ServerError, 500, True, None),
     ("gemini", "overloaded", OverloadedError, 503, True, None),
 ]
-
-
-@pytest.fixture
-async def http() -> httpx.AsyncClient:
-    async with httpx.AsyncClient() as client:
-        yield client
 
 
 @pytest.mark.parametrize("streaming", [False, True], ids=["complete", "stream"])
@@ -84,17 +81,23 @@ async def test_http_error_answers_become_typed_errors(
 
 
 MID_STREAM = [
-    ("anthropic", "error_midstream", OverloadedError),
-    ("openai_chat", "error_midstream", ServerError),
-    ("openai_responses", "error_midstream", ServerError),
-    ("openai_responses", "failed_stream", ServerError),
-    ("gemini", "error_midstream", OverloadedError),
+    ("anthropic", "error_midstream", OverloadedError, True),
+    ("openai_chat", "error_midstream", ServerError, True),  # OpenAI: type server_error
+    ("openai_chat", "invalid_request_midstream", BadRequestError, False),  # DeepSeek: type invalid_request_error
+    ("openai_chat", "tools_failed_midstream", BadRequestError, False),  # Groq: tool_use_failed, status_code 400
+    ("openai_chat", "token_limit_midstream", BadRequestError, False),  # vLLM: code 400 (a number), then [DONE]
+    ("openai_chat", "rate_limited_midstream", RateLimitError, True),  # LiteLLM: code "429" (a string)
+    ("openai_responses", "error_midstream", ServerError, True),
+    ("openai_responses", "failed_stream", ServerError, True),
+    ("gemini", "error_midstream", OverloadedError, True),
 ]
 
 
-@pytest.mark.parametrize(("protocol", "stem", "error"), MID_STREAM, ids=[f"{p}-{s}" for p, s, _ in MID_STREAM])
-async def test_an_error_inside_a_200_stream_is_raised_never_an_empty_success(
-    loopback: Loopback, http: httpx.AsyncClient, protocol: str, stem: str, error: type[LLMError]
+@pytest.mark.parametrize(
+    ("protocol", "stem", "error", "retryable"), MID_STREAM, ids=[f"{p}-{s}" for p, s, *_ in MID_STREAM]
+)
+async def test_an_error_inside_a_200_stream_is_raised_as_what_it_says_never_an_empty_success(
+    loopback: Loopback, http: httpx.AsyncClient, protocol: str, stem: str, error: type[LLMError], retryable: bool
 ) -> None:
     loopback.queue(f"{protocol}/{stem}")
     seen: list[StreamEvent] = []
@@ -103,10 +106,20 @@ async def test_an_error_inside_a_200_stream_is_raised_never_an_empty_success(
             seen.append(event)
 
     assert all(e.type == "text_delta" for e in seen)  # no `done`
-    assert raised.value.retryable and raised.value.status is None
+    assert type(raised.value) is error
+    assert raised.value.retryable is retryable and raised.value.status is None
     assert "mid-stream" in str(raised.value)
     if stem == "error_midstream" and protocol != "openai_responses":
         assert seen, "the fixture streams some text before its error event"
+
+
+def test_a_chat_error_event_code_that_is_no_http_status_is_not_read_as_one() -> None:
+    """Some compatible servers put their own numeric error codes in `code` (Zhipu's "1214": a parameter is
+    invalid). Only 400-599 is taken for an HTTP status; here the type still says the request was refused."""
+    decoder = provider_for("openai_chat", "http://127.0.0.1:9/v1").adapter.stream_decoder()
+    error = {"code": "1214", "message": "messages 参数非法。请检查文档。", "type": "invalid_request_error"}
+    with pytest.raises(BadRequestError):
+        decoder.feed(SseEvent(event=None, data=json.dumps({"error": error}, ensure_ascii=False)))
 
 
 async def test_a_refused_connection_is_a_retryable_connection_error(http: httpx.AsyncClient) -> None:

@@ -14,7 +14,14 @@ import openai
 import pytest
 from google.genai import errors as genai_errors
 
-from llm.errors import OverloadedError, QuotaExhaustedError, RateLimitError, ServerError
+from llm.errors import (
+    BadRequestError,
+    LLMError,
+    OverloadedError,
+    QuotaExhaustedError,
+    RateLimitError,
+    ServerError,
+)
 from tests.llm import sdk_anthropic, sdk_gemini, sdk_openai_chat, sdk_openai_responses
 from tests.llm.loopback import FIXTURES, Loopback
 from tests.llm.our_client import PROTOCOLS, our_outcome
@@ -76,6 +83,36 @@ async def test_openai_responses_stream_failures(loopback: Loopback, stem: str) -
     with pytest.raises(ServerError) as ours:
         await our_outcome(loopback, "openai_responses", stem)
     assert ours.value.retryable and ours.value.body
+
+
+CHAT_ERROR_EVENTS = [
+    ("error_midstream", None, ServerError),
+    ("invalid_request_midstream", "invalid_request_error", BadRequestError),
+    ("tools_failed_midstream", "tool_use_failed", BadRequestError),
+    ("token_limit_midstream", "400", BadRequestError),
+    ("rate_limited_midstream", "429", RateLimitError),
+]
+
+
+@pytest.mark.parametrize(("stem", "code", "error"), CHAT_ERROR_EVENTS, ids=[s for s, *_ in CHAT_ERROR_EVENTS])
+async def test_openai_chat_error_events_mid_stream(
+    loopback: Loopback, stem: str, code: str | None, error: type[LLMError]
+) -> None:
+    """openai-python raises one bare `APIError` (no status, not an `APIStatusError`) for every error object in a
+    Chat Completions stream, with the object's `code` turned into a string: a refused request (DeepSeek's
+    invalid_request_error, Groq's tool_use_failed with status_code 400, vLLM's context-length error with code
+    400), a rate limit (LiteLLM's code "429") and a server error all look alike, and the SDK never retries any of
+    them. Both read the same fields; we also act on them: the status the object names (`status_code`, an HTTP
+    status in `code`), else what its `type` and `code` mean, decides the class, so a refused request is not
+    retried (it would fail the same way) while a rate limit or a server error is. Ours is right."""
+    with pytest.raises(openai.APIError) as official:
+        await asyncio.to_thread(sdk_openai_chat.official_outcome, loopback, stem)
+    assert type(official.value) is openai.APIError and official.value.code == code
+
+    with pytest.raises(error) as ours:
+        await our_outcome(loopback, "openai_chat", stem)
+    assert type(ours.value) is error and ours.value.retryable is error.retryable_by_default
+    assert ours.value.message.endswith(official.value.message)
 
 
 async def test_gemini_per_day_quota_versus_per_minute_rate_limit(loopback: Loopback) -> None:

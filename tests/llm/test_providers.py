@@ -1,6 +1,8 @@
 """Provider presets and configuration from settings: the protocol each one speaks, where it is called, how it
 authenticates, and a clear error naming the variable to set when something is missing."""
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -18,8 +20,8 @@ NO_HTTP = httpx.AsyncClient()
 """Never used to send: these tests only build clients."""
 
 
-def settings(**fields: object) -> Settings:
-    return Settings(_env_file=None, **fields)  # type: ignore[call-arg]
+def settings(**fields: Any) -> Settings:
+    return Settings(_env_file=None, **fields)
 
 
 @pytest.mark.parametrize(

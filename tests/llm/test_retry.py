@@ -223,6 +223,8 @@ async def test_cancelling_during_backoff_aborts_promptly() -> None:
 
 
 class TestRetryAfterFromHeaders:
+    """The provider's wait hint read from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date."""
+
     NOW = datetime(2025, 3, 14, 12, 0, 0, tzinfo=UTC)
 
     def test_retry_after_ms(self) -> None:

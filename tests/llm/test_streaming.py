@@ -10,15 +10,9 @@ import httpx
 import pytest
 
 from llm import Done, LLMResponse, Message, TextDelta, ToolCallDelta, ToolCallEnd, ToolCallStart
-from llm.types import StreamEvent, ToolResultPart
+from llm.types import ToolResultPart
 from tests.llm.loopback import Fixture, Loopback
-from tests.llm.our_client import PROTOCOLS, client_for, request_for
-
-
-async def stream_events(loopback: Loopback, protocol: str, stem: str) -> list[StreamEvent]:
-    loopback.queue(f"{protocol}/{stem}")
-    async with httpx.AsyncClient() as http:
-        return [e async for e in client_for(protocol, loopback, http, retry=None).stream(request_for(stem))]
+from tests.llm.our_client import PROTOCOLS, client_for, request_for, stream_events
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
