@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-TYPED := workflows activities api llm runtime models stores worker.py deploy
+TYPED := workflows activities api llm runtime models stores imaging worker.py deploy tests
 
 # Where the embedded stack listens and keeps its files; `make run API_PORT=9000` overrides a default, and so
 # does the environment. A key that `.env` sets is left to `.env`: exported from here, the default would beat
@@ -63,7 +63,7 @@ test: install ## Run the whole test suite; pass pytest options with PYTEST_ARGS=
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 .PHONY: lint
-lint: install ## Check: ruff check, ruff format --check, mypy (strict)
+lint: install ## Check: ruff check, ruff format --check, mypy (strict, code and tests)
 	$(BIN)/ruff check
 	$(BIN)/ruff format --check
 	$(BIN)/mypy $(TYPED)

@@ -1,13 +1,14 @@
-"""Runs the worker: registers every workflow and activity with their dependencies, tracing and data converter.
+"""Runs the worker: every family's workflows and activities, one Temporal worker per family's task queue.
 
-`python worker.py` (or `make worker`) connects to Temporal at TEMPORAL_HOST:TEMPORAL_PORT and serves the
-task queue until SIGINT/SIGTERM, then shuts down gracefully.
+`python worker.py` (or `make worker`) connects to Temporal at TEMPORAL_HOST:TEMPORAL_PORT and serves each
+family's task queue (`TASK_QUEUE_PREFIX` + family) until SIGINT/SIGTERM, then shuts down gracefully.
 """
 
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
@@ -15,13 +16,13 @@ from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from temporalio.client import Client
 from temporalio.worker import Worker
 
-from activities.blob_refs import BlobResolver
-from activities.critic import ImageCritic
-from activities.executor import ImageExecutor
-from activities.image_provider import ImageProvider, LocalImageProvider
-from activities.planner import Planner
-from activities.rag import StyleRetriever
-from activities.validation import InputValidator
+from activities.common.blob_refs import BlobResolver
+from activities.image.critic import ImageCritic
+from activities.image.executor import ImageExecutor
+from activities.image.image_provider import ImageProvider, LocalImageProvider
+from activities.image.planner import Planner
+from activities.image.rag import StyleRetriever
+from activities.image.validation import InputValidator
 from llm import LLMClient
 from llm.errors import ConfigurationError
 from models.settings import Settings
@@ -31,9 +32,12 @@ from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library, style_vocabulary
 from stores.style_store import LanceStyleStore, StyleStore
-from workflows.registry import WORKFLOWS
+from workflows.registry import REGISTRY, Registry
 
 log = logging.getLogger("worker")
+
+Activities = dict[str, list[Callable[..., Any]]]
+"""Each family's activities, by family name."""
 
 
 def build_activities(
@@ -44,24 +48,48 @@ def build_activities(
     image_provider: ImageProvider | None = None,
     llm: LLMClient | None = None,
     style_store: StyleStore | None = None,
-) -> list[Callable[..., Any]]:
+) -> Activities:
     """Every activity, wired to its dependencies; tests swap in doubles for external services. `llm` is the
-    Planner's and Critic's model (None: the offline rule-based fallbacks)."""
+    agents' model (None: the offline rule-based fallbacks)."""
     blobs = blobs or LocalBlobStore(settings.blob_dir)
-    resolver = BlobResolver(blobs, settings.base_url, http)
+    resolver = BlobResolver(blobs, http)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
+    return {
+        "image": [
+            InputValidator().validate_input,
+            Planner(style_vocabulary(library), llm).plan,
+            StyleRetriever(store).retrieve_styles,
+            ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,
+            ImageCritic(resolver, llm).critique,
+        ]
+    }
+
+
+def build_workers(
+    client: Client, settings: Settings, activities: Activities, registry: Registry = REGISTRY
+) -> list[Worker]:
+    """One worker per family: its task queue, its workflows and its activities."""
+    families = sorted(set(registry.families()) | set(activities))
     return [
-        InputValidator(blobs).validate_input,
-        Planner(style_vocabulary(library), llm).plan,
-        StyleRetriever(store).retrieve_styles,
-        ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,
-        ImageCritic(resolver, llm).critique,
+        Worker(
+            client,
+            task_queue=settings.task_queue(family),
+            workflows=[entry.workflow for entry in registry.of_family(family)],
+            activities=activities.get(family, []),
+        )
+        for family in families
     ]
 
 
-def build_worker(client: Client, settings: Settings, activities: list[Callable[..., Any]]) -> Worker:
-    return Worker(client, task_queue=settings.task_queue, workflows=list(WORKFLOWS), activities=activities)
+@asynccontextmanager
+async def running_workers(
+    client: Client, settings: Settings, activities: Activities, registry: Registry = REGISTRY
+) -> AsyncIterator[list[Worker]]:
+    """Run every family's worker until the block ends, then shut them all down."""
+    async with AsyncExitStack() as stack:
+        workers = [await stack.enter_async_context(w) for w in build_workers(client, settings, activities, registry)]
+        yield workers
 
 
 async def run(settings: Settings) -> None:
@@ -71,13 +99,14 @@ async def run(settings: Settings) -> None:
         llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         client = await connect(settings)
-        worker = build_worker(client, settings, build_activities(settings, http=http, llm=llm))
+        activities = build_activities(settings, http=http, llm=llm)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        async with worker:
-            log.info("worker serving task queue %r on %s", settings.task_queue, settings.temporal_address)
+        async with running_workers(client, settings, activities) as workers:
+            queues = ", ".join(repr(w.task_queue) for w in workers)
+            log.info("worker serving task queues %s on %s", queues, settings.temporal_address)
             await stop.wait()
             log.info("worker shutting down")
 

@@ -1,12 +1,15 @@
-"""FastAPI dependencies: the Temporal client, settings and blob store, held by the app's lifespan."""
+"""FastAPI dependencies: the Temporal client, settings, blob store and workflow registry, held by the app's
+lifespan (never module globals)."""
 
 from typing import Annotated
 
 from fastapi import Depends, Request
 from temporalio.client import Client
 
+from api.launch import Launchers
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
+from workflows.registry import Registry
 
 
 def _client(request: Request) -> Client:
@@ -24,6 +27,18 @@ def _blobs(request: Request) -> LocalBlobStore:
     return blobs
 
 
+def _registry(request: Request) -> Registry:
+    registry: Registry = request.app.state.registry
+    return registry
+
+
+def _launchers(request: Request) -> Launchers:
+    launchers: Launchers = request.app.state.launchers
+    return launchers
+
+
 TemporalClient = Annotated[Client, Depends(_client)]
 AppSettings = Annotated[Settings, Depends(_settings)]
 BlobStore = Annotated[LocalBlobStore, Depends(_blobs)]
+WorkflowRegistry = Annotated[Registry, Depends(_registry)]
+RunLaunchers = Annotated[Launchers, Depends(_launchers)]

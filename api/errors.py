@@ -1,4 +1,7 @@
-"""API errors: every failure answers `{"error": {"code", "message"}}` with a fitting HTTP status."""
+"""API errors: every failure answers `{"error": {"code", "message"}}` with a fitting HTTP status; a request that
+fails validation also lists each problem under `details` (`loc`, `msg`, `type`)."""
+
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -8,6 +11,8 @@ from models.errors import ErrorCode
 
 
 class ApiError(Exception):
+    """A request the gateway refuses: HTTP status, error code and a message for a person."""
+
     def __init__(self, status: int, code: ErrorCode | str, message: str) -> None:
         super().__init__(message)
         self.status = status
@@ -15,8 +20,11 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
-    return {"error": {"code": code, "message": message}}
+def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        error["details"] = details
+    return {"error": error}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -26,8 +34,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'] if p != 'body')}: {err['msg']}" for err in exc.errors()
-        )
-        body = error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}")
+        details = [
+            {"loc": [str(p) for p in err["loc"] if p != "body"], "msg": err["msg"], "type": err["type"]}
+            for err in exc.errors()
+        ]
+        problems = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details)
+        body = error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", details)
         return JSONResponse(body, status_code=422)

@@ -1,13 +1,17 @@
 """The claim check at the gateway: a request's mask bytes and paths go to the blob store, the workflow gets keys.
 
-Only what must not enter workflow history is checked here (mask size, format, path limits); everything else is
-the ValidateInput node's job, so its errors stream like any other run's.
+Masks are validated here, once, where their bytes arrive (size, format, path limits), so nothing that must not
+enter workflow history gets past and no node reads them back to check again. The base image a mask applies to
+becomes a blob key when it is one of this gateway's URLs, so it is read from the store, never fetched. This is
+CPU and file work: callers run `store_mask` in a thread.
 """
 
-from activities.masks import MaskError, decode_mask_base64, sniff_image_format, validate_paths
+from api.blob_urls import own_blob_key
 from api.errors import ApiError
-from api.schemas import MaskDataIn
-from models.agent import MaskPaths, MaskRef
+from imaging.masks import MaskError, decode_mask_base64, sniff_image_format, validate_paths
+from models.blobs import ImageRef
+from models.image.requests import MaskDataIn
+from models.image.state import MaskPaths, MaskRef
 from stores.blob_store import LocalBlobStore
 
 MASK_EXTENSIONS = {"png": "png", "jpeg": "jpg"}
@@ -28,4 +32,11 @@ def store_mask(mask: MaskDataIn, blobs: LocalBlobStore) -> MaskRef:
     paths_key = None
     if paths:
         paths_key = blobs.put(MaskPaths(paths=paths).model_dump_json().encode(), kind="paths", ext="json")
-    return MaskRef(blob_key=blob_key, paths_key=paths_key, image_url=mask.image_url)
+    return MaskRef(blob_key=blob_key, paths_key=paths_key, image=_image(mask.image_url))
+
+
+def _image(url: str | None) -> ImageRef | None:
+    if url is None:
+        return None
+    key = own_blob_key(url)
+    return ImageRef(blob_key=key) if key is not None else ImageRef(url=url)

@@ -10,14 +10,24 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from temporalio.client import Client
 
 from api.errors import install_error_handlers
-from api.routes import blobs, chat, runs
+from api.launch import Launchers
+from api.routes import blobs, image, runs, workflows
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
+from workflows.registry import IMAGE_AGENT, REGISTRY, Registry
+
+LAUNCHERS: Launchers = {IMAGE_AGENT.name: image.launch_turn}
+"""Workflows whose runs start their own way; every other startable workflow is started directly."""
 
 
-def create_app(settings: Settings | None = None, client: Client | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    client: Client | None = None,
+    registry: Registry = REGISTRY,
+    launchers: Launchers = LAUNCHERS,
+) -> FastAPI:
     """The gateway; pass `client` to reuse a connection (tests), else it connects in the lifespan."""
     settings = settings or Settings()
 
@@ -25,6 +35,8 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.blobs = LocalBlobStore(settings.blob_dir)
+        app.state.registry = registry
+        app.state.launchers = launchers
         app.state.temporal = client or await connect(settings)
         yield
 
@@ -35,8 +47,9 @@ def create_app(settings: Settings | None = None, client: Client | None = None) -
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.include_router(chat.router)
-    app.include_router(runs.router)
+    app.include_router(runs.build_router(registry))
+    app.include_router(workflows.router)
+    app.include_router(image.router)
     app.include_router(blobs.router)
 
     @app.get("/healthz", tags=["health"])

@@ -30,7 +30,7 @@ from types import FrameType
 import httpx
 
 from models.settings import Settings
-from workflows.search_attributes import dev_server_flags
+from workflows.common.search_attributes import dev_server_flags
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 60.0
@@ -49,6 +49,8 @@ class StackError(Exception):
 
 @dataclass
 class Child:
+    """A started child process of the stack, by name."""
+
     name: str
     proc: subprocess.Popen[bytes]
 
@@ -94,6 +96,8 @@ def healthy(url: str) -> bool:
 
 
 class Stack:
+    """Starts and supervises the embedded stack: Temporal dev server, worker, gateway."""
+
     def __init__(self, settings: Settings) -> None:
         self.s = settings
         self.children: list[Child] = []

@@ -13,9 +13,9 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
 
-from activities.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, decode_image
-from models.agent import Point
+from imaging.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, decode_image
 from models.errors import ErrorCode
+from models.image.state import Point
 
 MAX_MASK_BYTES = 10 * 1024 * 1024
 """Largest decoded mask image, in bytes."""

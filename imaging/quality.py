@@ -14,9 +14,9 @@ import numpy.typing as npt
 from PIL import Image
 from pydantic import BaseModel
 
-from activities.masks import mask_from_image
-from activities.rendering import ImageDecodeError, decode_image, style_family
-from models.agent import CriticCheck, TaskType
+from imaging.masks import mask_from_image
+from imaging.rendering import ImageDecodeError, decode_image, style_family
+from models.image.state import CriticCheck, TaskType
 
 PASS_THRESHOLD = 0.7
 """Seed 000 §8.4: a score of at least 0.7 passes."""

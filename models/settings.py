@@ -12,13 +12,16 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
+    """Every setting of the gateway and the worker, from the environment (or `.env`), by field name."""
+
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     temporal_host: str = "127.0.0.1"
     temporal_port: int = 7233
     temporal_ui_port: int = 8233
     temporal_namespace: str = "default"
-    task_queue: str = "image-agent"
+    task_queue_prefix: str = ""
+    """Each family's task queue is this prefix plus the family's name (`image`, ...): one worker per queue."""
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
@@ -50,6 +53,9 @@ class Settings(BaseSettings):
 
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0
+
+    def task_queue(self, family: str) -> str:
+        return f"{self.task_queue_prefix}{family}"
 
     @property
     def temporal_address(self) -> str:

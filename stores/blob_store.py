@@ -5,13 +5,16 @@ The embedded default is a folder under `DATA_DIR/blobs`; keys are content-addres
 leaves a half-written or duplicate blob. S3-compatible storage replaces it at scale behind the same methods.
 """
 
+import asyncio
 import hashlib
 import os
 import re
 import tempfile
 from pathlib import Path
 
-_KEY = re.compile(r"^[a-z]+/[0-9a-f]{64}\.(png|jpg|webp|json)$")
+from models.blobs import KEY_PATTERN
+
+_KEY = re.compile(rf"^{KEY_PATTERN}$")
 
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp", "json": "application/json"}
 
@@ -21,6 +24,8 @@ class BlobNotFoundError(KeyError):
 
 
 class LocalBlobStore:
+    """Blobs in a folder: `get`/`put` block (for threads and sync code), `aget`/`aput` run them in a thread."""
+
     def __init__(self, root: Path) -> None:
         self._root = root
 
@@ -46,6 +51,12 @@ class LocalBlobStore:
             return path.read_bytes()
         except FileNotFoundError as exc:
             raise BlobNotFoundError(key) from exc
+
+    async def aput(self, data: bytes, *, kind: str, ext: str) -> str:
+        return await asyncio.to_thread(self.put, data, kind=kind, ext=ext)
+
+    async def aget(self, key: str) -> bytes:
+        return await asyncio.to_thread(self.get, key)
 
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()

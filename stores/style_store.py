@@ -19,7 +19,7 @@ import pyarrow as pa
 from lancedb.query import LanceVectorQueryBuilder
 from lancedb.table import Table
 
-from models.agent import RetrievedStyle
+from models.image.state import RetrievedStyle
 from stores.calibration import THRESHOLD, calibrate
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, library_fingerprint, load_style_library
@@ -39,6 +39,8 @@ _CacheKey = tuple[str, int, float]
 
 
 class StyleStore(Protocol):
+    """A vector store of styles the RAG node searches (LanceDB here, Weaviate at scale)."""
+
     def search(self, query: str, *, limit: int = 3, min_similarity: float = THRESHOLD) -> list[RetrievedStyle]:
         """Up to `limit` styles with calibrated similarity to `query` >= `min_similarity`, best first."""
         ...

@@ -1,6 +1,7 @@
 """Shared fixtures: one time-skipping Temporal environment per session, a guard against network access, and a
 loopback server standing in for LLM providers."""
 
+import _socket
 import ipaddress
 import socket
 import sys
@@ -14,9 +15,10 @@ from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
+from typing_extensions import Buffer
 
 from tests.llm.loopback import Loopback
-from workflows.search_attributes import ALL_KEYS
+from workflows.common.search_attributes import ALL_KEYS
 
 BIN_DIR = Path(sys.executable).parent
 TEST_SERVER = BIN_DIR / "temporal-test-server"
@@ -40,10 +42,10 @@ def no_network() -> Iterator[None]:
     """Any connection to a non-loopback address fails loudly: no test reaches the network."""
     original = socket.socket.connect
 
-    def guarded(self: socket.socket, address: Any) -> Any:
+    def guarded(self: _socket.socket, address: tuple[Any, ...] | str | Buffer) -> None:
         if not _is_local(address):
             raise RuntimeError(f"test tried to reach the network: {address!r}")
-        return original(self, address)
+        original(self, address)
 
     socket.socket.connect = guarded  # type: ignore[method-assign]
     yield

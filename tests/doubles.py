@@ -6,9 +6,9 @@ from datetime import datetime
 
 from temporalio import activity
 
-from activities.image_provider import ImageRequest, LocalImageProvider
-from activities.rendering import encode_png
-from models.agent import RetrievedStyle
+from activities.image.image_provider import ImageRequest, LocalImageProvider
+from imaging.rendering import encode_png
+from models.image.state import RetrievedStyle
 from stores.blob_store import LocalBlobStore
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 @dataclass
 class SseEvent:
+    """One parsed Server-Sent Event."""
+
     id: int
     event: str
     data: dict[str, Any]

@@ -18,6 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 @dataclass(frozen=True)
 class Stack:
+    """Where a running stack listens."""
+
     gateway: str
     temporal_address: str
 

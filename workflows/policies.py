@@ -1,10 +1,12 @@
-"""THE one place for activity options: start-to-close timeouts and retry policies per node (seed 000 §8.2).
+"""THE one place for activity options: timeouts, retry policies and budgets per node, one section per family.
 
-Run-level limits (one run ≤ 60 s, a session ends after 30 idle minutes) are settings that reach the workflows
-through their input (`Settings.run_deadline_seconds`, `Settings.session_idle_minutes`).
+Call sites pass a `NodeOptions` to the run machinery (`GraphRun.call(spec, request, IMAGE_PLANNER, summary=...)`),
+which spreads it into `workflow.execute_activity`; no retry policy or timeout is written anywhere else.
 
-Call sites spread a `NodeOptions` into `workflow.execute_activity(..., **PLANNER.kwargs(), summary=...)`;
-no retry policy or timeout is written anywhere else.
+Run-level limits (one image run ≤ 60 s, a session ends after 30 idle minutes) are settings that reach the
+workflows through their input. Budgets compose (ARCHITECTURE rule 13): a node with a degrade path gets a
+`budget` (schedule-to-close: all its attempts together), so the degrade path still starts, and finishes, inside
+the run's deadline; `tests/unit/test_policies.py` adds the worst cases up.
 """
 
 from dataclasses import dataclass, field
@@ -28,13 +30,39 @@ class NodeOptions:
 
     start_to_close: timedelta
     retry: RetryPolicy = field(default_factory=lambda: NODE_RETRY)
+    budget: timedelta | None = None
+    """All attempts and the waits between them; no retry starts after it (schedule-to-close)."""
 
     def kwargs(self) -> dict[str, Any]:
-        return {"start_to_close_timeout": self.start_to_close, "retry_policy": self.retry}
+        options: dict[str, Any] = {"start_to_close_timeout": self.start_to_close, "retry_policy": self.retry}
+        if self.budget is not None:
+            options["schedule_to_close_timeout"] = self.budget
+        return options
+
+    def worst_case(self) -> timedelta:
+        """The longest this node can take before it has failed for good: every attempt times out."""
+        total = timedelta(0)
+        interval = self.retry.initial_interval
+        attempts = self.retry.maximum_attempts or 1
+        for attempt in range(attempts):
+            total += self.start_to_close
+            if attempt < attempts - 1:
+                total += interval
+                interval = min(interval * self.retry.backoff_coefficient, self.retry.maximum_interval or interval)
+        return min(total, self.budget) if self.budget is not None else total
 
 
-VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5))
-PLANNER = NodeOptions(start_to_close=timedelta(seconds=10))
-RAG = NodeOptions(start_to_close=timedelta(seconds=5))
-EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
-CRITIC = NodeOptions(start_to_close=timedelta(seconds=8))
+# --- image agent (seeds 000 §8.2, 004) ------------------------------------------------------------------------
+
+IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5))
+IMAGE_PLANNER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=25))
+"""The LLM path: 10 s per attempt; after 25 s the Planner degrades to keyword matching (fast failures retry at
+5 s and 15 s, a hung provider gets two attempts)."""
+IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10))
+"""The keyword fallback: milliseconds of CPU, no provider, so nothing to budget."""
+IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
+"""After 10 s of failures the run goes on with the original prompt."""
+IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
+"""No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the run's deadline)."""
+IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=15))
+"""After 15 s of failures the image counts as passed (seed 000 §3.4)."""

@@ -1,27 +1,22 @@
-"""Turns image URLs into bytes and blob keys into URLs: the claim-check boundary for images.
+"""Turns an `ImageRef` into bytes: the claim-check boundary for images activities start from.
 
-A URL the gateway issued (`…/v1/blobs/<key>`) resolves straight to the blob store; any other http(s) URL is
-downloaded with a size limit. Workflows only ever see keys and URLs.
+An image this project stored is read from the blob store by key; any other http(s) URL is downloaded with a size
+limit. Workflows carry only keys and URLs, never bytes.
 """
 
 from urllib.parse import urlsplit
 
 import httpx
 
+from models.blobs import ImageRef
 from models.errors import ErrorCode
 from stores.blob_store import BlobNotFoundError, LocalBlobStore
 
-BLOB_ROUTE = "/v1/blobs/"
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
 
-def blob_url(base_url: str, key: str) -> str:
-    """The URL the gateway serves a blob under."""
-    return f"{base_url.rstrip('/')}{BLOB_ROUTE}{key}"
-
-
 class ImageRefError(ValueError):
-    """An image URL that cannot be used; `code` says why."""
+    """An image reference that cannot be used; `code` says why."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
@@ -40,31 +35,22 @@ def check_image_url(url: str) -> None:
 
 
 class BlobResolver:
-    def __init__(self, blobs: LocalBlobStore, base_url: str, http: httpx.AsyncClient | None = None) -> None:
+    """Reads the images activities start from: stored blobs by key, other images by download."""
+
+    def __init__(self, blobs: LocalBlobStore, http: httpx.AsyncClient | None = None) -> None:
         self.blobs = blobs
-        self._base_url = base_url.rstrip("/")
         self._http = http
 
-    def url_for(self, key: str) -> str:
-        return blob_url(self._base_url, key)
-
-    def key_for(self, url: str) -> str | None:
-        """The blob key of a URL this gateway issued (any host: it may be reached under several names)."""
-        path = urlsplit(url).path
-        if not path.startswith(BLOB_ROUTE):
-            return None
-        key = path[len(BLOB_ROUTE) :]
-        return key if self.blobs.is_valid_key(key) else None
-
-    async def fetch(self, url: str) -> bytes:
-        check_image_url(url)
-        key = self.key_for(url)
-        if key is not None:
+    async def fetch(self, ref: ImageRef) -> bytes:
+        if ref.blob_key is not None:
             try:
-                return self.blobs.get(key)
+                return await self.blobs.aget(ref.blob_key)
             except BlobNotFoundError as exc:
-                raise ImageRefError(ErrorCode.IMAGE_NOT_FOUND, f"图片不存在：{url}") from exc
-        return await self._download(url)
+                raise ImageRefError(ErrorCode.IMAGE_NOT_FOUND, f"图片不存在：{ref.blob_key}") from exc
+        if ref.url is None:
+            raise ImageRefError(ErrorCode.IMAGE_NOT_FOUND, "没有给出图片")
+        check_image_url(ref.url)
+        return await self._download(ref.url)
 
     async def _download(self, url: str) -> bytes:
         if self._http is None:

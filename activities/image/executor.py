@@ -1,28 +1,33 @@
 """The Executor node (seed 000 §3.3, 004 §4.3): text_to_image, inpainting and parameter_adjustment.
 
 Loads the base image and mask by reference, asks the image provider for a PNG, stores it in the blob store and
-returns its key and URL: images never travel through workflow history.
+returns its key: images never travel through workflow history. Decoding and mask building run in a thread.
 """
 
-from temporalio import activity
+import asyncio
 
-from activities.blob_refs import BlobResolver, ImageRefError
-from activities.failures import permanent
-from activities.image_provider import ImageProvider, ImageRequest
-from activities.mask_refs import load_mask_png
-from activities.masks import MaskError
-from activities.rendering import decode_image
-from models.agent import TASK_TYPE_FOR_ACTION, ExecutionResult
+from activities.common.blob_refs import BlobResolver, ImageRefError
+from activities.common.failures import permanent
+from activities.image.image_provider import ImageProvider, ImageRequest
+from activities.image.mask_refs import load_mask_png
+from imaging.masks import MaskError
+from imaging.rendering import decode_image
+from models.blobs import blob_ref
 from models.errors import ErrorCode
-from models.nodes import ActivityName, ExecutorRequest
+from models.image import nodes
+from models.image.nodes import ExecutorRequest
+from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef
+from stores.blob_store import LocalBlobStore
 
 
 class ImageExecutor:
+    """The Executor activity over an image provider."""
+
     def __init__(self, provider: ImageProvider, resolver: BlobResolver) -> None:
         self._provider = provider
         self._resolver = resolver
 
-    @activity.defn(name=ActivityName.EXECUTOR)
+    @nodes.EXECUTOR.defn
     async def execute(self, request: ExecutorRequest) -> ExecutionResult:
         task_type = TASK_TYPE_FOR_ACTION.get(request.intent.action)
         if task_type is None:
@@ -31,14 +36,14 @@ class ImageExecutor:
         mask: bytes | None = None
         params = request.parameters
         try:
-            if request.base_image_url is not None:
-                base_image = await self._resolver.fetch(request.base_image_url)
+            if request.base_image is not None:
+                base_image = await self._resolver.fetch(request.base_image)
             if task_type == "inpainting":
                 if base_image is None or request.mask is None:
                     raise permanent(ErrorCode.MASK_REQUIRED, "局部重绘需要原图和蒙版")
-                width, height = decode_image(base_image).size
-                params = params.model_copy(update={"width": width, "height": height})
-                mask = load_mask_png(request.mask, self._resolver.blobs, (width, height))
+                params, mask = await asyncio.to_thread(
+                    _fit_to_base, params, base_image, request.mask, self._resolver.blobs
+                )
         except (ImageRefError, MaskError) as err:
             raise permanent(err.code, err.message) from err
         except ValueError as err:
@@ -56,9 +61,9 @@ class ImageExecutor:
                 model=request.preferred_model,
             )
         )
-        key = self._resolver.blobs.put(png, kind="images", ext="png")
+        key = await self._resolver.blobs.aput(png, kind="images", ext="png")
         return ExecutionResult(
-            image_url=self._resolver.url_for(key),
+            image_url=blob_ref(key),
             blob_key=key,
             task_type=task_type,
             prompt=request.prompt,
@@ -69,7 +74,15 @@ class ImageExecutor:
             metadata={
                 "provider": self._provider.name,
                 "preferredModel": request.preferred_model,
-                "baseImageUrl": request.base_image_url,
+                "baseImageUrl": request.base_image.describe() if request.base_image else None,
                 "maskKey": request.mask.blob_key if request.mask else None,
             },
         )
+
+
+def _fit_to_base(
+    params: ImageParameters, base_image: bytes, mask: MaskRef, blobs: LocalBlobStore
+) -> tuple[ImageParameters, bytes]:
+    """Inpainting keeps the base image's size; the mask is drawn at that size."""
+    width, height = decode_image(base_image).size
+    return params.model_copy(update={"width": width, "height": height}), load_mask_png(mask, blobs, (width, height))

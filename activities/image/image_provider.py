@@ -9,15 +9,15 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from activities.masks import mask_from_image
-from activities.rendering import (
+from imaging.masks import mask_from_image
+from imaging.rendering import (
     decode_image,
     encode_png,
     render_adjustment,
     render_inpainting,
     render_text_to_image,
 )
-from models.agent import TaskType
+from models.image.state import TaskType
 
 
 class ImageRequest(BaseModel):
@@ -61,7 +61,7 @@ class ImageProvider(Protocol):
 
 
 class LocalImageProvider:
-    """Renders real PNGs on this machine with `activities.rendering`: the same request gives the same bytes."""
+    """Renders real PNGs on this machine with `imaging.rendering`: the same request gives the same bytes."""
 
     name = "local-renderer"
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
-from models.agent import ImageParameters, Intent, IntentAction, PreviousResult
+from models.image.state import ImageParameters, Intent, IntentAction, PreviousResult
 
 # --- Confidence levels ------------------------------------------------------------------------------------
 # The workflow treats anything below 0.5 as unknown (seed 000 §8.4), so known actions never go below 0.6.

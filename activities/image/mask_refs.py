@@ -2,9 +2,9 @@
 
 from PIL import Image
 
-from activities.masks import combine_masks, mask_from_image, mask_from_paths
-from activities.rendering import encode_png
-from models.agent import MaskPaths, MaskRef
+from imaging.masks import combine_masks, mask_from_image, mask_from_paths
+from imaging.rendering import encode_png
+from models.image.state import MaskPaths, MaskRef
 from stores.blob_store import LocalBlobStore
 
 

@@ -1,26 +1,28 @@
 """The Planner node (seed 000 §3.1, §5.2): user text (+ mask) → `Intent`.
 
 With an LLM configured, the seed's system prompt goes through the LLM client's `chat_with_json`. Its typed
-errors become Temporal failures (`activities.llm_calls`): a 429 is retried after the provider's Retry-After, a
+errors become Temporal failures (`activities.common.llm_calls`): a 429 is retried after the provider's Retry-After, a
 spent quota or an answer that stays invalid after one repair round is not; once the node has failed, the
 workflow calls it again with `use_llm=False`. Without an LLM (the offline default) the keyword classifier
 answers, labelled as such in `Intent.source`.
 """
 
+import asyncio
 import json
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
-from temporalio import activity
 
-from activities.failures import permanent
-from activities.keyword_planner import classify_intent
-from activities.llm_calls import llm_failure, llm_timeout
+from activities.common.failures import permanent
+from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.image.keyword_planner import classify_intent
 from llm import LLMClient, Message
 from llm.errors import LLMError, OutputValidationError
-from models.agent import Intent, IntentAction
+from models.blobs import blob_ref
 from models.errors import ErrorCode
-from models.nodes import ActivityName, PlannerRequest
+from models.image import nodes
+from models.image.nodes import PlannerRequest
+from models.image.state import Intent, IntentAction
 
 MASK_CONFIDENCE = 0.9
 LLM_TEMPERATURE = 0.3
@@ -55,15 +57,21 @@ class LlmIntent(BaseModel):
 
 
 class Planner:
+    """The Planner activity: the LLM when one is configured and asked for, else the keyword classifier."""
+
     def __init__(self, style_vocabulary: Sequence[str], llm: LLMClient | None = None) -> None:
         self._vocabulary = list(style_vocabulary)
         self._llm = llm
 
-    @activity.defn(name=ActivityName.PLANNER)
+    @nodes.PLANNER.defn
     async def plan(self, request: PlannerRequest) -> Intent:
         if self._llm is None or not request.use_llm:
-            return classify_intent(
-                request.text, has_mask=request.has_mask, style_vocabulary=self._vocabulary, previous=request.previous
+            return await asyncio.to_thread(
+                classify_intent,
+                request.text,
+                has_mask=request.has_mask,
+                style_vocabulary=self._vocabulary,
+                previous=request.previous,
             )
         try:
             answer = await self._llm.chat_with_json(
@@ -92,8 +100,12 @@ class Planner:
         if request.has_mask and intent.action != "inpainting":
             intent = intent.model_copy(update={"action": "inpainting", "confidence": MASK_CONFIDENCE, "source": "mask"})
         if intent.action == "adjust_parameters" and request.previous is not None:
-            keywords = classify_intent(
-                request.text, has_mask=False, style_vocabulary=self._vocabulary, previous=request.previous
+            keywords = await asyncio.to_thread(
+                classify_intent,
+                request.text,
+                has_mask=False,
+                style_vocabulary=self._vocabulary,
+                previous=request.previous,
             )
             intent = intent.model_copy(update={"parameters": keywords.parameters, "prompt": keywords.prompt})
         return intent
@@ -108,7 +120,7 @@ def _messages(request: PlannerRequest) -> list[Message]:
         if m.role != "system"
     ]
     if request.previous is not None and ("再" in request.text or "调整" in request.text):
-        context = {"imageUrl": request.previous.image_url, "prompt": request.previous.prompt}
+        context = {"image": blob_ref(request.previous.blob_key), "prompt": request.previous.prompt}
         messages.append(Message.assistant(f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}"))
     messages.append(Message.user(request.text))
     return messages

@@ -5,18 +5,19 @@ The vector search itself is synchronous (embedded LanceDB), so it runs in a thre
 
 import asyncio
 
-from temporalio import activity
-
-from models.agent import EnhancedPrompt
-from models.nodes import ActivityName, RagRequest
+from models.image import nodes
+from models.image.nodes import RagRequest
+from models.image.state import EnhancedPrompt
 from stores.style_store import StyleStore
 
 
 class StyleRetriever:
+    """The RAG activity over a style store."""
+
     def __init__(self, store: StyleStore) -> None:
         self._store = store
 
-    @activity.defn(name=ActivityName.RAG)
+    @nodes.RAG.defn
     async def retrieve_styles(self, request: RagRequest) -> EnhancedPrompt:
         query = (request.style or "").strip()
         if not query:

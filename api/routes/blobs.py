@@ -3,11 +3,12 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from activities.blob_refs import MAX_IMAGE_BYTES, blob_url
-from activities.masks import sniff_image_format
+from activities.common.blob_refs import MAX_IMAGE_BYTES
+from api.blob_urls import blob_url
 from api.deps import AppSettings, BlobStore
 from api.errors import ApiError
 from api.schemas import BlobView
+from imaging.masks import sniff_image_format
 from models.errors import ErrorCode
 from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
 
@@ -19,10 +20,10 @@ UPLOAD_EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
 @router.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})
 async def get_blob(key: str, blobs: BlobStore) -> Response:
     try:
-        data = blobs.get(key)
+        data = await blobs.aget(key)
     except BlobNotFoundError as err:
         raise ApiError(404, ErrorCode.BLOB_NOT_FOUND, f"没有这个文件：{key}") from err
-    content_type = CONTENT_TYPES[key.rsplit(".", 1)[-1]]
+    content_type = CONTENT_TYPES.get(key.rsplit(".", 1)[-1], "application/octet-stream")
     return Response(data, media_type=content_type, headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
 
@@ -36,5 +37,5 @@ async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings
     if kind is None:
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "只支持 PNG、JPG 或 WebP 图片")
     ext = UPLOAD_EXTENSIONS[kind]
-    key = blobs.put(data, kind="uploads", ext=ext)
+    key = await blobs.aput(data, kind="uploads", ext=ext)
     return BlobView(key=key, url=blob_url(settings.base_url, key), content_type=CONTENT_TYPES[ext], size=len(data))

@@ -1,20 +1,236 @@
-"""The generic run API every workflow family shares: state, events (SSE, resumable), cancel, declared graphs."""
+"""The generic run API every family shares: start, list, state, events (SSE, resumable), input, cancel.
 
-from typing import Annotated, Any
+Built per registry (`build_router`), so `GET /v1/runs/{id}` documents each workflow's own state model in the
+OpenAPI schema, told apart by `workflowType`.
+"""
 
-from fastapi import APIRouter, Header, Query
-from fastapi.responses import PlainTextResponse, StreamingResponse
-from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus, WorkflowHandle
+import base64
+import binascii
+from typing import Annotated, Any, Literal, Union
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field, ValidationError, create_model
+from temporalio.client import (
+    Client,
+    WorkflowExecutionDescription,
+    WorkflowExecutionStatus,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+)
+from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.deps import TemporalClient
+from api.blob_urls import present
+from api.deps import AppSettings, BlobStore, RunLaunchers, TemporalClient, WorkflowRegistry
 from api.errors import ApiError
-from api.schemas import RunView
+from api.launch import LaunchContext, start_directly
 from api.streaming import SSE_HEADERS, first_offset, sse_stream
+from models.base import CamelModel
 from models.errors import ErrorCode
-from workflows.registry import GRAPHS
+from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
+from models.runs import SESSION_ID_PATTERN, ListedStatus, RunPage, RunStartRequest, RunSummary, RunTicket
+from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
+from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
+from workflows.registry import RegisteredWorkflow, Registry
 
-router = APIRouter(tags=["runs"])
+ENDED = ("completed", "failed", "timeout", "cancelled")
+_CLOSED_STATUS: dict[WorkflowExecutionStatus, ListedStatus] = {
+    WorkflowExecutionStatus.COMPLETED: "completed",
+    WorkflowExecutionStatus.FAILED: "failed",
+    WorkflowExecutionStatus.CANCELED: "cancelled",
+    WorkflowExecutionStatus.TERMINATED: "terminated",
+    WorkflowExecutionStatus.TIMED_OUT: "timeout",
+}
+_INPUT_REFUSALS = {ErrorCode.INPUT_NOT_AN_OPTION: 422}
+"""HTTP status for a refused answer's code; every other refusal is a 409 conflict with the run's state."""
+
+
+class RunViewBase(CamelModel):
+    """`GET /v1/runs/{id}`: Temporal's view of the run, its question if it waits for one, and its typed state."""
+
+    run_id: str
+    workflow_type: str
+    status: str
+    start_time: Any = None
+    close_time: Any = None
+    awaiting_input: AwaitingInput | None = None
+
+
+def run_view_model(registry: Registry) -> Any:
+    """One view model per registered workflow (its state typed), discriminated by `workflowType`."""
+    variants: list[type[BaseModel]] = []
+    for entry in registry:
+        fields: dict[str, Any] = {
+            "workflow_type": (Literal[entry.name], ...),
+            "state": (entry.state_model | None, None),
+        }
+        variants.append(create_model(f"{entry.name}Run", __base__=RunViewBase, **fields))
+    if len(variants) == 1:
+        return variants[0]
+    return Annotated[Union[tuple(variants)], Field(discriminator="workflow_type")]  # noqa: UP007
+
+
+def build_router(registry: Registry) -> APIRouter:
+    router = APIRouter(tags=["runs"])
+    run_view = run_view_model(registry)
+
+    @router.post(
+        "/v1/runs",
+        status_code=201,
+        response_model=RunTicket,
+        responses={200: {"content": {"text/event-stream": {}}, "description": "with Accept: text/event-stream"}},
+    )
+    async def start_run(
+        body: RunStartRequest,
+        request: Request,
+        client: TemporalClient,
+        settings: AppSettings,
+        blobs: BlobStore,
+        workflows: WorkflowRegistry,
+        launchers: RunLaunchers,
+    ) -> Response:
+        """Start a run of any registered workflow; `input` is validated against that workflow's input model.
+
+        Answers 201 with the run id, or streams the run's events (SSE) when the client accepts
+        `text/event-stream`; the run id is then in the `X-Run-Id` header.
+        """
+        entry = _registered(workflows, body.workflow)
+        if entry.input_model is None:
+            raise ApiError(400, ErrorCode.WORKFLOW_NOT_STARTABLE, f"{entry.name} 不能直接启动（由其家族的运行启动）")
+        try:
+            run_input = entry.input_model.model_validate(body.input)
+        except ValidationError as err:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", "input", *e["loc"])} for e in err.errors(include_url=False)]
+            ) from err
+        launch = launchers.get(entry.name, start_directly)
+        ticket = await launch(LaunchContext(client, settings, blobs, entry), run_input, body.session_id)
+        headers = {"X-Run-Id": ticket.run_id, "Location": f"/v1/runs/{ticket.run_id}"}
+        if ticket.session_id:
+            headers["X-Session-Id"] = ticket.session_id
+        if "text/event-stream" in request.headers.get("accept", ""):
+            return StreamingResponse(
+                sse_stream(client, ticket.run_id, settings.base_url, starting=True),
+                media_type="text/event-stream",
+                headers=SSE_HEADERS | headers,
+            )
+        return JSONResponse(ticket.model_dump(mode="json", by_alias=True), status_code=201, headers=headers)
+
+    @router.get("/v1/runs", response_model=RunPage)
+    async def list_runs(
+        client: TemporalClient,
+        workflows: WorkflowRegistry,
+        workflow: Annotated[str | None, Query(description="a registered workflow's name")] = None,
+        session_id: Annotated[str | None, Query(alias="sessionId", pattern=SESSION_ID_PATTERN)] = None,
+        status: Annotated[ListedStatus | None, Query()] = None,
+        page_size: Annotated[int, Query(alias="pageSize", ge=1, le=100)] = 20,
+        page_token: Annotated[str | None, Query(alias="pageToken", max_length=4096)] = None,
+    ) -> RunPage:
+        """Runs newest first, through Temporal visibility (search attributes), one page at a time."""
+        names = [_registered(workflows, workflow).name] if workflow else [entry.name for entry in workflows]
+        pages = client.list_workflows(
+            _visibility_query(names, session_id, status),
+            page_size=page_size,
+            next_page_token=_decode_token(page_token),
+        )
+        await pages.fetch_next_page()
+        runs = [
+            RunSummary(
+                run_id=execution.id,
+                workflow=execution.workflow_type,
+                status=_listed_status(execution.status, execution.typed_search_attributes.get(RUN_STATUS)),
+                session_id=execution.typed_search_attributes.get(SESSION_ID),
+                start_time=execution.start_time,
+                close_time=execution.close_time,
+            )
+            for execution in pages.current_page or []
+        ]
+        token = pages.next_page_token
+        return RunPage(runs=runs, next_page_token=base64.urlsafe_b64encode(token).decode() if token else None)
+
+    @router.get("/v1/runs/{run_id}", response_model=run_view)
+    async def get_run(
+        run_id: str, client: TemporalClient, settings: AppSettings, workflows: WorkflowRegistry
+    ) -> Response:
+        """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
+        handle, description = await _describe(client, run_id)
+        entry = _registered(workflows, description.workflow_type, run_id)
+        state = await handle.query("state", result_type=entry.state_model)
+        asked = await handle.query(AWAITING_QUERY) if entry.human_input else None
+        awaiting = AwaitingInput.model_validate(asked) if asked else None
+        view = {
+            "runId": run_id,
+            "workflowType": entry.name,
+            "status": description.status.name.lower() if description.status else "unknown",
+            "startTime": description.start_time.isoformat() if description.start_time else None,
+            "closeTime": description.close_time.isoformat() if description.close_time else None,
+            "awaitingInput": awaiting.model_dump(mode="json", by_alias=True) if awaiting else None,
+            "state": state.model_dump(mode="json", by_alias=True),
+        }
+        return JSONResponse(present(view, settings.base_url))
+
+    @router.get(
+        "/v1/runs/{run_id}/events",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def run_events(
+        run_id: str,
+        client: TemporalClient,
+        settings: AppSettings,
+        workflows: WorkflowRegistry,
+        last_event_id: Annotated[str | None, Header()] = None,
+        after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
+    ) -> StreamingResponse:
+        """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
+        _, description = await _describe(client, run_id)
+        entry = _registered(workflows, description.workflow_type, run_id)
+        if entry.events is None:
+            raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
+        offset = after + 1 if after is not None else first_offset(last_event_id)
+        return StreamingResponse(
+            sse_stream(client, run_id, settings.base_url, offset), media_type="text/event-stream", headers=SSE_HEADERS
+        )
+
+    @router.post("/v1/runs/{run_id}/input", response_model=ReceivedAnswer)
+    async def answer_run(
+        run_id: str, body: InputAnswer, client: TemporalClient, workflows: WorkflowRegistry
+    ) -> ReceivedAnswer:
+        """Answer the question a run waits on: an offered option's id, or free text where the question allows it.
+
+        409 when the run is not waiting (or asks something else now, or the question expired), 422 when the
+        answer is not one of the offered options.
+        """
+        handle, description = await _describe(client, run_id)
+        entry = _registered(workflows, description.workflow_type, run_id)
+        _require_running(description)
+        if not entry.human_input:
+            raise ApiError(409, ErrorCode.RUN_NOT_WAITING, f"{entry.name} 从不等待回答（never asks for input）")
+        try:
+            received: ReceivedAnswer = await handle.execute_update(INPUT_UPDATE, body, result_type=ReceivedAnswer)
+        except WorkflowUpdateFailedError as err:
+            cause = err.cause
+            if isinstance(cause, ApplicationError) and cause.type and cause.type in ErrorCode.__members__:
+                code = ErrorCode(cause.type)
+                raise ApiError(_INPUT_REFUSALS.get(code, 409), code, cause.message) from err
+            raise
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:  # it closed between the describe and the update
+                raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, "运行已结束，无法回答") from err
+            raise
+        return received
+
+    @router.post("/v1/runs/{run_id}/cancel", status_code=202)
+    async def cancel_run(run_id: str, client: TemporalClient) -> dict[str, str]:
+        """Ask a running run to stop: it ends through its error path with a CANCELLED error and its terminal event."""
+        handle, description = await _describe(client, run_id)
+        _require_running(description)
+        await handle.cancel()
+        return {"runId": run_id, "status": "cancel_requested"}
+
+    return router
 
 
 async def _describe(client: Client, run_id: str) -> tuple[WorkflowHandle[Any, Any], WorkflowExecutionDescription]:
@@ -22,58 +238,58 @@ async def _describe(client: Client, run_id: str) -> tuple[WorkflowHandle[Any, An
     try:
         return handle, await handle.describe()
     except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
+        if err.status in (RPCStatusCode.NOT_FOUND, RPCStatusCode.INVALID_ARGUMENT):
             raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}") from err
         raise
 
 
-@router.get("/v1/runs/{run_id}", response_model=RunView, response_model_by_alias=True)
-async def get_run(run_id: str, client: TemporalClient) -> RunView:
-    """Status from Temporal and the workflow's `state` query, with the seed's field names (e.g. `intent.action`)."""
-    handle, description = await _describe(client, run_id)
-    state = await handle.query("state")
-    return RunView(
-        run_id=run_id,
-        workflow_type=description.workflow_type,
-        status=description.status.name.lower() if description.status else "unknown",
-        start_time=description.start_time,
-        close_time=description.close_time,
-        state=state,
-    )
+def _registered(registry: Registry, name: str, run_id: str | None = None) -> RegisteredWorkflow:
+    entry = registry.get(name)
+    if entry is not None:
+        return entry
+    if run_id is not None:  # a workflow on this server that is not one of ours
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}")
+    known = ", ".join(e.name for e in registry)
+    raise ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, f"没有这个工作流：{name}（有：{known}）")
 
 
-@router.get(
-    "/v1/runs/{run_id}/events",
-    response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}}},
-)
-async def run_events(
-    run_id: str,
-    client: TemporalClient,
-    last_event_id: Annotated[str | None, Header()] = None,
-    after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
-) -> StreamingResponse:
-    """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
-    await _describe(client, run_id)
-    offset = after + 1 if after is not None else first_offset(last_event_id)
-    return StreamingResponse(sse_stream(client, run_id, offset), media_type="text/event-stream", headers=SSE_HEADERS)
-
-
-@router.post("/v1/runs/{run_id}/cancel", status_code=202)
-async def cancel_run(run_id: str, client: TemporalClient) -> dict[str, str]:
-    """Ask a running run to stop: it ends through its error path with a CANCELLED error and `stream_end`."""
-    handle, description = await _describe(client, run_id)
+def _require_running(description: WorkflowExecutionDescription) -> None:
     if description.status != WorkflowExecutionStatus.RUNNING:
         status = description.status.name.lower() if description.status else "closed"
-        raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, f"运行已结束（{status}），无法取消")
-    await handle.cancel()
-    return {"runId": run_id, "status": "cancel_requested"}
+        raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, f"运行已结束（{status}）")
 
 
-@router.get("/v1/workflows/{name}/graph", response_class=PlainTextResponse, tags=["graphs"])
-async def workflow_graph(name: str) -> str:
-    """The declared graph of a workflow family as Mermaid (seed 004 §2)."""
-    graph = GRAPHS.get(name)
-    if graph is None:
-        raise ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, f"没有这个工作流：{name}（有：{', '.join(GRAPHS)}）")
-    return graph.to_mermaid()
+def _visibility_query(names: list[str], session_id: str | None, status: ListedStatus | None) -> str:
+    """A visibility query from validated values only (registered names, a session id matching its pattern)."""
+    clauses = [
+        "WorkflowType IN ({})".format(", ".join(f"'{name}'" for name in names)),
+        "ExecutionStatus != 'ContinuedAsNew'",
+    ]
+    if session_id is not None:
+        clauses.append(f"{SESSION_ID.name} = '{session_id}'")
+    if status == "running":
+        clauses.append("ExecutionStatus = 'Running'")
+    elif status == "waiting":
+        clauses.append(f"ExecutionStatus = 'Running' AND {RUN_STATUS.name} = 'waiting'")
+    elif status == "terminated":
+        clauses.append("ExecutionStatus = 'Terminated'")
+    elif status is not None:
+        clauses.append(f"{RUN_STATUS.name} = '{status}'")
+    return " AND ".join(clauses)
+
+
+def _listed_status(execution: WorkflowExecutionStatus | None, run_status: str | None) -> ListedStatus:
+    if execution == WorkflowExecutionStatus.RUNNING:
+        return "waiting" if run_status == "waiting" else "running"
+    if run_status in ENDED:
+        return run_status  # type: ignore[return-value]
+    return _CLOSED_STATUS.get(execution, "completed") if execution is not None else "completed"
+
+
+def _decode_token(token: str | None) -> bytes | None:
+    if token is None:
+        return None
+    try:
+        return base64.urlsafe_b64decode(token.encode())
+    except (binascii.Error, ValueError) as err:
+        raise ApiError(422, ErrorCode.INVALID_REQUEST, "pageToken 无效（not a token this API issued）") from err

@@ -1,9 +1,13 @@
-"""One input model per activity node, so fields can be added compatibly (STYLE: one input model)."""
+"""The image agent's activities: one input model per node (fields can be added compatibly) and the typed
+`ActivitySpec` that names each one `image.<node>` for the worker and the workflow alike."""
 
 from pydantic import Field
 
-from models.agent import (
-    ErrorInfo,
+from models.base import CamelModel
+from models.blobs import ImageRef
+from models.errors import ErrorInfo
+from models.image.state import (
+    EnhancedPrompt,
     ExecutionResult,
     ImageParameters,
     Intent,
@@ -11,21 +15,28 @@ from models.agent import (
     Message,
     PreferredModel,
     PreviousResult,
+    QualityCheck,
     UserInput,
 )
-from models.base import CamelModel
+from models.nodes import ActivitySpec
 
 
 class ValidateRequest(CamelModel):
+    """ValidateInput's input: the user's message as it arrived."""
+
     user_input: UserInput
 
 
 class ValidatedInput(CamelModel):
+    """ValidateInput's output: the message as the run uses it, and what was changed on the way."""
+
     user_input: UserInput
     warnings: list[ErrorInfo] = Field(default_factory=list)
 
 
 class PlannerRequest(CamelModel):
+    """The Planner's input: the text, whether a mask came with it, and the session's context."""
+
     text: str
     has_mask: bool
     messages: list[Message] = Field(default_factory=list)
@@ -35,6 +46,8 @@ class PlannerRequest(CamelModel):
 
 
 class RagRequest(CamelModel):
+    """RAG's input: the prompt to enhance and the style (and subject) to look up."""
+
     original: str
     style: str | None = None
     subject: str | None = None
@@ -43,29 +56,32 @@ class RagRequest(CamelModel):
 
 
 class ExecutorRequest(CamelModel):
+    """The Executor's input: what to render, and the images and mask it starts from (by reference)."""
+
     session_id: str
     intent: Intent
     prompt: str
     seed: int
     parameters: ImageParameters
     mask: MaskRef | None = None
-    base_image_url: str | None = None
+    base_image: ImageRef | None = None
     preferred_model: PreferredModel | None = None
 
 
 class CriticRequest(CamelModel):
+    """The Critic's input: the result to check, against the intent, prompt, base image and mask."""
+
     intent: Intent
     prompt: str
     result: ExecutionResult
     mask: MaskRef | None = None
-    base_image_url: str | None = None
+    base_image: ImageRef | None = None
+    use_llm: bool = True
+    """False once the LLM's review has failed in this run: keywords answer at once."""
 
 
-class ActivityName:
-    """Registered activity names; each is also the node id the workflow graph and events use."""
-
-    VALIDATE_INPUT = "validate_input"
-    PLANNER = "planner"
-    RAG = "rag"
-    EXECUTOR = "executor"
-    CRITIC = "critic"
+VALIDATE_INPUT = ActivitySpec("image.validate_input", ValidateRequest, ValidatedInput)
+PLANNER = ActivitySpec("image.planner", PlannerRequest, Intent)
+RAG = ActivitySpec("image.rag", RagRequest, EnhancedPrompt)
+EXECUTOR = ActivitySpec("image.executor", ExecutorRequest, ExecutionResult)
+CRITIC = ActivitySpec("image.critic", CriticRequest, QualityCheck)

@@ -2,8 +2,17 @@
 
 from pydantic import Field
 
-from models.agent import Message, PreviousResult, UserInput
 from models.base import CamelModel
+from models.events import RunStatus
+from models.image.state import Message, PreviousResult, UserInput
+
+
+class TurnContext(CamelModel):
+    """What a turn knows of its session when it starts: recent messages and the last image."""
+
+    messages: list[Message] = Field(default_factory=list)
+    """The session's most recent messages, for the Planner's context (seed 000 §5.2)."""
+    previous: PreviousResult | None = None
 
 
 class ImageAgentInput(CamelModel):
@@ -12,10 +21,20 @@ class ImageAgentInput(CamelModel):
     session_id: str
     turn: int = 1
     user_input: UserInput
-    messages: list[Message] = Field(default_factory=list)
-    """The session's most recent messages, for the Planner's context (seed 000 §5.2)."""
-    previous: PreviousResult | None = None
+    context: TurnContext | None = Field(default_factory=TurnContext)
+    """None while the turn is queued behind others: the session sends it with `begin` when the turn is due."""
+    position: int = 0
+    """Runs ahead of this one in its session when it was submitted."""
     deadline_seconds: float = 60.0
+
+
+class ImageTurnResult(CamelModel):
+    """What a run returns to its session: only what the session keeps (the full state stays queryable)."""
+
+    status: RunStatus
+    reply: str
+    previous: PreviousResult | None = None
+    """The image this turn made, for the next "再调整一下"; None when it made none."""
 
 
 class ChatTurn(CamelModel):
@@ -25,11 +44,12 @@ class ChatTurn(CamelModel):
 
 
 class TurnTicket(CamelModel):
-    """The session's answer to a submitted message: which run handles it."""
+    """The session's answer to a submitted message: which run handles it and how many runs are ahead."""
 
     session_id: str
     turn: int
     run_id: str
+    position: int = 0
 
 
 class SessionSnapshot(CamelModel):
@@ -44,6 +64,8 @@ class SessionSnapshot(CamelModel):
 
 
 class SessionInput(CamelModel):
+    """The session's settings and the snapshot it starts from (empty, or carried over by continue-as-new)."""
+
     snapshot: SessionSnapshot
     idle_timeout_seconds: float = 30 * 60
     run_deadline_seconds: float = 60.0

@@ -1,6 +1,7 @@
 """The image agent's state (seed 000 §2.1, 004 §3) and the pieces each node produces.
 
-Binary data never lives here: masks and images are blob references (`blob_key`) and URLs the gateway serves.
+Binary data never lives here: masks and images are blob keys, and a link to an image is its `blob:` reference,
+which the gateway serves as its own URL (`models.blobs`).
 """
 
 from datetime import datetime
@@ -9,7 +10,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from models.base import CamelModel
-from models.genui import GenUIComponent
+from models.blobs import ImageRef
+from models.errors import ErrorInfo
+from models.image.genui import GenUIComponent
+from models.runs import GraphPosition
 
 IntentAction = Literal["generate_image", "inpainting", "adjust_parameters", "unknown"]
 TaskType = Literal["text_to_image", "inpainting", "parameter_adjustment"]
@@ -25,6 +29,8 @@ TASK_TYPE_FOR_ACTION: dict[str, TaskType] = {
 
 
 class Point(CamelModel):
+    """A point on the canvas, in image pixels."""
+
     x: float
     y: float
 
@@ -38,11 +44,12 @@ class Message(CamelModel):
 
 
 class MaskRef(CamelModel):
-    """A mask after the claim check: its PNG/JPG and its drawn paths (JSON) live in the blob store."""
+    """A mask after the claim check: its PNG/JPG and its drawn paths (JSON) live in the blob store, already
+    validated by the gateway where the bytes arrived; `image` is the picture the mask applies to."""
 
     blob_key: str | None = None
     paths_key: str | None = None
-    image_url: str | None = None
+    image: ImageRef | None = None
 
 
 class MaskPaths(CamelModel):
@@ -52,6 +59,8 @@ class MaskPaths(CamelModel):
 
 
 class UserInput(CamelModel):
+    """Seed 000 §2.1 `userInput`: the text, the mask (by reference) and the preferred model."""
+
     text: str
     mask_data: MaskRef | None = None
     preferred_model: PreferredModel | None = None
@@ -80,19 +89,26 @@ class Intent(CamelModel):
 
 
 class RetrievedStyle(CamelModel):
+    """One style the RAG node found, with its prompt fragment and calibrated similarity."""
+
     style: str
     prompt: str
     similarity: float
 
 
 class EnhancedPrompt(CamelModel):
+    """RAG output: the original prompt, the styles retrieved and the final prompt."""
+
     original: str
     retrieved: list[RetrievedStyle] = Field(default_factory=list)
     final: str
 
 
 class ExecutionResult(CamelModel):
+    """Executor output (seed 004 §4.3): the stored image and the parameters that made it."""
+
     image_url: str
+    """The image's `blob:` reference (the gateway serves it as a URL)."""
     blob_key: str
     task_type: TaskType
     prompt: str
@@ -113,6 +129,8 @@ class CriticCheck(CamelModel):
 
 
 class QualityCheck(CamelModel):
+    """The Critic's verdict (seed 000 §3.4): score, whether to regenerate, and the checks behind it."""
+
     passed: bool
     score: float = Field(ge=0.0, le=1.0)
     needs_regeneration: bool = False
@@ -120,18 +138,13 @@ class QualityCheck(CamelModel):
     suggestions: list[str] = Field(default_factory=list)
     checks: list[CriticCheck] = Field(default_factory=list)
     degraded: bool = False
-
-
-class ErrorInfo(CamelModel):
-    code: str
-    message: str
-    node: str
+    llm_review_failed: bool = False
+    """The LLM's prompt review failed and keywords answered; later Critic rounds of the run skip the LLM."""
 
 
 class PreviousResult(CamelModel):
     """What a session remembers of its last image, for "再调整一下" (seed 000 §5.2)."""
 
-    image_url: str
     blob_key: str
     prompt: str
     subject: str | None = None
@@ -142,15 +155,15 @@ class PreviousResult(CamelModel):
     seed: int
 
 
-class AgentMetadata(CamelModel):
+class ImageAgentMetadata(GraphPosition):
+    """Seed 000 §2.1 `metadata`: the run's place in the graph plus its session, start and regenerations."""
+
     session_id: str
-    current_node: str = "start"
     start_time: datetime | None = None
     retry_count: int = 0
-    transitions: list[tuple[str, str]] = Field(default_factory=list)
 
 
-class AgentState(CamelModel):
+class ImageAgentState(CamelModel):
     """The whole state of one run, served by `GET /v1/runs/{id}` with the seed's field names."""
 
     messages: list[Message] = Field(default_factory=list)
@@ -161,4 +174,8 @@ class AgentState(CamelModel):
     quality_check: QualityCheck | None = None
     ui_components: list[GenUIComponent] = Field(default_factory=list)
     error: ErrorInfo | None = None
-    metadata: AgentMetadata
+    metadata: ImageAgentMetadata
+
+    @property
+    def position(self) -> GraphPosition:
+        return self.metadata

@@ -13,12 +13,14 @@ from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
-from tests.workflows.harness import settings_for, terminate_running
-from worker import build_activities, build_worker
+from tests.workflows.image.harness import settings_for, terminate_running
+from worker import build_activities, running_workers
 
 
 @dataclass
 class Gateway:
+    """The gateway under test: an HTTP client into it, its settings and blob store, the sessions it started."""
+
     http: httpx.AsyncClient
     settings: Settings
     blobs: LocalBlobStore
@@ -36,7 +38,7 @@ async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: Lan
     app = create_app(settings, client=env.client)
     activities = build_activities(settings, style_store=api_style_store)
     async with (
-        build_worker(env.client, settings, activities),
+        running_workers(env.client, settings, activities),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):

@@ -14,8 +14,8 @@ from temporalio.testing import WorkflowEnvironment
 from api.server import create_app
 from stores.style_store import LanceStyleStore
 from tests.sse import parse_sse
-from tests.workflows.harness import settings_for, terminate_running
-from worker import build_activities, build_worker
+from tests.workflows.image.harness import settings_for, terminate_running
+from worker import build_activities, running_workers
 
 
 async def test_one_trace_links_request_workflows_and_activities(
@@ -33,7 +33,7 @@ async def test_one_trace_links_request_workflows_and_activities(
     activities = build_activities(settings, style_store=api_style_store)
 
     async with (
-        build_worker(client, settings, activities),
+        running_workers(client, settings, activities),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):
@@ -46,12 +46,12 @@ async def test_one_trace_links_request_workflows_and_activities(
     request = next(s for s in spans if s.name.startswith("POST /api/agent/chat") and s.parent is None)
     in_trace = {s.name for s in spans if s.context.trace_id == request.context.trace_id}
     expected = {
-        "RunWorkflow:SessionWorkflow",
+        "RunWorkflow:ImageSessionWorkflow",
         "StartChildWorkflow:ImageAgentWorkflow",
         "RunWorkflow:ImageAgentWorkflow",
-        "RunActivity:planner",
-        "RunActivity:rag",
-        "RunActivity:executor",
-        "RunActivity:critic",
+        "RunActivity:image.planner",
+        "RunActivity:image.rag",
+        "RunActivity:image.executor",
+        "RunActivity:image.critic",
     }
     assert expected <= in_trace, f"missing from the request's trace: {expected - in_trace}"

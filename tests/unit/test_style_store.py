@@ -21,6 +21,8 @@ SURFACE_FORMS = sum(len(entry.surface_forms) for entry in LIBRARY)
 
 
 class FakeClock:
+    """A clock the cache test moves by hand."""
+
     def __init__(self) -> None:
         self.now = 1000.0
 

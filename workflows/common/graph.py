@@ -1,17 +1,19 @@
-"""Declared workflow graphs: nodes and labelled edges, rendered as Mermaid (seed 004 §2) and checked in tests.
+"""Declared workflow graphs: nodes and labelled edges, rendered as Mermaid (seed 004 §2) and checked at run time.
 
-Each workflow module declares its graph once; runs record the transitions they take, and a transition that is
-not a declared edge is a bug the tests catch (ARCHITECTURE rule 7).
+Each family declares its graph once; the run machinery (`workflows.common.run`) records every transition a run
+takes and refuses one that is not a declared edge, and the tests hold every recorded transition against it
+(ARCHITECTURE rule 7).
 """
 
 from dataclasses import dataclass, field
 
 START = "start"
-END = "stream_end"
 
 
 @dataclass(frozen=True)
 class Edge:
+    """A declared transition, with the condition it stands for as its label."""
+
     source: str
     target: str
     label: str = ""
@@ -19,14 +21,21 @@ class Edge:
 
 @dataclass(frozen=True)
 class Graph:
+    """A workflow's declared state machine: every run starts at `START` and ends at `end`."""
+
     name: str
     nodes: dict[str, str]
     """Node id → display label."""
     edges: tuple[Edge, ...]
+    end: str
+    """The node a run ends in (its id is also the terminal event's node)."""
     decisions: frozenset[str] = field(default_factory=frozenset)
     """Nodes drawn as decision diamonds."""
 
     def __post_init__(self) -> None:
+        for node in (START, self.end):
+            if node not in self.nodes:
+                raise ValueError(f"graph {self.name}: {node!r} must be a node")
         for edge in self.edges:
             for node in (edge.source, edge.target):
                 if node not in self.nodes:
@@ -35,10 +44,14 @@ class Graph:
     def has_edge(self, source: str, target: str) -> bool:
         return any(e.source == source and e.target == target for e in self.edges)
 
+    def undeclared(self, transitions: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The transitions of a run that are not declared edges (none, for a correct run)."""
+        return [(source, target) for source, target in transitions if not self.has_edge(source, target)]
+
     def to_mermaid(self) -> str:
         lines = ["graph TD"]
         for node, label in self.nodes.items():
-            if node in (START, END):
+            if node in (START, self.end):
                 lines.append(f"    {node}([{label}])")
             elif node in self.decisions:
                 lines.append(f"    {node}{{{label}}}")

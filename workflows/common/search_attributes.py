@@ -1,7 +1,9 @@
-"""Typed search attributes the workflows set, so runs can be filtered in the Temporal Web UI.
+"""Typed search attributes every family sets, so runs can be listed by the gateway and filtered in the Web UI.
 
-The dev server registers them at start (`deploy/stack.py`); a cluster registers them once with
-`temporal operator search-attribute create`.
+`SessionId` groups a session's runs, `IntentAction` says what a run was asked to do (an image action, a writing
+intent, ...), `RunStatus` says how it is going (`running`, `waiting` for a person) and how it ended
+(`completed`, `failed`, `timeout`, `cancelled`). The dev server registers them at start (`deploy/stack.py`); a
+cluster registers them once with `temporal operator search-attribute create`.
 """
 
 from temporalio.common import SearchAttributeKey

@@ -6,11 +6,11 @@ every transition a run records can be checked against `GRAPH`.
 
 from temporalio import workflow
 
-from workflows.graph import END, START, Edge, Graph
+from workflows.common.graph import START, Edge, Graph
 
 with workflow.unsafe.imports_passed_through():
-    from models.agent import AgentState, Intent
     from models.errors import ErrorCode
+    from models.image.state import ImageAgentState, Intent
 
 VALIDATE_INPUT = "validate_input"
 PLANNER = "planner"
@@ -19,6 +19,7 @@ EXECUTOR = "executor"
 CRITIC = "critic"
 GENUI = "genui"
 ERROR_HANDLER = "error_handler"
+END = "stream_end"
 
 MAX_REGENERATIONS = 3
 MIN_CONFIDENCE = 0.5
@@ -37,7 +38,8 @@ GRAPH = Graph(
         END: "流结束 stream_end",
     },
     edges=(
-        Edge(START, VALIDATE_INPUT, "用户请求"),
+        Edge(START, VALIDATE_INPUT, "用户请求（排队的请求轮到时）"),
+        Edge(START, ERROR_HANDLER, "排队时被取消"),
         Edge(VALIDATE_INPUT, PLANNER, "验证通过"),
         Edge(VALIDATE_INPUT, ERROR_HANDLER, "验证失败"),
         Edge(PLANNER, RAG, "解析成功且有风格关键词"),
@@ -53,10 +55,11 @@ GRAPH = Graph(
         Edge(GENUI, END, "组件生成完成"),
         Edge(ERROR_HANDLER, END, "推送错误消息"),
     ),
+    end=END,
 )
 
 
-def routing_error(intent: Intent, state: AgentState, has_base_image: bool) -> tuple[ErrorCode, str] | None:
+def routing_error(intent: Intent, state: ImageAgentState, has_base_image: bool) -> tuple[ErrorCode, str] | None:
     """Why a parsed intent cannot go on (seed 000 §3.1 flow conditions, §7.2, §7.3), or None."""
     if intent.action == "unknown" or intent.confidence < MIN_CONFIDENCE:
         return (
@@ -77,7 +80,7 @@ def route_after_planner(intent: Intent) -> str:
     return RAG if intent.style and intent.style.strip() else EXECUTOR
 
 
-def route_after_critic(state: AgentState) -> str:
+def route_after_critic(state: ImageAgentState) -> str:
     """004 §12.2 shouldContinueToGenUI: regenerate (back to RAG) while retryCount < 3."""
     check = state.quality_check
     if check is not None and check.needs_regeneration and state.metadata.retry_count < MAX_REGENERATIONS:

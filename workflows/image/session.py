@@ -1,29 +1,46 @@
-"""SessionWorkflow: one per `sessionId`; runs the session's turns one at a time (seed 000 §5.2, §7.4, §7.5, §8.3).
+"""ImageSessionWorkflow: one per `sessionId`; runs the session's turns one at a time (seed 000 §5.2, §7.4, §7.5).
 
 The gateway submits each message with the `submit` update (update-with-start creates the session on its first
-message). A message waits until the previous turn has finished, then its turn starts as a child
-`ImageAgentWorkflow` with the readable id `image-<session>-<turn>`, and the update answers with that id. The
-session keeps the last 50 messages and the last result (for "再调整一下"), ends after 30 minutes without a
-message, and continues-as-new between turns long before its history grows large.
+message). The update answers at once: the turn's run is started right away as a child `ImageAgentWorkflow`
+with the readable id `image-<session>-<turn>`, so its events stream from the first moment. A turn submitted
+while another runs is queued: its run emits `queued` and waits until the session sends `begin` with the
+context as of then (the last 50 messages, the last image for "再调整一下"). The child returns only what the
+session keeps. The session ends after 30 minutes without a message, and continues-as-new between turns long
+before its history grows large.
 """
 
+import asyncio
+from contextlib import suppress
+from dataclasses import dataclass
 from datetime import timedelta
 
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
-from temporalio.exceptions import ApplicationError, ChildWorkflowError
+from temporalio.exceptions import ApplicationError, FailureError
 
-from workflows.image_agent import ImageAgentWorkflow
-from workflows.search_attributes import SESSION_ID
+from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
+from workflows.image.workflow import ImageAgentWorkflow
 
 with workflow.unsafe.imports_passed_through():
-    from models.agent import AgentState, Message, PreviousResult
     from models.errors import ErrorCode
-    from models.runs import ChatTurn, ImageAgentInput, SessionInput, SessionSnapshot, TurnTicket
+    from models.image.runs import (
+        ChatTurn,
+        ImageAgentInput,
+        ImageTurnResult,
+        SessionInput,
+        SessionSnapshot,
+        TurnContext,
+        TurnTicket,
+    )
+    from models.image.state import Message, UserInput
 
 MAX_MESSAGES = 50
 PLANNER_CONTEXT_MESSAGES = 5
 MAX_QUEUED_MESSAGES = 100
+MAX_REMEMBERED_CHARS = 1000
+"""A message is remembered truncated to what a run uses of it (ValidateInput keeps 1000 characters)."""
+
+TurnHandle = workflow.ChildWorkflowHandle[ImageAgentWorkflow, ImageTurnResult]
 
 
 def session_workflow_id(session_id: str) -> str:
@@ -34,52 +51,57 @@ def turn_workflow_id(session_id: str, turn: int) -> str:
     return f"image-{session_id}-{turn}"
 
 
+@dataclass
+class _Turn:
+    number: int
+    run_id: str
+    text: str
+    started: "asyncio.Task[TurnHandle]"
+    has_context: bool
+
+
 @workflow.defn
-class SessionWorkflow:
+class ImageSessionWorkflow:
+    """A session's memory and its queue of turns; its `state` query shows both."""
+
     @workflow.init
     def __init__(self, input: SessionInput) -> None:
         self._input = input
         self._snapshot = input.snapshot.model_copy(deep=True)
-        self._waiting: list[int] = []
-        self._active: workflow.ChildWorkflowHandle[ImageAgentWorkflow, AgentState] | None = None
+        self._turns: list[_Turn] = []
         self._turns_this_run = 0
 
     @workflow.query(name="state")
     def state(self) -> SessionSnapshot:
-        return self._snapshot.model_copy(
-            update={"active_run_id": self._active.id if self._active else None, "queued": len(self._waiting)}
-        )
+        active = self._turns[0].run_id if self._turns else None
+        return self._snapshot.model_copy(update={"active_run_id": active, "queued": max(0, len(self._turns) - 1)})
 
     @workflow.update
-    async def submit(self, turn: ChatTurn) -> TurnTicket:
+    def submit(self, turn: ChatTurn) -> TurnTicket:
+        """Start the turn's run now (queued behind earlier turns if there are any) and say which run it is."""
         self._snapshot.turns += 1
         number = self._snapshot.turns
-        self._waiting.append(number)
-        await workflow.wait_condition(lambda: self._active is None and self._waiting[0] == number)
         session_id = self._snapshot.session_id
         run_id = turn_workflow_id(session_id, number)
+        position = len(self._turns)
+        context = self._context() if position == 0 else None
         run_input = ImageAgentInput(
             session_id=session_id,
             turn=number,
             user_input=turn.user_input,
-            messages=self._snapshot.messages[-PLANNER_CONTEXT_MESSAGES:],
-            previous=self._snapshot.previous,
+            context=context,
+            position=position,
             deadline_seconds=self._input.run_deadline_seconds,
         )
-        self._remember(Message(role="user", content=turn.user_input.text, timestamp=workflow.now()))
-        self._active = await workflow.start_child_workflow(
-            ImageAgentWorkflow.run,
-            run_input,
-            id=run_id,
-            static_summary=f"turn {number}: {turn.user_input.text[:80]}",
-            search_attributes=TypedSearchAttributes([SearchAttributePair(SESSION_ID, session_id)]),
-        )
-        self._waiting.pop(0)  # only now: while the child starts, the next message must keep waiting
-        return TurnTicket(session_id=session_id, turn=number, run_id=run_id)
+        started = asyncio.create_task(self._start(run_id, run_input, turn.user_input))
+        self._turns.append(_Turn(number, run_id, turn.user_input.text, started, has_context=context is not None))
+        if context is not None:
+            self._remember_user(turn.user_input.text)
+        return TurnTicket(session_id=session_id, turn=number, run_id=run_id, position=position)
 
     @submit.validator
     def _accept_submit(self, turn: ChatTurn) -> None:
-        if len(self._waiting) >= MAX_QUEUED_MESSAGES:
+        if len(self._turns) > MAX_QUEUED_MESSAGES:
             raise ApplicationError(
                 f"会话排队已满（最多 {MAX_QUEUED_MESSAGES} 条），请稍后再发", type=ErrorCode.SESSION_BUSY
             )
@@ -91,55 +113,57 @@ class SessionWorkflow:
             if self._should_continue_as_new():
                 workflow.continue_as_new(input.model_copy(update={"snapshot": self.state()}))
             try:
-                await workflow.wait_condition(lambda: self._active is not None, timeout=idle)
+                await workflow.wait_condition(lambda: bool(self._turns), timeout=idle)
             except TimeoutError:
-                if workflow.all_handlers_finished() and not self._waiting:
+                if workflow.all_handlers_finished() and not self._turns:
                     return self.state()
                 continue
-            assert self._active is not None
-            await self._finish_turn(self._active)
+            await self._play(self._turns[0])
+            self._turns.pop(0)
+            self._turns_this_run += 1
 
-    async def _finish_turn(self, child: workflow.ChildWorkflowHandle[ImageAgentWorkflow, AgentState]) -> None:
+    async def _start(self, run_id: str, run_input: ImageAgentInput, user_input: UserInput) -> TurnHandle:
+        return await workflow.start_child_workflow(
+            ImageAgentWorkflow.run,
+            run_input,
+            id=run_id,
+            static_summary=f"turn {run_input.turn}: {user_input.text[:80]}",
+            search_attributes=TypedSearchAttributes(
+                [SearchAttributePair(SESSION_ID, run_input.session_id), SearchAttributePair(RUN_STATUS, "running")]
+            ),
+        )
+
+    async def _play(self, turn: _Turn) -> None:
+        """Let the turn at the head of the queue run (sending its context if it was queued) and keep its result."""
         try:
-            state = await child
-        except ChildWorkflowError as err:
-            self._remember(Message(role="assistant", content=f"本轮任务未完成：{err.cause}", timestamp=workflow.now()))
-        else:
-            self._remember(Message(role="assistant", content=_reply(state), timestamp=workflow.now()))
-            if state.execution_result is not None and state.error is None:
-                self._snapshot.previous = _previous_result(state)
-        self._active = None
-        self._turns_this_run += 1
+            child = await turn.started
+            if not turn.has_context:
+                self._remember_user(turn.text)
+                with suppress(FailureError):  # cancelled while queued: awaiting it below says so
+                    await child.signal(ImageAgentWorkflow.begin, self._context(exclude_last=True))
+            result = await child
+        except FailureError as err:  # the run failed, was cancelled while queued, or could not start
+            self._remember_assistant(f"本轮任务未完成：{err.cause or err}")
+            return
+        self._remember_assistant(result.reply)
+        if result.previous is not None:
+            self._snapshot.previous = result.previous
+
+    def _context(self, *, exclude_last: bool = False) -> TurnContext:
+        """The context a starting turn gets: the messages before its own, and the last image."""
+        messages = self._snapshot.messages[:-1] if exclude_last else self._snapshot.messages
+        return TurnContext(messages=messages[-PLANNER_CONTEXT_MESSAGES:], previous=self._snapshot.previous)
 
     def _should_continue_as_new(self) -> bool:
-        quiet = self._active is None and not self._waiting and workflow.all_handlers_finished()
+        quiet = not self._turns and workflow.all_handlers_finished()
         due = self._turns_this_run >= self._input.max_turns_per_run or workflow.info().is_continue_as_new_suggested()
         return quiet and due
 
+    def _remember_user(self, text: str) -> None:
+        self._remember(Message(role="user", content=text[:MAX_REMEMBERED_CHARS], timestamp=workflow.now()))
+
+    def _remember_assistant(self, text: str) -> None:
+        self._remember(Message(role="assistant", content=text[:MAX_REMEMBERED_CHARS], timestamp=workflow.now()))
+
     def _remember(self, message: Message) -> None:
         self._snapshot.messages = [*self._snapshot.messages, message][-MAX_MESSAGES:]
-
-
-def _reply(state: AgentState) -> str:
-    if state.error is not None:
-        return state.error.message
-    if state.execution_result is not None:
-        return f"上一次生成的结果：{state.execution_result.image_url}"
-    return "已完成"
-
-
-def _previous_result(state: AgentState) -> PreviousResult:
-    result = state.execution_result
-    intent = state.intent
-    assert result is not None
-    return PreviousResult(
-        image_url=result.image_url,
-        blob_key=result.blob_key,
-        prompt=intent.prompt if intent and intent.prompt else result.prompt,
-        subject=intent.subject if intent else None,
-        style=intent.style if intent else None,
-        width=result.width,
-        height=result.height,
-        style_strength=result.style_strength,
-        seed=result.seed,
-    )

@@ -8,8 +8,9 @@ from typing import Any
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from models.agent import AgentState, ErrorInfo, ExecutionResult, QualityCheck
-    from models.genui import GenUIComponent
+    from models.errors import ErrorInfo
+    from models.image.genui import GenUIComponent
+    from models.image.state import ExecutionResult, ImageAgentState, QualityCheck
 
 EXCELLENT_SCORE = 0.8
 
@@ -30,7 +31,7 @@ def smart_canvas(result: ExecutionResult) -> GenUIComponent:
     )
 
 
-def action_panel(state: AgentState) -> GenUIComponent:
+def action_panel(state: ImageAgentState) -> GenUIComponent:
     """Actions after a result; a retry action and the Critic's suggestions when it did not pass."""
     check = state.quality_check
     result = state.execution_result
@@ -46,7 +47,7 @@ def action_panel(state: AgentState) -> GenUIComponent:
     return GenUIComponent(id="actions", widget_type="ActionPanel", update_mode="replace", props=props)
 
 
-def result_message(state: AgentState) -> GenUIComponent:
+def result_message(state: ImageAgentState) -> GenUIComponent:
     return GenUIComponent(
         widget_type="AgentMessage",
         update_mode="append",
@@ -62,7 +63,7 @@ def error_message(error: ErrorInfo) -> GenUIComponent:
     )
 
 
-def _summary(state: AgentState) -> str:
+def _summary(state: ImageAgentState) -> str:
     intent = state.intent
     check = state.quality_check
     done = {

@@ -2,11 +2,12 @@
 
 import base64
 import io
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from PIL import Image, ImageChops
 
-from activities.rendering import decode_image
+from imaging.rendering import decode_image
 from tests.api.conftest import Gateway
 from tests.sse import SseEvent, parse_sse
 
@@ -19,7 +20,7 @@ def mask_png(size: tuple[int, int], box: tuple[int, int, int, int]) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-async def chat(gateway: Gateway, body: dict[str, object]) -> tuple[str, str, list[SseEvent]]:
+async def chat(gateway: Gateway, body: Mapping[str, object]) -> tuple[str, str, list[SseEvent]]:
     response = await gateway.http.post("/api/agent/chat", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/event-stream")

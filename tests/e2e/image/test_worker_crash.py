@@ -15,12 +15,12 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from api.streaming import run_events
-from models.agent import UserInput
-from models.runs import ImageAgentInput
+from models.image.runs import ImageAgentInput
+from models.image.state import UserInput
 from tests.conftest import DEV_SERVER
 from tests.stack_process import REPO
-from workflows.image_agent import ImageAgentWorkflow
-from workflows.search_attributes import dev_server_flags
+from workflows.common.search_attributes import dev_server_flags
+from workflows.image.workflow import ImageAgentWorkflow
 
 pytestmark = pytest.mark.e2e
 
@@ -35,26 +35,26 @@ async def dev_env() -> AsyncIterator[WorkflowEnvironment]:
         yield env
 
 
-def start_worker(env: WorkflowEnvironment, data_dir: Path, task_queue: str) -> subprocess.Popen[bytes]:
+def start_worker(env: WorkflowEnvironment, data_dir: Path, task_queue_prefix: str) -> subprocess.Popen[bytes]:
     host, port = env.client.service_client.config.target_host.rsplit(":", 1)
     worker_env = os.environ | {
         "TEMPORAL_HOST": host,
         "TEMPORAL_PORT": port,
         "DATA_DIR": str(data_dir),
-        "TASK_QUEUE": task_queue,
+        "TASK_QUEUE_PREFIX": task_queue_prefix,
     }
     return subprocess.Popen([sys.executable, "worker.py"], cwd=REPO, env=worker_env)
 
 
 async def test_a_killed_worker_is_replaced_and_the_run_completes(dev_env: WorkflowEnvironment, tmp_path: Path) -> None:
-    task_queue = f"crash-{uuid.uuid4().hex[:8]}"
-    worker = start_worker(dev_env, tmp_path, task_queue)
+    prefix = f"crash-{uuid.uuid4().hex[:8]}-"
+    worker = start_worker(dev_env, tmp_path, prefix)
     run_id = f"image-crash-{uuid.uuid4().hex[:6]}"
     handle = await dev_env.client.start_workflow(
         ImageAgentWorkflow.run,
         ImageAgentInput(session_id="crash", user_input=UserInput(text="生成一只赛博朋克风格的猫")),
         id=run_id,
-        task_queue=task_queue,
+        task_queue=f"{prefix}image",
     )
     events = []
     replacement = None
@@ -64,8 +64,8 @@ async def test_a_killed_worker_is_replaced_and_the_run_completes(dev_env: Workfl
             if replacement is None and event.node == "executor":
                 worker.send_signal(signal.SIGKILL)  # mid-run, while the Executor is being scheduled
                 worker.wait()
-                replacement = start_worker(dev_env, tmp_path, task_queue)
-        state = await asyncio.wait_for(handle.result(), timeout=60)
+                replacement = start_worker(dev_env, tmp_path, prefix)
+        result = await asyncio.wait_for(handle.result(), timeout=60)
     finally:
         for process in (worker, replacement):
             if process is not None and process.poll() is None:
@@ -74,6 +74,6 @@ async def test_a_killed_worker_is_replaced_and_the_run_completes(dev_env: Workfl
 
     assert replacement is not None, "the worker was never killed"
     assert (await handle.describe()).status == WorkflowExecutionStatus.COMPLETED
-    assert state.error is None and state.execution_result is not None
+    assert result.status == "completed" and result.previous is not None
     assert [e.seq for e in events] == list(range(len(events)))
     assert events[-1].type == "stream_end" and events[-1].data["status"] == "completed"

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from activities.keyword_planner import classify_intent
-from models.agent import Intent, PreviousResult
+from activities.image.keyword_planner import classify_intent
+from models.image.state import Intent, PreviousResult
 
 VOCABULARY = [
     "赛博朋克",
@@ -34,7 +34,6 @@ def vocabulary() -> list[str]:
 @pytest.fixture
 def previous() -> PreviousResult:
     return PreviousResult(
-        image_url="https://example.test/images/1.png",
         blob_key="images/1.png",
         prompt="生成一只赛博朋克风格的猫",
         subject="猫",
@@ -330,7 +329,6 @@ def test_parameters_from_defaults(vocabulary: list[str], text: str, parameters: 
 
 def test_relative_parameters_start_from_the_previous_image(vocabulary: list[str]) -> None:
     previous = PreviousResult(
-        image_url="https://example.test/images/2.png",
         blob_key="images/2.png",
         prompt="a cat",
         width=1920,
@@ -346,9 +344,7 @@ def test_relative_parameters_start_from_the_previous_image(vocabulary: list[str]
 
 
 def test_small_sides_stay_above_the_minimum(vocabulary: list[str]) -> None:
-    previous = PreviousResult(
-        image_url="u", blob_key="b", prompt="p", width=256, height=300, style_strength=0.1, seed=1
-    )
+    previous = PreviousResult(blob_key="b", prompt="p", width=256, height=300, style_strength=0.1, seed=1)
 
     intent = classify("smaller, weaker", vocabulary, previous)
 

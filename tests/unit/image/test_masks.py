@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from activities.masks import (
+from imaging.masks import (
     MAX_MASK_BYTES,
     MAX_PATHS,
     MAX_POINTS_PER_PATH,
@@ -20,8 +20,8 @@ from activities.masks import (
     sniff_image_format,
     validate_paths,
 )
-from models.agent import Point
 from models.errors import ErrorCode
+from models.image.state import Point
 
 
 def encoded(image: Image.Image, fmt: str = "PNG") -> bytes:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from activities.masks import mask_from_paths
-from activities.quality import (
+from imaging.masks import mask_from_paths
+from imaging.quality import (
     GENERAL_WEIGHTS,
     INPAINTING_WEIGHTS,
     PASS_THRESHOLD,
@@ -16,8 +16,8 @@ from activities.quality import (
     Assessment,
     assess_image,
 )
-from activities.rendering import decode_image, encode_png, render_inpainting, render_text_to_image
-from models.agent import Point
+from imaging.rendering import decode_image, encode_png, render_inpainting, render_text_to_image
+from models.image.state import Point
 
 PROMPT = "一只赛博朋克风格的猫，霓虹灯下的城市"
 EDIT = "a red rose, 一朵红色的花"

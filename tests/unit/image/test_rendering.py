@@ -5,8 +5,8 @@ import numpy.typing as npt
 import pytest
 from PIL import Image
 
-from activities.image_provider import ImageRequest, LocalImageProvider
-from activities.rendering import (
+from activities.image.image_provider import ImageRequest, LocalImageProvider
+from imaging.rendering import (
     ImageDecodeError,
     ImageTooLargeError,
     decode_image,

@@ -17,34 +17,37 @@ from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from activities.image_provider import ImageProvider
+from activities.image.image_provider import ImageProvider
 from api.streaming import run_events
-from models.agent import AgentState, MaskRef, PreviousResult, UserInput
-from models.events import AgentEvent
-from models.runs import ImageAgentInput
+from models.events import RunEvent
+from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
+from models.image.state import ImageAgentState, MaskRef, PreviousResult, UserInput
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from stores.style_store import StyleStore
 from tests.llm.answers import llm_settings
-from worker import build_activities, build_worker
-from workflows.image_agent import ImageAgentWorkflow
-from workflows.image_agent_graph import GRAPH
+from worker import build_activities, running_workers
+from workflows.image.graph import GRAPH
+from workflows.image.workflow import ImageAgentWorkflow
 
 
 def assert_declared(transitions: list[tuple[str, str]]) -> None:
     """ARCHITECTURE rule 7: every transition a run records is a declared edge of its graph."""
-    undeclared = [edge for edge in transitions if not GRAPH.has_edge(*edge)]
+    undeclared = GRAPH.undeclared(transitions)
     assert not undeclared, f"transitions not declared in the graph: {undeclared}"
 
 
 @dataclass
 class Outcome:
-    state: AgentState
-    events: list[AgentEvent]
+    """A finished run: its state (queried), its events (streamed) and its handle."""
+
+    state: ImageAgentState
+    result: ImageTurnResult
+    events: list[RunEvent]
     handle: WorkflowHandle[Any, Any]
 
-    def of_type(self, type_: str) -> list[AgentEvent]:
+    def of_type(self, type_: str) -> list[RunEvent]:
         return [e for e in self.events if e.type == type_]
 
     @property
@@ -60,6 +63,8 @@ class Outcome:
 
 @dataclass
 class Harness:
+    """Starts image-agent runs on the test's own task queue and collects what they did."""
+
     env: WorkflowEnvironment
     settings: Settings
     blobs: LocalBlobStore
@@ -77,8 +82,9 @@ class Harness:
         deadline_seconds: float = 60.0,
     ) -> Outcome:
         handle = await self.start(text, mask=mask, previous=previous, deadline_seconds=deadline_seconds)
-        state = await handle.result()
-        return Outcome(state=state, events=await collect_events(self, handle.id), handle=handle)
+        result = await handle.result()
+        state = await handle.query(ImageAgentWorkflow.state)
+        return Outcome(state=state, result=result, events=await collect_events(self, handle.id), handle=handle)
 
     async def start(
         self,
@@ -87,7 +93,7 @@ class Harness:
         mask: MaskRef | None = None,
         previous: PreviousResult | None = None,
         deadline_seconds: float = 60.0,
-    ) -> WorkflowHandle[Any, AgentState]:
+    ) -> WorkflowHandle[ImageAgentWorkflow, ImageTurnResult]:
         self.runs += 1
         return await self.env.client.start_workflow(
             ImageAgentWorkflow.run,
@@ -95,20 +101,21 @@ class Harness:
                 session_id="test",
                 turn=self.runs,
                 user_input=UserInput(text=text, mask_data=mask),
-                previous=previous,
+                context=TurnContext(previous=previous),
                 deadline_seconds=deadline_seconds,
             ),
             id=f"image-test-{uuid.uuid4().hex[:8]}",
-            task_queue=self.settings.task_queue,
+            task_queue=self.settings.task_queue("image"),
         )
 
 
-async def collect_events(harness: Harness, run_id: str) -> list[AgentEvent]:
+async def collect_events(harness: Harness, run_id: str) -> list[RunEvent]:
     return [event async for event in run_events(harness.env.client, run_id)]
 
 
 def settings_for(data_dir: Path, **fields: Any) -> Settings:
-    return Settings(data_dir=data_dir, task_queue=f"tq-{uuid.uuid4().hex[:8]}", _env_file=None, **fields)  # type: ignore[call-arg]
+    """Settings for one test: its own data dir and its own task queues (so no other test's worker answers)."""
+    return Settings(data_dir=data_dir, task_queue_prefix=f"t{uuid.uuid4().hex[:8]}-", _env_file=None, **fields)
 
 
 @dataclass(frozen=True)
@@ -149,7 +156,7 @@ async def agent_harness(
             style_store=rag_store or style_store,
         )
         harness = Harness(env=env, settings=settings, blobs=blobs, llm_attempts=llm_attempts)
-        async with build_worker(env.client, settings, activities):
+        async with running_workers(env.client, settings, activities):
             try:
                 yield harness
             finally:

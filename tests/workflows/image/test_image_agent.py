@@ -3,9 +3,9 @@
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
-from activities.rendering import decode_image
-from tests.workflows.harness import Harness, assert_declared
-from workflows.registry import WORKFLOWS
+from imaging.rendering import decode_image
+from tests.workflows.image.harness import Harness, assert_declared
+from workflows.registry import REGISTRY
 
 
 async def test_cyberpunk_cat_runs_every_node_and_ends_with_a_canvas(harness: Harness) -> None:
@@ -91,7 +91,7 @@ async def test_the_same_prompt_gives_the_same_image(harness: Harness) -> None:
 async def test_recorded_histories_replay_deterministically(harness: Harness) -> None:
     runs = [await harness.run("生成一只赛博朋克风格的猫"), await harness.run("😀"), await harness.run("画一只猫")]
 
-    replayer = Replayer(workflows=list(WORKFLOWS), data_converter=pydantic_data_converter)
+    replayer = Replayer(workflows=[entry.workflow for entry in REGISTRY], data_converter=pydantic_data_converter)
     for outcome in runs:
         result = await replayer.replay_workflow(await outcome.handle.fetch_history())
         assert result.replay_failure is None

@@ -1,5 +1,6 @@
 """Faults the image agent survives: retries on the declared schedule, degrade paths, timeouts, the 60 s limit."""
 
+import itertools
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from tests.doubles import (
 )
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
-from tests.workflows.harness import agent_harness, assert_declared, collect_events
+from tests.workflows.image.harness import agent_harness, assert_declared, collect_events
 from workflows import policies
 
 
@@ -54,7 +55,7 @@ async def test_rag_failure_degrades_to_the_original_prompt(
     async with agent_harness(env, tmp_path, style_store, rag_store=store) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert store.calls == 4
+    assert store.calls == 2  # retried after 5 s; the next retry would pass RAG's 10 s budget
     enhanced = outcome.state.enhanced_prompt
     assert enhanced is not None and enhanced.final == enhanced.original and not enhanced.retrieved
     assert outcome.path[:4] == ["validate_input", "planner", "rag", "executor"]
@@ -65,11 +66,17 @@ async def test_planner_llm_failure_degrades_to_keyword_matching(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
     review = {"subject_covered": True, "style_covered": True}
-    loopback.queue(*["openai_chat/server_error"] * 4, chat_completion(review))
+    loopback.queue(*["openai_chat/server_error"] * 3, chat_completion(review))
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1, 2, 3, 4]
+    # Retries after 5 s and 10 s; the next (20 s later) would pass the Planner's 25 s budget, so it degrades.
+    attempts = [a for a in harness.llm_attempts if a.activity == "image.planner"]
+    assert [a.attempt for a in attempts] == [1, 2, 3]
+    assert [round((b.started - a.started).total_seconds()) for a, b in itertools.pairwise(attempts)] == [
+        5,
+        10,
+    ]
     intent = outcome.state.intent
     assert intent is not None and intent.source == "keywords" and intent.action == "generate_image"
     assert any("降级" in e.data["message"] for e in outcome.of_type("thought_log"))
@@ -145,7 +152,7 @@ async def test_every_node_declares_its_timeout_and_the_shared_retry_policy(
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             attrs = event.activity_task_scheduled_event_attributes
             scheduled[attrs.activity_type.name] = attrs
-    expected = {"planner": 10, "rag": 5, "executor": 5, "critic": 8}
+    expected = {"image.planner": 10, "image.rag": 5, "image.executor": 5, "image.critic": 8}
     assert {name: scheduled[name].start_to_close_timeout.ToSeconds() for name in expected} == expected
     for attrs in scheduled.values():
         retry = attrs.retry_policy
@@ -164,16 +171,16 @@ async def test_an_executor_that_never_answers_times_out_after_5_seconds(
 
     assert outcome.error_code == "EXECUTION_FAILED"
     assert "超时" in outcome.of_type("error")[0].data["message"]
-    assert policies.EXECUTOR.start_to_close == timedelta(seconds=5)
+    assert policies.IMAGE_EXECUTOR.start_to_close == timedelta(seconds=5)
 
 
-async def test_a_run_longer_than_60_seconds_ends_through_the_error_path(
+async def test_a_run_past_its_deadline_ends_through_the_error_path(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    loopback.queue(*["openai_chat/server_error"] * 4)  # 35 s of backoff, then keywords
-    api = UnavailableImageApi()  # another 35 s: the 60 s timer fires first
+    loopback.queue(*["openai_chat/server_error"] * 3)  # 15 s of backoff, then keywords
+    api = UnavailableImageApi()  # another 35 s: a 40 s deadline fires first
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url, image_provider=api) as harness:
-        outcome = await harness.run("画一只猫")
+        outcome = await harness.run("画一只猫", deadline_seconds=40)
 
     assert outcome.error_code == "WORKFLOW_TIMEOUT"
     error = outcome.of_type("error")[0]

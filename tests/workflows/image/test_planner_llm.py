@@ -8,7 +8,7 @@ from temporalio.testing import WorkflowEnvironment
 from stores.style_store import LanceStyleStore
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
-from tests.workflows.harness import agent_harness
+from tests.workflows.image.harness import agent_harness
 from workflows import policies
 
 INTENT = {"action": "generate_image", "subject": "猫", "style": "赛博朋克", "confidence": 0.9, "reasoning": "生成"}
@@ -22,7 +22,7 @@ async def test_a_rate_limited_planner_is_retried_after_the_providers_retry_after
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    planner = [a for a in harness.llm_attempts if a.activity == "planner"]
+    planner = [a for a in harness.llm_attempts if a.activity == "image.planner"]
     assert [a.attempt for a in planner] == [1, 2]
     gap = (planner[1].started - planner[0].started).total_seconds()
     assert loopback.requests[0].path == "/v1/chat/completions"
@@ -38,7 +38,7 @@ async def test_a_spent_quota_is_not_retried_and_the_planner_falls_back_to_keywor
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1]
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.planner"] == [1]
     intent = outcome.state.intent
     assert intent is not None and intent.source == "keywords" and intent.action == "generate_image"
     assert outcome.path[-2:] == ["genui", "stream_end"]
@@ -55,7 +55,7 @@ async def test_an_answer_still_invalid_after_one_repair_is_not_retried(
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.attempt for a in harness.llm_attempts if a.activity == "planner"] == [1, 1]  # answer + repair
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.planner"] == [1, 1]  # answer + repair
     repair = loopback.requests[1].json()["messages"]
     assert repair[-2] == {"role": "assistant", "content": "我觉得用户想画一只猫。"}
     assert "not valid" in repair[-1]["content"]
@@ -87,7 +87,10 @@ async def test_a_failing_critic_llm_leaves_the_keyword_checks_to_answer(
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.activity for a in harness.llm_attempts] == ["planner", "critic"]  # no retry of the pixel checks
+    assert [a.activity for a in harness.llm_attempts] == [
+        "image.planner",
+        "image.critic",
+    ]  # no retry of the pixel checks
     check = outcome.state.quality_check
     assert check is not None and check.passed and not check.degraded
     assert not any(c.detail.startswith("LLM 评审") for c in check.checks)

@@ -1,4 +1,5 @@
-"""SessionWorkflow: one turn at a time, the last 50 messages and the last result, idle end, continue-as-new."""
+"""ImageSessionWorkflow: one turn at a time (the next queued at once), the last 50 messages and the last result,
+idle end, continue-as-new."""
 
 import asyncio
 from datetime import timedelta
@@ -11,34 +12,41 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
-from models.agent import AgentState, UserInput
-from models.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
+from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
+from models.image.state import ImageAgentState, UserInput
 from stores.style_store import LanceStyleStore
 from tests.conftest import TEST_SERVER, register_search_attributes
-from tests.workflows.harness import Harness, agent_harness
-from workflows.image_agent import ImageAgentWorkflow
-from workflows.session import MAX_MESSAGES, SessionWorkflow, session_workflow_id
+from tests.workflows.image.harness import Harness, agent_harness, collect_events
+from workflows.image.session import MAX_MESSAGES, ImageSessionWorkflow, session_workflow_id
+from workflows.image.workflow import ImageAgentWorkflow
 
 
 async def submit(harness: Harness, session_id: str, text: str, **session: Any) -> TurnTicket:
     client: Client = harness.env.client
     harness.sessions.add(session_workflow_id(session_id))
     start = WithStartWorkflowOperation(
-        SessionWorkflow.run,
+        ImageSessionWorkflow.run,
         SessionInput(snapshot=SessionSnapshot(session_id=session_id), **session),
         id=session_workflow_id(session_id),
-        task_queue=harness.settings.task_queue,
+        task_queue=harness.settings.task_queue("image"),
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
     )
     return await client.execute_update_with_start_workflow(
-        SessionWorkflow.submit, ChatTurn(user_input=UserInput(text=text)), start_workflow_operation=start
+        ImageSessionWorkflow.submit, ChatTurn(user_input=UserInput(text=text)), start_workflow_operation=start
     )
 
 
-async def result_of(env: WorkflowEnvironment, run_id: str) -> AgentState:
+async def result_of(env: WorkflowEnvironment, run_id: str) -> ImageAgentState:
+    """Wait for a turn's run to finish (its start may still be on its way), then query its whole state."""
+    handle = env.client.get_workflow_handle_for(ImageAgentWorkflow.run, run_id)
     async with env.time_skipping_unlocked():  # type: ignore[attr-defined]
-        state = await env.client.get_workflow_handle_for(ImageAgentWorkflow.run, run_id).result()
-    return state
+        for _ in range(100):
+            try:
+                await handle.result()
+                break
+            except RPCError:
+                await asyncio.sleep(0.05)
+    return await handle.query(ImageAgentWorkflow.state)
 
 
 async def query_state(handle: WorkflowHandle[Any, Any]) -> SessionSnapshot:
@@ -46,28 +54,65 @@ async def query_state(handle: WorkflowHandle[Any, Any]) -> SessionSnapshot:
     for _ in range(10):
         await asyncio.sleep(1)
         try:
-            return await handle.query(SessionWorkflow.state)
+            return await handle.query(ImageSessionWorkflow.state)
         except RPCError:
             pass
-    return await handle.query(SessionWorkflow.state)
+    return await handle.query(ImageSessionWorkflow.state)
 
 
 async def env_result(harness: Harness, session_workflow: str) -> SessionSnapshot:
     async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
-        return await harness.env.client.get_workflow_handle_for(SessionWorkflow.run, session_workflow).result()
+        return await harness.env.client.get_workflow_handle_for(ImageSessionWorkflow.run, session_workflow).result()
 
 
 async def test_turns_of_one_session_run_one_at_a_time(harness: Harness) -> None:
-    first, second = await asyncio.gather(
-        submit(harness, "order", "生成一只赛博朋克风格的猫"), submit(harness, "order", "再调整一下，大一点")
+    tickets = sorted(
+        await asyncio.gather(
+            submit(harness, "order", "生成一只赛博朋克风格的猫"), submit(harness, "order", "生成一只水彩风格的狐狸")
+        ),
+        key=lambda ticket: ticket.turn,
     )
 
-    assert {first.run_id, second.run_id} == {"image-order-1", "image-order-2"}
-    one = await harness.env.client.get_workflow_handle("image-order-1").describe()
-    two = await harness.env.client.get_workflow_handle("image-order-2").describe()
+    assert [t.run_id for t in tickets] == ["image-order-1", "image-order-2"]
+    assert [t.position for t in tickets] == [0, 1]
     await result_of(harness.env, "image-order-2")
-    one = await harness.env.client.get_workflow_handle("image-order-1").describe()
-    assert one.close_time is not None and two.start_time >= one.close_time
+    one = await collect_events(harness, "image-order-1")
+    two = await collect_events(harness, "image-order-2")
+    assert two[0].type == "queued" and two[0].data["position"] == 1
+    assert not any(e.type == "queued" for e in one)
+    began = next(e for e in two if e.type != "queued")
+    assert began.ts >= one[-1].ts, "the second turn began only after the first had ended"
+    assert two[-1].type == one[-1].type == "stream_end"
+
+
+async def test_a_queued_turn_gets_the_context_of_the_turn_before_it(harness: Harness) -> None:
+    first = await submit(harness, "chain", "生成一只赛博朋克风格的猫")
+    second = await submit(harness, "chain", "再调整一下，大一点")  # queued while the first runs
+
+    assert second.position == 1
+    state = await result_of(harness.env, second.run_id)
+    first_state = await result_of(harness.env, first.run_id)
+    assert state.intent is not None and state.intent.action == "adjust_parameters"
+    assert first_state.execution_result is not None and state.execution_result is not None
+    assert state.execution_result.metadata["baseImageUrl"] == first_state.execution_result.image_url
+    assert [m.content for m in state.messages][:1] == ["生成一只赛博朋克风格的猫"]
+
+
+async def test_cancelling_a_queued_turn_ends_it_and_the_session_goes_on(harness: Harness) -> None:
+    first = await submit(harness, "cancel", "生成一只赛博朋克风格的猫")
+    second = await submit(harness, "cancel", "画一只猫")
+    third = await submit(harness, "cancel", "画一朵花")
+    await harness.env.client.get_workflow_handle(second.run_id).cancel()
+
+    events = await collect_events(harness, second.run_id)
+    third_state = await result_of(harness.env, third.run_id)
+
+    assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "cancelled"
+    assert any(e.type == "error" and e.data["code"] == "CANCELLED" for e in events)
+    assert third_state.execution_result is not None
+    assert (
+        await harness.env.client.get_workflow_handle(first.run_id).describe()
+    ).status == WorkflowExecutionStatus.COMPLETED
 
 
 async def test_adjusting_uses_the_previous_turns_image(harness: Harness) -> None:

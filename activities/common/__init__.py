@@ -1,0 +1,1 @@
+"""Side effects several families share: LLM calls under Temporal, image references, failures."""

@@ -1,0 +1,56 @@
+"""Asking a person and waiting for the answer (ARCHITECTURE rule 9): the question a run shows, the answer the
+gateway delivers, and the events that announce both ends of the wait."""
+
+from datetime import datetime
+
+from pydantic import Field
+
+from models.base import CamelModel
+
+MAX_ANSWER_CHARS = 4000
+
+
+class InputOption(CamelModel):
+    """One choice offered to the person: `id` is what they answer with, `label` what they read."""
+
+    id: str = Field(min_length=1, max_length=64)
+    label: str
+
+
+class AwaitingInput(CamelModel):
+    """What a waiting run asks: shown in its state as `awaitingInput` and carried by `user_input_required`."""
+
+    question_id: str
+    """Changes with every question, so an answer meant for an earlier one can be told apart."""
+    prompt: str
+    options: list[InputOption] = Field(default_factory=list)
+    allow_free_text: bool = False
+    """True when an answer outside `options` is welcome (or when there are no options)."""
+    deadline: datetime
+    node: str
+
+
+class InputAnswer(CamelModel):
+    """`POST /v1/runs/{id}/input`: an offered option's id, or free text where the question allows it."""
+
+    answer: str = Field(min_length=1, max_length=MAX_ANSWER_CHARS)
+    question_id: str | None = None
+    """When given, the answer is refused if the run now asks something else."""
+
+
+class ReceivedAnswer(CamelModel):
+    """The answer a run accepted: which question, the answer, and the option it picked (None for free text)."""
+
+    question_id: str
+    answer: str
+    option: InputOption | None = None
+    received_at: datetime
+
+
+class InputExpired(CamelModel):
+    """Payload of `user_input_expired`: nobody answered before the deadline."""
+
+    question_id: str
+    prompt: str
+    deadline: datetime
+    message: str

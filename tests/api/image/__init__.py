@@ -1,0 +1,1 @@
+"""The gateway's image-agent tests: chat, masks, inpainting through HTTP."""

@@ -1,0 +1,1 @@
+"""The image agent's pure logic: keyword planner, masks, quality checks, renderer."""

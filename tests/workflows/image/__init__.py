@@ -1,0 +1,1 @@
+"""The image agent's workflows on the time-skipping server."""

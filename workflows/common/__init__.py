@@ -1,0 +1,1 @@
+"""Run machinery every family shares: graphs, event logs, the graph runner, ask-and-wait, search attributes."""

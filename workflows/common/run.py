@@ -1,0 +1,187 @@
+"""The run machinery every family shares: walk a declared graph, one node at a time, to its end.
+
+A family's workflow declares its nodes (each a coroutine that does its work and names the next node), its graph
+and its routing; `GraphRun` does the rest:
+
+- every transition is recorded in the run's `GraphPosition` and refused when the graph does not declare it;
+- activities run through `call()`, with the node's declared options from `workflows.policies` and a `summary=`
+  for the Web UI, and a cancelled run stays cancelled (a cancelled activity is not a node failure to degrade);
+- a node's activity failure becomes the run's `ErrorInfo` with a user-facing code (`fail()`);
+- the run's deadline is a workflow timer: when it fires, or the run is cancelled, the node in flight is
+  cancelled and the run ends through the family's error node (ARCHITECTURE rule 3); an unexpected exception in a
+  node does the same with INTERNAL_ERROR instead of leaving a workflow task failing forever;
+- the run ends with the family's terminal event (`RunEnd`) and the `RunStatus` search attribute.
+"""
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import timedelta
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
+from temporalio.exceptions import TimeoutError as NodeTimeoutError
+
+from workflows.common.event_log import EventLog
+from workflows.common.graph import Graph
+from workflows.common.search_attributes import RUN_STATUS
+from workflows.policies import NodeOptions
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode, ErrorInfo
+    from models.events import RunEnd, RunStatus
+    from models.nodes import ActivitySpec
+    from models.runs import GraphPosition
+
+InputT = TypeVar("InputT", bound=BaseModel)
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+NodeStep = Callable[[], Awaitable[str]]
+"""A node: does its work and returns the id of the next node."""
+
+
+class RunRecord(Protocol):
+    """What the machinery reads and writes in a family's state: its place in the graph and its error."""
+
+    @property
+    def position(self) -> GraphPosition: ...
+
+    error: ErrorInfo | None
+
+
+class GraphRun:
+    """Drives one run of a declared graph; a family's workflow holds one and calls `execute` from its run."""
+
+    def __init__(self, graph: Graph, events: EventLog, record: RunRecord, *, error_node: str) -> None:
+        if error_node not in graph.nodes:
+            raise ValueError(f"graph {graph.name}: error node {error_node!r} is not declared")
+        self.graph = graph
+        self.events = events
+        self._record = record
+        self._error_node = error_node
+
+    @property
+    def node(self) -> str:
+        return self._record.position.current_node
+
+    async def execute(
+        self,
+        steps: Mapping[str, NodeStep],
+        *,
+        first: str,
+        deadline: timedelta | None,
+        ready: Callable[[], bool] | None = None,
+    ) -> RunStatus:
+        """Walk from `first` to the graph's end; `ready`, when given, is waited for before the deadline starts
+        (a queued run waits for its turn). Re-raises cancellation after the run has ended through its error
+        node, so the workflow closes as cancelled."""
+        try:
+            if ready is not None:
+                await workflow.wait_condition(ready)
+        except asyncio.CancelledError:
+            await self._end_through_error_node(steps, ErrorCode.CANCELLED, "任务已取消")
+            self.finish("cancelled")
+            raise
+        walk = asyncio.create_task(self._walk(steps, first))
+        try:
+            await workflow.wait_condition(walk.done, timeout=deadline)
+        except TimeoutError:
+            seconds = deadline.total_seconds() if deadline else 0
+            await self._abort(walk, steps, ErrorCode.WORKFLOW_TIMEOUT, f"任务超时：单次运行最长 {seconds:g} 秒")
+            self.finish("timeout")
+            return "timeout"
+        except asyncio.CancelledError:
+            await self._abort(walk, steps, ErrorCode.CANCELLED, "任务已取消")
+            self.finish("cancelled")
+            raise
+        walk.result()
+        status: RunStatus = "failed" if self._record.error else "completed"
+        self.finish(status)
+        return status
+
+    async def call(
+        self, spec: ActivitySpec[InputT, ResultT], request: InputT, options: NodeOptions, *, summary: str
+    ) -> ResultT:
+        """Run one node's activity with its declared options; a cancelled run stays cancelled."""
+        try:
+            result: ResultT = await workflow.execute_activity(
+                spec.name, request, result_type=spec.result, summary=summary, **options.kwargs()
+            )
+        except ActivityError as err:
+            if isinstance(err.cause, CancelledError):
+                raise asyncio.CancelledError() from err
+            raise
+        return result
+
+    def fail(self, err: ActivityError, default: ErrorCode) -> str:
+        """Record a node's activity failure as the run's error and go to the error node.
+
+        A non-retryable failure whose type is an `ErrorCode` keeps its code and message (they are written for a
+        person); a timeout or any other failure gets `default` and a sentence naming the node.
+        """
+        node = self.node
+        cause = err.cause
+        if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
+            error = ErrorInfo(code=cause.type, message=cause.message, node=node)
+        elif isinstance(cause, NodeTimeoutError):
+            error = ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)
+        else:
+            message = cause.message if isinstance(cause, ApplicationError) else str(cause or err)
+            error = ErrorInfo(code=default, message=f"{node} 节点失败：{message}", node=node)
+        return self.fail_with(error)
+
+    def fail_with(self, error: ErrorInfo) -> str:
+        """Record `error` as the run's error and go to the error node."""
+        self._record.error = error
+        return self._error_node
+
+    def finish(self, status: RunStatus) -> None:
+        """The terminal event and the `RunStatus` search attribute: the last things a run does."""
+        workflow.upsert_search_attributes([RUN_STATUS.value_set(status)])
+        self.events.emit(self.events.catalog.terminal, self.graph.end, RunEnd(status=status, error=self._record.error))
+
+    async def _walk(self, steps: Mapping[str, NodeStep], first: str) -> None:
+        node = self._goto(first)
+        while node != self.graph.end:
+            try:
+                following = await steps[node]()
+            except workflow.NondeterminismError:
+                raise  # fails the workflow task: a code change to fix, after which the run replays and goes on
+            except Exception as exc:
+                if node == self._error_node:
+                    raise
+                # A bug: end through the error path rather than leave the workflow task failing forever.
+                workflow.logger.exception("node %s failed unexpectedly", node)
+                code = exc.type if isinstance(exc, ApplicationError) and exc.type else ErrorCode.INTERNAL_ERROR
+                following = self.fail_with(ErrorInfo(code=code, message=f"{node} 节点内部错误：{exc}", node=node))
+                node = self._goto(following, checked=False)
+                continue
+            node = self._goto(following)
+
+    async def _abort(
+        self, walk: asyncio.Task[None], steps: Mapping[str, NodeStep], code: ErrorCode, message: str
+    ) -> None:
+        """End a run that is still in a node (deadline or cancel) through the error node."""
+        walk.cancel()
+        await workflow.wait([walk])
+        await self._end_through_error_node(steps, code, message)
+
+    async def _end_through_error_node(self, steps: Mapping[str, NodeStep], code: ErrorCode, message: str) -> None:
+        self._record.error = ErrorInfo(code=code, message=message, node=self.node)
+        self._goto(self._error_node, checked=False)
+        self._goto(await steps[self._error_node](), checked=False)
+
+    def _goto(self, node: str, *, checked: bool = True) -> str:
+        position = self._record.position
+        source = position.current_node
+        if checked and not self.graph.has_edge(source, node):
+            raise ApplicationError(
+                f"{self.graph.name}: transition {source} → {node} is not a declared edge",
+                type=ErrorCode.UNDECLARED_TRANSITION,
+                non_retryable=True,
+            )
+        position.transitions.append((source, node))
+        position.current_node = node
+        workflow.set_current_details(f"node: **{node}**")
+        return node
