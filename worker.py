@@ -32,7 +32,8 @@ from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library, style_vocabulary
 from stores.style_store import LanceStyleStore, StyleStore
-from workflows.registry import REGISTRY, Registry
+from workflows.common.registration import Registry
+from workflows.registry import REGISTRY
 
 log = logging.getLogger("worker")
 

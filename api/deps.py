@@ -6,10 +6,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 from temporalio.client import Client
 
+from api.intake import Intake
 from api.launch import Launchers
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
-from workflows.registry import Registry
+from workflows.common.registration import Registry
 
 
 def _client(request: Request) -> Client:
@@ -27,6 +28,11 @@ def _blobs(request: Request) -> LocalBlobStore:
     return blobs
 
 
+def _intake(request: Request) -> Intake:
+    intake: Intake = request.app.state.intake
+    return intake
+
+
 def _registry(request: Request) -> Registry:
     registry: Registry = request.app.state.registry
     return registry
@@ -40,5 +46,6 @@ def _launchers(request: Request) -> Launchers:
 TemporalClient = Annotated[Client, Depends(_client)]
 AppSettings = Annotated[Settings, Depends(_settings)]
 BlobStore = Annotated[LocalBlobStore, Depends(_blobs)]
+RequestIntake = Annotated[Intake, Depends(_intake)]
 WorkflowRegistry = Annotated[Registry, Depends(_registry)]
 RunLaunchers = Annotated[Launchers, Depends(_launchers)]

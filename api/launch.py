@@ -1,35 +1,105 @@
-"""How the gateway starts a run of a registered workflow: the default launcher and the launcher type families
-with their own start-up (the image agent's session, its masks' claim check) provide instead."""
+"""How the gateway starts a run of a registered workflow, in two steps.
+
+`prepare` runs in the intake process (`api.intake`): the request body parsed, the workflow found, its input
+validated and prepared (the image family stores a mask's bytes here, the claim check) into what the run needs,
+which is small. `start` then runs on the event loop and starts (or submits) the run on Temporal. A family with
+its own start-up registers a `Launcher`; every other startable workflow gets `Launcher()`: its validated input
+unchanged, started directly under a fresh id.
+"""
 
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from temporalio.client import Client
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 
-from models.runs import RunTicket
+from api.bodies import InvalidBody, parse_body
+from api.errors import ApiError
+from models.errors import ErrorCode
+from models.runs import RunStartRequest, RunTicket
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
+from workflows.common.registration import RegisteredWorkflow, Registry
 from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
-from workflows.registry import RegisteredWorkflow
 
 
 @dataclass(frozen=True)
 class LaunchContext:
-    """What a launcher may use: the Temporal client, settings, the blob store and the workflow to start."""
+    """What `start` may use: the Temporal client, the settings and the workflow it starts."""
 
     client: Client
     settings: Settings
-    blobs: LocalBlobStore
     workflow: RegisteredWorkflow
 
 
-Launcher = Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]]
-"""Starts a run from its validated input and optional session id, and says which run it is."""
+def keep_input(run_input: BaseModel, blobs: LocalBlobStore) -> BaseModel:
+    """The default `prepare`: the validated input is what the workflow takes."""
+    return run_input
+
+
+async def start_directly(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
+    """The default `start`: the workflow with the prepared input as its argument, under the id `<family>-<random>`."""
+    entry = context.workflow
+    run_id = f"{entry.family}-{uuid.uuid4().hex[:16]}"
+    await context.client.start_workflow(
+        entry.name,
+        prepared,
+        id=run_id,
+        task_queue=context.settings.task_queue(entry.family),
+        search_attributes=run_search_attributes(session_id),
+        static_summary=f"{entry.name} started through POST /v1/runs",
+    )
+    return RunTicket(run_id=run_id, workflow=entry.name, session_id=session_id)
+
+
+@dataclass(frozen=True)
+class Launcher:
+    """A workflow's two start-up steps; `prepare` must be a module-level function (it is sent to another process)."""
+
+    prepare: Callable[[BaseModel, LocalBlobStore], BaseModel] = keep_input
+    start: Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]] = start_directly
+
+
 Launchers = Mapping[str, Launcher]
-"""Launchers by workflow name; a startable workflow without one is started by `start_directly`."""
+"""Launchers by workflow name."""
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """What `prepare_run` sends back: the workflow, the session and the prepared input."""
+
+    workflow: str
+    session_id: str | None
+    prepared: BaseModel
+
+
+def prepare_run(chunks: list[bytes], registry: Registry, launchers: Launchers, blobs: LocalBlobStore) -> PreparedRun:
+    """In the intake process: `POST /v1/runs`'s body parsed, its workflow found, its input validated (against the
+    workflow's input model) and prepared."""
+    request = parse_body(RunStartRequest, chunks)
+    entry = registered(registry, request.workflow)
+    if entry.input_model is None:
+        raise ApiError(400, ErrorCode.WORKFLOW_NOT_STARTABLE, f"{entry.name} 不能直接启动（由其家族的运行启动）")
+    try:
+        run_input = entry.input_model.model_validate(request.input)
+    except ValidationError as err:
+        raise InvalidBody.from_error(err, "input") from None
+    launcher = launchers.get(entry.name, Launcher())
+    return PreparedRun(entry.name, request.session_id, launcher.prepare(run_input, blobs))
+
+
+def registered(registry: Registry, name: str, run_id: str | None = None) -> RegisteredWorkflow:
+    """The registered workflow `name`; 404 WORKFLOW_NOT_FOUND, or RUN_NOT_FOUND for a run of `run_id` whose
+    workflow is not one of ours."""
+    entry = registry.get(name)
+    if entry is not None:
+        return entry
+    if run_id is not None:
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}")
+    known = ", ".join(e.name for e in registry)
+    raise ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, f"没有这个工作流：{name}（有：{known}）")
 
 
 def run_search_attributes(session_id: str | None) -> TypedSearchAttributes:
@@ -38,18 +108,3 @@ def run_search_attributes(session_id: str | None) -> TypedSearchAttributes:
     if session_id is not None:
         pairs.append(SearchAttributePair(SESSION_ID, session_id))
     return TypedSearchAttributes(pairs)
-
-
-async def start_directly(context: LaunchContext, run_input: BaseModel, session_id: str | None) -> RunTicket:
-    """Start the workflow with the validated input as its argument, under the id `<family>-<random>`."""
-    entry = context.workflow
-    run_id = f"{entry.family}-{uuid.uuid4().hex[:16]}"
-    await context.client.start_workflow(
-        entry.name,
-        run_input,
-        id=run_id,
-        task_queue=context.settings.task_queue(entry.family),
-        search_attributes=run_search_attributes(session_id),
-        static_summary=f"{entry.name} started through POST /v1/runs",
-    )
-    return RunTicket(run_id=run_id, workflow=entry.name, session_id=session_id)

@@ -3,22 +3,28 @@
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from temporalio.client import Client
 
+from api.bodies import add_documented_schemas
 from api.errors import install_error_handlers
+from api.intake import Intake
 from api.launch import Launchers
 from api.routes import blobs, image, runs, workflows
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
-from workflows.registry import IMAGE_AGENT, REGISTRY, Registry
+from workflows.common.registration import Registry
+from workflows.image.registration import IMAGE_AGENT
+from workflows.registry import REGISTRY
 
-LAUNCHERS: Launchers = {IMAGE_AGENT.name: image.launch_turn}
+LAUNCHERS: Launchers = {IMAGE_AGENT.name: image.IMAGE_TURN}
 """Workflows whose runs start their own way; every other startable workflow is started directly."""
 
 
@@ -37,8 +43,13 @@ def create_app(
         app.state.blobs = LocalBlobStore(settings.blob_dir)
         app.state.registry = registry
         app.state.launchers = launchers
+        app.state.intake = Intake()
+        await app.state.intake.warm_up()
         app.state.temporal = client or await connect(settings)
-        yield
+        try:
+            yield
+        finally:
+            app.state.intake.close()
 
     app = FastAPI(
         title="Durable agents gateway",
@@ -56,6 +67,13 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            app.openapi_schema = add_documented_schemas(document)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz")
     return app
 

@@ -18,7 +18,7 @@ from temporalio.testing import WorkflowEnvironment
 from typing_extensions import Buffer
 
 from tests.llm.loopback import Loopback
-from workflows.common.search_attributes import ALL_KEYS
+from workflows.common.search_attributes import ALL_KEYS, dev_server_flags
 
 BIN_DIR = Path(sys.executable).parent
 TEST_SERVER = BIN_DIR / "temporal-test-server"
@@ -67,6 +67,18 @@ async def env() -> AsyncIterator[WorkflowEnvironment]:
         test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
     ) as environment:
         await register_search_attributes(environment.client)
+        yield environment
+
+
+@pytest.fixture(scope="session")
+async def dev_env() -> AsyncIterator[WorkflowEnvironment]:
+    """A real Temporal dev server (SQLite in memory) for what the time-skipping server lacks: visibility queries
+    (`GET /v1/runs`) and update validators that refuse (the test server loses a refused update)."""
+    async with await WorkflowEnvironment.start_local(
+        dev_server_existing_path=str(DEV_SERVER),
+        data_converter=pydantic_data_converter,
+        dev_server_extra_args=[*dev_server_flags(), "--log-level", "error"],
+    ) as environment:
         yield environment
 
 

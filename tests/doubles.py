@@ -10,6 +10,7 @@ from activities.image.image_provider import ImageRequest, LocalImageProvider
 from imaging.rendering import encode_png
 from models.image.state import RetrievedStyle
 from stores.blob_store import LocalBlobStore
+from stores.style_store import StyleStore
 
 
 class UnavailableImageApi:
@@ -63,6 +64,18 @@ class UnreachableVectorStore:
     def search(self, query: str, *, limit: int = 3, min_similarity: float = 0.6) -> list[RetrievedStyle]:
         self.calls += 1
         raise ConnectionError("vector store unreachable")
+
+
+class CountingVectorStore:
+    """A vector database that answers (from the real embedded store) and counts the searches it was sent."""
+
+    def __init__(self, real: StyleStore) -> None:
+        self.calls = 0
+        self._real = real
+
+    def search(self, query: str, *, limit: int = 3, min_similarity: float = 0.6) -> list[RetrievedStyle]:
+        self.calls += 1
+        return self._real.search(query, limit=limit, min_similarity=min_similarity)
 
 
 class ImagesUnreadableStore(LocalBlobStore):

@@ -55,14 +55,17 @@ class NodeOptions:
 # --- image agent (seeds 000 §8.2, 004) ------------------------------------------------------------------------
 
 IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5))
-IMAGE_PLANNER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=25))
-"""The LLM path: 10 s per attempt; after 25 s the Planner degrades to keyword matching (fast failures retry at
-5 s and 15 s, a hung provider gets two attempts)."""
+IMAGE_PLANNER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
+"""The LLM path: 10 s per attempt; after 20 s the Planner degrades to keyword matching (fast failures are
+retried after 5 s and 10 s, a hung provider gets a second attempt cut short at 20 s)."""
 IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10))
 """The keyword fallback: milliseconds of CPU, no provider, so nothing to budget."""
 IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
 """After 10 s of failures the run goes on with the original prompt."""
 IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
 """No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the run's deadline)."""
-IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=15))
-"""After 15 s of failures the image counts as passed (seed 000 §3.4)."""
+IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10))
+"""After 10 s of failures the image counts as passed (seed 000 §3.4): a fast failure is retried once."""
+
+IMAGE_RUN_DEADLINE = timedelta(seconds=60)
+"""Seed 000 §8.2: one run takes at most 60 s (the default of `Settings.run_deadline_seconds`)."""

@@ -3,9 +3,11 @@
 This module owns `classify_intent`, a pure, synchronous and deterministic function that turns one user message
 into an `Intent` from Chinese and English keyword tables. It is the default offline planner and the fallback
 when the LLM planner fails. It covers the mask override (§3.1), follow-ups against the previous image (§5.2),
-parameter parsing for `adjust_parameters`, and the edge cases of §7 (empty, emoji-only, chit-chat).
+parameter parsing for `adjust_parameters`, and the edge cases of §7 (empty, emoji-only, keyboard mashing,
+chit-chat).
 
-It does no I/O: the caller passes in the style vocabulary (every style name and alias).
+The caller passes in the style vocabulary (every style name and alias); the only data it reads itself are the
+word lists behind `activities.image.lexicon`, loaded once.
 """
 
 import json
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from activities.image.lexicon import is_mashing
 from models.image.state import ImageParameters, Intent, IntentAction, PreviousResult
 
 # --- Confidence levels ------------------------------------------------------------------------------------
@@ -405,9 +408,9 @@ def classify_intent(
 ) -> Intent:
     """Classify one user message into an `Intent` by keyword matching (source "mask" or "keywords").
 
-    Precedence: mask > empty / symbols only > "again" with a previous image > a new style only (with a previous
-    image) > region or edit keywords > adjust keywords (unless a strong verb names a subject) > generate verbs >
-    chit-chat > a bare subject or style > unknown.
+    Precedence: mask > empty / symbols only / keyboard mashing > "again" with a previous image > a new style only
+    (with a previous image) > region or edit keywords > adjust keywords (unless a strong verb names a subject) >
+    generate verbs > chit-chat > a bare subject or style > unknown.
     """
     request = _normalise(text)
     style = _find_style(request, style_vocabulary)
@@ -428,6 +431,8 @@ def classify_intent(
         return _intent("unknown", CONFIDENCE_EMPTY, "输入为空", prompt=request)
     if not any(char.isalpha() for char in request) and not _SIZE.search(request):
         return _intent("unknown", CONFIDENCE_SYMBOLS, "只有表情或符号，没有可识别的文字", prompt=request)
+    if style is None and not _has_keyword(request) and not _SIZE.search(request) and is_mashing(request):
+        return _intent("unknown", CONFIDENCE_UNRECOGNISED, "像是随手敲的字母，不是任何语言里的词", prompt=request)
 
     signals = _scan(remainder)
     parameters = _parse_parameters(remainder, previous)

@@ -1,19 +1,21 @@
 """The image agent at the gateway: the seed's `POST /api/agent/chat`, and the launcher `POST /v1/runs` uses for
-`ImageAgentWorkflow`. Both submit the message to its session and stream (or name) the turn's run."""
+`ImageAgentWorkflow`. Both prepare the message in the intake process (the mask's claim check), then submit it to
+its session and stream (or name) the turn's run."""
 
-import asyncio
 import uuid
+from dataclasses import dataclass
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from temporalio.client import Client, WithStartWorkflowOperation, WorkflowUpdateFailedError
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDConflictPolicy
 from temporalio.exceptions import ApplicationError
 
-from api.deps import AppSettings, BlobStore, TemporalClient
+from api.bodies import body_chunks, documented, parse_body
+from api.deps import AppSettings, BlobStore, RequestIntake, TemporalClient
 from api.errors import ApiError
-from api.launch import LaunchContext
+from api.launch import LaunchContext, Launcher
 from api.mask_intake import store_mask
 from api.streaming import SSE_HEADERS, sse_stream
 from models.image.requests import ChatRequest, ImageRunInput
@@ -32,14 +34,18 @@ router = APIRouter(tags=["image agent"])
     "/api/agent/chat",
     response_class=StreamingResponse,
     responses={200: {"content": {"text/event-stream": {}}, "description": "the run's events as SSE"}},
+    openapi_extra=documented(ChatRequest),
 )
-async def chat(body: ChatRequest, client: TemporalClient, settings: AppSettings, blobs: BlobStore) -> StreamingResponse:
+async def chat(
+    request: Request, client: TemporalClient, settings: AppSettings, blobs: BlobStore, intake: RequestIntake
+) -> StreamingResponse:
     """Run one image-agent turn and stream its events; the run id is in the `X-Run-Id` header.
 
     Messages of one session run one at a time: a message sent while another runs gets its headers at once and a
     `queued` event with its position, then its run's events when its turn comes.
     """
-    ticket = await submit_turn(client, settings, blobs, body, body.session_id)
+    message = await intake.run(prepare_chat, await body_chunks(request), blobs)
+    ticket = await submit_turn(client, settings, message.user_input, message.session_id)
     return StreamingResponse(
         sse_stream(client, ticket.run_id, settings.base_url, starting=True),
         media_type="text/event-stream",
@@ -47,22 +53,42 @@ async def chat(body: ChatRequest, client: TemporalClient, settings: AppSettings,
     )
 
 
-async def launch_turn(context: LaunchContext, run_input: BaseModel, session_id: str | None) -> RunTicket:
-    """`POST /v1/runs` for `ImageAgentWorkflow`: one turn in the given session (a new session without one)."""
+@dataclass(frozen=True)
+class PreparedChat:
+    """A chat message ready to submit: its session (if it named one) and its input with the mask by reference."""
+
+    session_id: str | None
+    user_input: UserInput
+
+
+def prepare_chat(chunks: list[bytes], blobs: LocalBlobStore) -> PreparedChat:
+    """In the intake process: the chat body parsed and validated, its mask stored."""
+    body = parse_body(ChatRequest, chunks)
+    return PreparedChat(session_id=body.session_id, user_input=prepare_turn(body, blobs))
+
+
+def prepare_turn(run_input: BaseModel, blobs: LocalBlobStore) -> UserInput:
+    """In the intake process: one message's mask checked and stored (claim check); the run gets its keys."""
     assert isinstance(run_input, ImageRunInput)
-    ticket = await submit_turn(context.client, context.settings, context.blobs, run_input, session_id)
+    mask = store_mask(run_input.mask_data, blobs) if run_input.mask_data else None
+    return UserInput(text=run_input.text, mask_data=mask, preferred_model=run_input.preferred_model)
+
+
+async def start_turn(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
+    """`POST /v1/runs` for `ImageAgentWorkflow`: one turn in the given session (a new session without one)."""
+    assert isinstance(prepared, UserInput)
+    ticket = await submit_turn(context.client, context.settings, prepared, session_id)
     return RunTicket(
         run_id=ticket.run_id, workflow=context.workflow.name, session_id=ticket.session_id, position=ticket.position
     )
 
 
-async def submit_turn(
-    client: Client, settings: Settings, blobs: LocalBlobStore, message: ImageRunInput, session_id: str | None
-) -> TurnTicket:
-    """Store the mask (claim check, in a thread), then submit the message to its session (created on first use)."""
+IMAGE_TURN = Launcher(prepare=prepare_turn, start=start_turn)
+
+
+async def submit_turn(client: Client, settings: Settings, user_input: UserInput, session_id: str | None) -> TurnTicket:
+    """Submit a message to its session (created on first use); the session answers at once with the turn's run."""
     session_id = session_id or uuid.uuid4().hex[:12]
-    mask = await asyncio.to_thread(store_mask, message.mask_data, blobs) if message.mask_data else None
-    turn = ChatTurn(user_input=UserInput(text=message.text, mask_data=mask, preferred_model=message.preferred_model))
     start = WithStartWorkflowOperation(
         ImageSessionWorkflow.run,
         SessionInput(
@@ -78,7 +104,7 @@ async def submit_turn(
     )
     try:
         return await client.execute_update_with_start_workflow(
-            ImageSessionWorkflow.submit, turn, start_workflow_operation=start
+            ImageSessionWorkflow.submit, ChatTurn(user_input=user_input), start_workflow_operation=start
         )
     except WorkflowUpdateFailedError as err:
         cause = err.cause

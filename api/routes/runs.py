@@ -9,9 +9,8 @@ import binascii
 from typing import Annotated, Any, Literal, Union
 
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, Field, create_model
 from temporalio.client import (
     Client,
     WorkflowExecutionDescription,
@@ -23,17 +22,18 @@ from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import present
-from api.deps import AppSettings, BlobStore, RunLaunchers, TemporalClient, WorkflowRegistry
+from api.bodies import body_chunks, documented
+from api.deps import AppSettings, BlobStore, RequestIntake, RunLaunchers, TemporalClient, WorkflowRegistry
 from api.errors import ApiError
-from api.launch import LaunchContext, start_directly
+from api.launch import LaunchContext, Launcher, prepare_run, registered
 from api.streaming import SSE_HEADERS, first_offset, sse_stream
 from models.base import CamelModel
 from models.errors import ErrorCode
 from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
 from models.runs import SESSION_ID_PATTERN, ListedStatus, RunPage, RunStartRequest, RunSummary, RunTicket
 from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
+from workflows.common.registration import Registry
 from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
-from workflows.registry import RegisteredWorkflow, Registry
 
 ENDED = ("completed", "failed", "timeout", "cancelled")
 _CLOSED_STATUS: dict[WorkflowExecutionStatus, ListedStatus] = {
@@ -81,13 +81,14 @@ def build_router(registry: Registry) -> APIRouter:
         status_code=201,
         response_model=RunTicket,
         responses={200: {"content": {"text/event-stream": {}}, "description": "with Accept: text/event-stream"}},
+        openapi_extra=documented(RunStartRequest),
     )
     async def start_run(
-        body: RunStartRequest,
         request: Request,
         client: TemporalClient,
         settings: AppSettings,
         blobs: BlobStore,
+        intake: RequestIntake,
         workflows: WorkflowRegistry,
         launchers: RunLaunchers,
     ) -> Response:
@@ -96,17 +97,10 @@ def build_router(registry: Registry) -> APIRouter:
         Answers 201 with the run id, or streams the run's events (SSE) when the client accepts
         `text/event-stream`; the run id is then in the `X-Run-Id` header.
         """
-        entry = _registered(workflows, body.workflow)
-        if entry.input_model is None:
-            raise ApiError(400, ErrorCode.WORKFLOW_NOT_STARTABLE, f"{entry.name} 不能直接启动（由其家族的运行启动）")
-        try:
-            run_input = entry.input_model.model_validate(body.input)
-        except ValidationError as err:
-            raise RequestValidationError(
-                [{**e, "loc": ("body", "input", *e["loc"])} for e in err.errors(include_url=False)]
-            ) from err
-        launch = launchers.get(entry.name, start_directly)
-        ticket = await launch(LaunchContext(client, settings, blobs, entry), run_input, body.session_id)
+        run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs)
+        entry = registered(workflows, run.workflow)
+        launcher = launchers.get(entry.name, Launcher())
+        ticket = await launcher.start(LaunchContext(client, settings, entry), run.prepared, run.session_id)
         headers = {"X-Run-Id": ticket.run_id, "Location": f"/v1/runs/{ticket.run_id}"}
         if ticket.session_id:
             headers["X-Session-Id"] = ticket.session_id
@@ -129,7 +123,7 @@ def build_router(registry: Registry) -> APIRouter:
         page_token: Annotated[str | None, Query(alias="pageToken", max_length=4096)] = None,
     ) -> RunPage:
         """Runs newest first, through Temporal visibility (search attributes), one page at a time."""
-        names = [_registered(workflows, workflow).name] if workflow else [entry.name for entry in workflows]
+        names = [registered(workflows, workflow).name] if workflow else [entry.name for entry in workflows]
         pages = client.list_workflows(
             _visibility_query(names, session_id, status),
             page_size=page_size,
@@ -156,7 +150,7 @@ def build_router(registry: Registry) -> APIRouter:
     ) -> Response:
         """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
         handle, description = await _describe(client, run_id)
-        entry = _registered(workflows, description.workflow_type, run_id)
+        entry = registered(workflows, description.workflow_type, run_id)
         state = await handle.query("state", result_type=entry.state_model)
         asked = await handle.query(AWAITING_QUERY) if entry.human_input else None
         awaiting = AwaitingInput.model_validate(asked) if asked else None
@@ -186,7 +180,7 @@ def build_router(registry: Registry) -> APIRouter:
     ) -> StreamingResponse:
         """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
         _, description = await _describe(client, run_id)
-        entry = _registered(workflows, description.workflow_type, run_id)
+        entry = registered(workflows, description.workflow_type, run_id)
         if entry.events is None:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
         offset = after + 1 if after is not None else first_offset(last_event_id)
@@ -204,7 +198,7 @@ def build_router(registry: Registry) -> APIRouter:
         answer is not one of the offered options.
         """
         handle, description = await _describe(client, run_id)
-        entry = _registered(workflows, description.workflow_type, run_id)
+        entry = registered(workflows, description.workflow_type, run_id)
         _require_running(description)
         if not entry.human_input:
             raise ApiError(409, ErrorCode.RUN_NOT_WAITING, f"{entry.name} 从不等待回答（never asks for input）")
@@ -241,16 +235,6 @@ async def _describe(client: Client, run_id: str) -> tuple[WorkflowHandle[Any, An
         if err.status in (RPCStatusCode.NOT_FOUND, RPCStatusCode.INVALID_ARGUMENT):
             raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}") from err
         raise
-
-
-def _registered(registry: Registry, name: str, run_id: str | None = None) -> RegisteredWorkflow:
-    entry = registry.get(name)
-    if entry is not None:
-        return entry
-    if run_id is not None:  # a workflow on this server that is not one of ours
-        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}")
-    known = ", ".join(e.name for e in registry)
-    raise ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, f"没有这个工作流：{name}（有：{known}）")
 
 
 def _require_running(description: WorkflowExecutionDescription) -> None:

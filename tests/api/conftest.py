@@ -1,8 +1,10 @@
 """The gateway in-process (ASGI) against the time-skipping server, with a real worker behind it."""
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,6 +17,8 @@ from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
 from tests.workflows.image.harness import settings_for, terminate_running
 from worker import build_activities, running_workers
+from workflows.common.registration import Registry
+from workflows.registry import REGISTRY
 
 
 @dataclass
@@ -24,6 +28,7 @@ class Gateway:
     http: httpx.AsyncClient
     settings: Settings
     blobs: LocalBlobStore
+    env: WorkflowEnvironment
     sessions: set[str] = field(default_factory=set)
 
 
@@ -32,18 +37,32 @@ def api_style_store(tmp_path_factory: pytest.TempPathFactory) -> LanceStyleStore
     return LanceStyleStore.open(tmp_path_factory.mktemp("lancedb"), library=load_style_library())
 
 
-@pytest.fixture
-async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    settings = settings_for(tmp_path)
-    app = create_app(settings, client=env.client)
-    activities = build_activities(settings, style_store=api_style_store)
+@asynccontextmanager
+async def running_gateway(
+    env: WorkflowEnvironment,
+    data_dir: Path,
+    style_store: LanceStyleStore,
+    *,
+    registry: Registry = REGISTRY,
+    **settings_fields: Any,
+) -> AsyncIterator[Gateway]:
+    """A gateway and every family's worker on fresh task queues; sessions it started are ended afterwards."""
+    settings = settings_for(data_dir, **settings_fields)
+    app = create_app(settings, client=env.client, registry=registry)
+    activities = build_activities(settings, style_store=style_store)
     async with (
-        running_workers(env.client, settings, activities),
+        running_workers(env.client, settings, activities, registry),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):
-        gateway = Gateway(http=http, settings=settings, blobs=LocalBlobStore(settings.blob_dir))
+        gateway = Gateway(http=http, settings=settings, blobs=LocalBlobStore(settings.blob_dir), env=env)
         try:
             yield gateway
         finally:
             await terminate_running(env.client, gateway.sessions)
+
+
+@pytest.fixture
+async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
+    async with running_gateway(env, tmp_path, api_style_store) as running:
+        yield running

@@ -12,6 +12,7 @@ in the run's history. An unanswered question ends at its deadline with `user_inp
 A family that asks must declare the three events of `HUMAN_INPUT_EVENTS` in its catalog.
 """
 
+import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -72,25 +73,30 @@ class HumanInput:
         self._events.emit(REQUIRED_EVENT, node, question)
         try:
             await workflow.wait_condition(lambda: self._answer is not None, timeout=timeout)
-        except TimeoutError:
-            self._events.emit(
-                EXPIRED_EVENT,
-                node,
-                InputExpired(
-                    question_id=question.question_id,
-                    prompt=prompt,
-                    deadline=question.deadline,
-                    message="等待回答已超时，按现有结果结束（no answer before the deadline）",
-                ),
-            )
-            return None
-        finally:
+        except asyncio.CancelledError:
             self.awaiting = None
-            workflow.upsert_search_attributes([RUN_STATUS.value_set("running")])
+            raise
+        except TimeoutError:
+            self._stop_waiting()
+            expired = InputExpired(
+                question_id=question.question_id,
+                prompt=prompt,
+                deadline=question.deadline,
+                message="等待回答已超时，按现有结果结束（no answer before the deadline）",
+            )
+            self._events.emit(EXPIRED_EVENT, node, expired)
+            return None
+        # No `finally` here: a workflow evicted from the cache has its coroutines closed outside any workflow, and
+        # workflow calls made then would land in whichever workflow runs at that moment.
+        self._stop_waiting()
         answer = self._answer
         assert answer is not None
         self._events.emit(RECEIVED_EVENT, node, answer)
         return answer
+
+    def _stop_waiting(self) -> None:
+        self.awaiting = None
+        workflow.upsert_search_attributes([RUN_STATUS.value_set("running")])
 
     def _awaiting(self) -> AwaitingInput | None:
         return self.awaiting

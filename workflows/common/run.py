@@ -145,19 +145,18 @@ class GraphRun:
         node = self._goto(first)
         while node != self.graph.end:
             try:
-                following = await steps[node]()
+                node = self._goto(await steps[node]())
             except workflow.NondeterminismError:
                 raise  # fails the workflow task: a code change to fix, after which the run replays and goes on
             except Exception as exc:
                 if node == self._error_node:
                     raise
-                # A bug: end through the error path rather than leave the workflow task failing forever.
+                # A bug (an exception, an undeclared transition): end through the error path rather than leave
+                # the workflow task failing forever.
                 workflow.logger.exception("node %s failed unexpectedly", node)
                 code = exc.type if isinstance(exc, ApplicationError) and exc.type else ErrorCode.INTERNAL_ERROR
-                following = self.fail_with(ErrorInfo(code=code, message=f"{node} 节点内部错误：{exc}", node=node))
-                node = self._goto(following, checked=False)
-                continue
-            node = self._goto(following)
+                error = ErrorInfo(code=code, message=f"{node} 节点内部错误：{exc}", node=node)
+                node = self._goto(self.fail_with(error), checked=False)
 
     async def _abort(
         self, walk: asyncio.Task[None], steps: Mapping[str, NodeStep], code: ErrorCode, message: str

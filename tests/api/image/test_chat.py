@@ -3,13 +3,17 @@
 import base64
 import io
 from collections.abc import Mapping
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from PIL import Image, ImageChops
+from temporalio.testing import WorkflowEnvironment
 
 from imaging.rendering import decode_image
-from tests.api.conftest import Gateway
+from stores.style_store import LanceStyleStore
+from tests.api.conftest import Gateway, running_gateway
 from tests.sse import SseEvent, parse_sse
+from workflows.image.workflow import ImageAgentWorkflow
 
 
 def mask_png(size: tuple[int, int], box: tuple[int, int, int, int]) -> str:
@@ -171,3 +175,19 @@ async def test_health_and_openapi(gateway: Gateway) -> None:
     assert {"/api/agent/chat", "/v1/runs/{run_id}", "/v1/runs/{run_id}/events", "/v1/runs/{run_id}/cancel"} <= set(
         paths
     )
+
+
+async def test_the_gateway_makes_image_urls_from_the_blob_keys_runs_carry(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
+) -> None:
+    """Workflows carry blob keys (`blob:` references); only the gateway knows the public URL it serves them at."""
+    cdn = "https://images.example.test"
+    async with running_gateway(env, tmp_path, api_style_store, public_base_url=cdn) as gateway:
+        run_id, _, events = await chat(gateway, {"text": "生成一只赛博朋克风格的猫"})
+        view = (await gateway.http.get(f"/v1/runs/{run_id}")).json()
+        state = await env.client.get_workflow_handle_for(ImageAgentWorkflow.run, run_id).query(ImageAgentWorkflow.state)
+
+    assert state.execution_result is not None
+    key = state.execution_result.blob_key
+    assert state.execution_result.image_url == f"blob:{key}"
+    assert canvas_url(events) == view["state"]["executionResult"]["imageUrl"] == f"{cdn}/v1/blobs/{key}"

@@ -1,5 +1,6 @@
 """End to end: the real stack (`python -m deploy.stack`: dev server, worker, gateway) over real HTTP and SSE."""
 
+import itertools
 from collections.abc import Iterator
 
 import httpx
@@ -18,17 +19,18 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield running.gateway
 
 
-def read_events(response: httpx.Response, stop_after: int | None = None) -> list[SseEvent]:
-    events: list[SseEvent] = []
+def sse_events(response: httpx.Response) -> Iterator[SseEvent]:
+    """A response's events as they arrive; take some, and later the rest, from the same iterator."""
     buffer = ""
     for chunk in response.iter_text():
         buffer += chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
-            events += parse_sse(block + "\n\n")
-            if stop_after is not None and len(events) >= stop_after:
-                return events
-    return events
+            yield from parse_sse(block + "\n\n")
+
+
+def read_events(response: httpx.Response, stop_after: int | None = None) -> list[SseEvent]:
+    return list(itertools.islice(sse_events(response), stop_after))
 
 
 def test_chat_streams_over_http_and_resumes_with_last_event_id(stack: str) -> None:
@@ -53,3 +55,25 @@ def test_chat_streams_over_http_and_resumes_with_last_event_id(stack: str) -> No
         run = http.get(f"/v1/runs/{run_id}").json()
         assert run["status"] == "completed" and run["state"]["intent"]["action"] == "generate_image"
         assert run["state"]["metadata"]["transitions"][-1] == ["genui", "stream_end"]
+
+
+def test_a_message_to_a_busy_session_is_answered_at_once_with_its_place_in_the_queue(stack: str) -> None:
+    """Seed 000 §7.5: messages of one session queue; the second gets its headers and a `queued` event at once,
+    not silence until its turn."""
+    cat, kitten = {"text": "生成一只赛博朋克风格的猫", "sessionId": "busy"}, {"text": "画一只猫", "sessionId": "busy"}
+    with httpx.Client(base_url=stack, timeout=60) as http, http.stream("POST", "/api/agent/chat", json=cat) as first:
+        first_events = sse_events(first)
+        next(first_events)  # the first turn is under way
+        with http.stream("POST", "/api/agent/chat", json=kitten) as second:
+            assert second.status_code == 200 and second.headers["x-run-id"] == "image-busy-2"
+            second_events = sse_events(second)
+            queued = next(second_events)
+            first_rest = list(first_events)
+            second_rest = list(second_events)
+
+    assert queued.event == "queued" and queued.data["data"]["position"] == 1
+    first_end = first_rest[-1]
+    assert first_end.event == "stream_end" and queued.data["ts"] < first_end.data["ts"], "queued while the first ran"
+    began = next(e for e in second_rest if e.event != "queued")
+    assert began.data["ts"] >= first_end.data["ts"] and second_rest[-1].event == "stream_end"
+    assert [e.id for e in [queued, *second_rest]] == list(range(len(second_rest) + 1))

@@ -461,6 +461,33 @@ def test_emoji_or_symbols_only_is_unknown(vocabulary: list[str], text: str) -> N
     assert (intent.action, intent.confidence) == ("unknown", 0.1)
 
 
+@pytest.mark.parametrize(
+    "text", ["asdfghjkl", "qwertyuiop", "xjqpz kvwrt", "sdfkjh wer", "jkjkjk lololo", "fdsa jkl; asdf", "hjkhjk"]
+)
+def test_keyboard_mashing_is_unknown(vocabulary: list[str], text: str) -> None:
+    """Seed 000 §7.2: random Latin letters are no request in any language, not the subject of a picture."""
+    intent = classify(text, vocabulary)
+    assert intent.action == "unknown"
+    assert intent.confidence < 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("sunset over mountains", "sunset over mountains"),
+        ("ein Hund im Schnee", "ein Hund im Schnee"),
+        ("zorblax the alien", "zorblax the alien"),
+    ],
+)
+def test_words_without_a_verb_are_still_a_picture(vocabulary: list[str], text: str, subject: str) -> None:
+    intent = classify(text, vocabulary)
+    assert intent.action == "generate_image" and intent.subject == subject
+
+
+def test_a_verb_makes_a_made_up_name_a_subject(vocabulary: list[str]) -> None:
+    assert classify("draw zorblax", vocabulary).action == "generate_image"
+
+
 @pytest.mark.parametrize("text", ["你好", "hello", "今天天气怎么样", "good morning", "你是谁", "ok", "好的"])
 def test_chitchat_is_unknown(vocabulary: list[str], text: str) -> None:
     intent = classify(text, vocabulary)

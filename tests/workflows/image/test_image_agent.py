@@ -1,5 +1,6 @@
 """ImageAgentWorkflow on the time-skipping server: the happy paths and every row of seed 004 §8."""
 
+import pytest
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
@@ -48,8 +49,9 @@ async def test_validation_failure_goes_to_the_error_handler(harness: Harness) ->
     assert outcome.events[-1].type == "stream_end" and outcome.events[-1].data["status"] == "failed"
 
 
-async def test_unknown_intent_ends_with_a_friendly_message(harness: Harness) -> None:
-    outcome = await harness.run("😀😀😀")
+@pytest.mark.parametrize("text", ["😀😀😀", "asdfghjkl", "xjqpz kvwrt"])
+async def test_unknown_intent_ends_with_a_friendly_message(harness: Harness, text: str) -> None:
+    outcome = await harness.run(text)
 
     assert outcome.path == ["validate_input", "planner", "error_handler", "stream_end"]
     assert outcome.error_code == "INTENT_UNKNOWN"

@@ -11,6 +11,7 @@ from temporalio.testing import WorkflowEnvironment
 from stores.style_store import LanceStyleStore
 from tests.doubles import (
     BlankImageApi,
+    CountingVectorStore,
     HangingImageApi,
     ImagesUnreadableStore,
     UnavailableImageApi,
@@ -114,10 +115,13 @@ async def test_critic_regenerates_three_times_then_returns_with_hints(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
 ) -> None:
     api = BlankImageApi()
-    async with agent_harness(env, tmp_path, style_store, image_provider=api) as harness:
+    store = CountingVectorStore(style_store)
+    async with agent_harness(env, tmp_path, style_store, image_provider=api, rag_store=store) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
     assert api.calls == 4
+    assert store.calls == 1, "a regeneration reuses the run's retrieval (seed 004 §10.2), it does not search again"
+    assert sum("复用" in e.data["message"] for e in outcome.of_type("thought_log") if e.node == "rag") == 3
     assert outcome.state.metadata.retry_count == 3
     assert outcome.state.metadata.transitions.count(("critic", "rag")) == 3
     assert_declared(outcome.state.metadata.transitions)

@@ -1,6 +1,10 @@
 """The image agent's LLM calls under Temporal: the client does not retry inside activities, Temporal does, after
 the provider's own Retry-After; errors no retry can fix are not retried; the Critic's LLM review is advisory."""
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
@@ -94,3 +98,43 @@ async def test_a_failing_critic_llm_leaves_the_keyword_checks_to_answer(
     check = outcome.state.quality_check
     assert check is not None and check.passed and not check.degraded
     assert not any(c.detail.startswith("LLM 评审") for c in check.checks)
+
+
+@asynccontextmanager
+async def hung_provider() -> AsyncIterator[str]:
+    """An LLM provider that accepts every connection and never answers."""
+    connections: list[asyncio.StreamWriter] = []
+
+    async def hang(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(writer)
+        await reader.read()  # until the client gives up and closes
+
+    server = await asyncio.start_server(hang, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    async with server:
+        yield f"http://127.0.0.1:{port}"
+        for writer in connections:
+            writer.close()
+
+
+async def test_a_hung_provider_still_gives_a_keyword_intent_and_an_image_within_the_deadline(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+) -> None:
+    """Rule 13: the Planner's LLM budget leaves room for its keyword fallback and the rest of the run.
+
+    The provider hangs on every call (the Planner's and the Critic's review) until the client's default 8 s
+    timeout, so this test takes about 25 s of real time: the test server cannot skip time while a call hangs.
+    Without the budget the Planner's four attempts and their backoff would take 59 s before the fallback."""
+    async with (
+        hung_provider() as base_url,
+        agent_harness(env, tmp_path, style_store, llm_base_url=base_url) as harness,
+    ):
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    intent = outcome.state.intent
+    assert intent is not None and intent.source == "keywords" and intent.action == "generate_image"
+    assert outcome.path[-2:] == ["genui", "stream_end"] and outcome.result.status == "completed"
+    assert outcome.state.execution_result is not None
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.planner"] == [1, 2]
+    elapsed = outcome.events[-1].ts - outcome.events[0].ts
+    assert elapsed < timedelta(seconds=60), f"the run took {elapsed} on the workflow clock"

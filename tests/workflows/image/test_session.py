@@ -6,13 +6,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WithStartWorkflowOperation, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
-from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
+from models.image.runs import ChatTurn, ImageTurnResult, SessionInput, SessionSnapshot, TurnTicket
 from models.image.state import ImageAgentState, UserInput
 from stores.style_store import LanceStyleStore
 from tests.conftest import TEST_SERVER, register_search_attributes
@@ -174,3 +175,20 @@ async def test_a_session_keeps_the_last_50_messages_across_continue_as_new(
     assert started.continued_execution_run_id, "the session continued-as-new"
     assert started.input.payloads, "and carried its snapshot over"
     assert len(history) < 400  # the current run holds at most 10 turns
+
+
+async def test_a_turn_returns_only_what_the_session_keeps(harness: Harness) -> None:
+    ticket = await submit(harness, "small", "生成一只赛博朋克风格的猫")
+    state = await result_of(harness.env, ticket.run_id)
+
+    session = harness.env.client.get_workflow_handle(session_workflow_id("small"))
+    completions = [
+        event.child_workflow_execution_completed_event_attributes.result.payloads[0].data
+        async for event in session.fetch_history_events()
+        if event.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED
+    ]
+    assert len(completions) == 1
+    kept = ImageTurnResult.model_validate_json(completions[0])
+    assert state.execution_result is not None and kept.previous is not None
+    assert kept.previous.blob_key == state.execution_result.blob_key and kept.status == "completed"
+    assert len(completions[0]) < 1000 < len(state.model_dump_json()) // 3, "the whole state stays in the run"

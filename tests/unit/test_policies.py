@@ -1,0 +1,29 @@
+"""Rule 13, budgets compose: every degrade path of the image agent starts and ends inside the run's deadline."""
+
+from datetime import timedelta
+
+from models.settings import Settings
+from workflows import policies
+
+
+def test_the_image_agents_worst_degrade_path_fits_its_deadline() -> None:
+    """Every node with a degrade path spends its whole budget and then degrades; the others take one full
+    attempt. Even then the run ends (with an image) before the 60 s deadline ends it with WORKFLOW_TIMEOUT."""
+    worst = (
+        policies.IMAGE_VALIDATE_INPUT.start_to_close
+        + policies.IMAGE_PLANNER.worst_case()  # the LLM path, all attempts …
+        + policies.IMAGE_PLANNER_KEYWORDS.start_to_close  # … then the keyword fallback
+        + policies.IMAGE_RAG.worst_case()  # then the original prompt
+        + policies.IMAGE_EXECUTOR.start_to_close
+        + policies.IMAGE_CRITIC.worst_case()  # then "passed"
+    )
+    assert worst <= policies.IMAGE_RUN_DEADLINE, f"worst degrade path {worst} > {policies.IMAGE_RUN_DEADLINE}"
+    assert Settings(_env_file=None).run_deadline_seconds == policies.IMAGE_RUN_DEADLINE.total_seconds()
+
+
+def test_a_budget_caps_the_worst_case_and_the_declared_schedule_stays() -> None:
+    assert policies.IMAGE_PLANNER.worst_case() == timedelta(seconds=20)
+    unbudgeted = policies.NodeOptions(start_to_close=timedelta(seconds=10))
+    assert unbudgeted.worst_case() == timedelta(seconds=4 * 10 + 5 + 10 + 20)
+    for options in (policies.IMAGE_PLANNER, policies.IMAGE_RAG, policies.IMAGE_EXECUTOR, policies.IMAGE_CRITIC):
+        assert options.retry is policies.NODE_RETRY

@@ -1,0 +1,183 @@
+"""Tiny workflows and one activity that exercise the shared run machinery the way a family would use it: a graph
+walk (`GraphProbeWorkflow`), a question and its answer (`AskWorkflow`), an event log across continue-as-new
+(`CountingWorkflow`). Registered as the family `test` (`TINY_WORKFLOWS`)."""
+
+from datetime import timedelta
+
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError
+
+from workflows.common.event_log import EventLog
+from workflows.common.graph import START, Edge, Graph
+from workflows.common.human_input import HumanInput
+from workflows.common.registration import RegisteredWorkflow
+from workflows.common.run import GraphRun
+from workflows.policies import NodeOptions
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode
+    from models.events import RunEnd, RunStatus
+    from models.human_input import InputOption
+    from tests.workflows.common.tiny_models import (
+        ECHO,
+        TINY_EVENTS,
+        AskInput,
+        CountInput,
+        EchoRequest,
+        EchoResult,
+        Note,
+        ProbeInput,
+        TinyState,
+    )
+
+END = "end"
+ECHO_OPTIONS = NodeOptions(start_to_close=timedelta(seconds=5))
+
+PROBE_GRAPH = Graph(
+    name="GraphProbeWorkflow",
+    nodes={START: "start", "a": "A", "b": "B", "fail": "Fail", END: "end"},
+    edges=(
+        Edge(START, "a"),
+        Edge("a", "b"),
+        Edge("a", "fail"),
+        Edge("b", END),
+        Edge("fail", END),
+    ),
+    end=END,
+)
+ASK_GRAPH = Graph(
+    name="AskWorkflow",
+    nodes={START: "start", "ask": "Ask", "fail": "Fail", END: "end"},
+    edges=(Edge(START, "ask"), Edge("ask", END), Edge("ask", "fail"), Edge("fail", END)),
+    end=END,
+)
+
+
+class Echo:
+    """The tiny activity: answers with its text, or fails for good."""
+
+    @ECHO.defn
+    async def echo(self, request: EchoRequest) -> EchoResult:
+        if request.fail:
+            raise ApplicationError("echo refused", type=ErrorCode.EXECUTION_FAILED, non_retryable=True)
+        return EchoResult(text=request.text)
+
+
+@workflow.defn
+class GraphProbeWorkflow:
+    """start → a → b → end, with a failure node; the first node misbehaves as its input says."""
+
+    @workflow.init
+    def __init__(self, input: ProbeInput) -> None:
+        self._input = input
+        self._state = TinyState()
+        self._events = EventLog(TINY_EVENTS)
+        self._run = GraphRun(PROBE_GRAPH, self._events, self._state, error_node="fail")
+
+    @workflow.query(name="state")
+    def state(self) -> TinyState:
+        return self._state
+
+    @workflow.run
+    async def run(self, input: ProbeInput) -> RunStatus:
+        steps = {"a": self._a, "b": self._b, "fail": self._fail}
+        return await self._run.execute(steps, first="a", deadline=timedelta(seconds=input.deadline_seconds))
+
+    async def _a(self) -> str:
+        behaviour = self._input.behaviour
+        if behaviour == "undeclared":
+            return END
+        if behaviour == "crash":
+            raise ValueError("a bug in node a")
+        if behaviour == "slow":
+            await workflow.sleep(timedelta(hours=1))
+        if behaviour in ("activity_ok", "activity_fails"):
+            request = EchoRequest(text="hello", fail=behaviour == "activity_fails")
+            try:
+                echoed = await self._run.call(ECHO, request, ECHO_OPTIONS, summary="echo hello")
+            except ActivityError as err:
+                return self._run.fail(err, ErrorCode.UNKNOWN_ERROR)
+            self._events.emit("note", "a", Note(text=echoed.text))
+        return "b"
+
+    async def _b(self) -> str:
+        self._events.emit("note", "b", Note(text="b ran"))
+        return END
+
+    async def _fail(self) -> str:
+        assert self._state.error is not None
+        self._events.emit("note", "fail", Note(text=f"failed: {self._state.error.code}"))
+        return END
+
+
+@workflow.defn
+class AskWorkflow:
+    """Asks one question through the shared helper and ends when it is answered or expires."""
+
+    @workflow.init
+    def __init__(self, input: AskInput) -> None:
+        self._input = input
+        self._state = TinyState()
+        self._events = EventLog(TINY_EVENTS)
+        self._human = HumanInput(self._events)
+        self._run = GraphRun(ASK_GRAPH, self._events, self._state, error_node="fail")
+
+    @workflow.query(name="state")
+    def state(self) -> TinyState:
+        return self._state.model_copy(update={"awaiting_input": self._human.awaiting})
+
+    @workflow.run
+    async def run(self, input: AskInput) -> RunStatus:
+        return await self._run.execute({"ask": self._ask, "fail": self._fail}, first="ask", deadline=None)
+
+    async def _ask(self) -> str:
+        options = [InputOption(id=option, label=option.title()) for option in self._input.options]
+        answer = await self._human.ask(
+            "ask",
+            self._input.prompt,
+            options,
+            timeout=timedelta(seconds=self._input.timeout_seconds),
+            allow_free_text=self._input.allow_free_text,
+        )
+        if answer is not None:
+            self._state.answer = answer.answer
+            self._events.emit("note", "ask", Note(text=f"you chose {answer.answer}"))
+        if self._input.linger_seconds:
+            await workflow.sleep(timedelta(seconds=self._input.linger_seconds))
+        return END
+
+    async def _fail(self) -> str:
+        return END
+
+
+@workflow.defn
+class CountingWorkflow:
+    """Writes `per_run` notes, then continues-as-new carrying its event log, `runs` times; then ends."""
+
+    @workflow.init
+    def __init__(self, input: CountInput) -> None:
+        self._events = EventLog(TINY_EVENTS, input.stream)
+
+    @workflow.query(name="state")
+    def state(self) -> TinyState:
+        return TinyState()
+
+    @workflow.run
+    async def run(self, input: CountInput) -> int:
+        for index in range(input.per_run):
+            self._events.emit("note", "count", Note(text=f"run {input.done_runs} note {index}"))
+            await workflow.sleep(timedelta(seconds=1))
+        if input.done_runs + 1 < input.runs:
+            await self._events.continue_as_new(
+                lambda stream: [input.model_copy(update={"done_runs": input.done_runs + 1, "stream": stream})]
+            )
+        self._events.emit("done", END, RunEnd(status="completed"))
+        return self._events.next_seq
+
+
+TINY_WORKFLOWS = [
+    RegisteredWorkflow(GraphProbeWorkflow, "test", "graph walk probe", TinyState, TINY_EVENTS, ProbeInput, PROBE_GRAPH),
+    RegisteredWorkflow(AskWorkflow, "test", "asks one question", TinyState, TINY_EVENTS, AskInput, ASK_GRAPH, True),
+    RegisteredWorkflow(CountingWorkflow, "test", "counts across continue-as-new", TinyState, TINY_EVENTS, CountInput),
+]
+TINY_ACTIVITIES = {"test": [Echo().echo]}

@@ -1,0 +1,78 @@
+"""Inputs, state and events of the tiny workflows that exercise the shared run machinery (no family uses them)."""
+
+from typing import Literal
+
+from pydantic import Field
+from temporalio.contrib.workflow_streams import WorkflowStreamState
+
+from models.base import CamelModel
+from models.errors import ErrorInfo
+from models.events import EventCatalog, RunEnd
+from models.human_input import AwaitingInput
+from models.nodes import ActivitySpec
+from models.runs import GraphPosition
+from workflows.common.human_input import HUMAN_INPUT_EVENTS
+
+
+class Note(CamelModel):
+    """`note`: a line a tiny workflow writes."""
+
+    text: str
+
+
+class TinyState(CamelModel):
+    """A tiny workflow's state: its place in its graph, its error, its question and the answer it got."""
+
+    metadata: GraphPosition = Field(default_factory=GraphPosition)
+    error: ErrorInfo | None = None
+    awaiting_input: AwaitingInput | None = None
+    answer: str | None = None
+
+    @property
+    def position(self) -> GraphPosition:
+        return self.metadata
+
+
+class AskInput(CamelModel):
+    """What AskWorkflow asks, which options it offers, and how long it waits."""
+
+    prompt: str = "Which colour?"
+    options: list[str] = Field(default_factory=lambda: ["red", "blue"])
+    allow_free_text: bool = False
+    timeout_seconds: float = 3600
+    linger_seconds: float = 0
+    """How long the run goes on after the answer (a run that is running but no longer asks)."""
+
+
+class ProbeInput(CamelModel):
+    """How GraphProbeWorkflow's first node behaves."""
+
+    behaviour: Literal["ok", "undeclared", "crash", "slow", "activity_fails", "activity_ok"] = "ok"
+    deadline_seconds: float = 60
+
+
+class CountInput(CamelModel):
+    """CountingWorkflow: `per_run` notes in each of `runs` runs, continuing-as-new between them."""
+
+    per_run: int = 3
+    runs: int = 3
+    done_runs: int = 0
+    stream: WorkflowStreamState | None = None
+
+
+class EchoRequest(CamelModel):
+    """The tiny activity's input."""
+
+    text: str
+    fail: bool = False
+
+
+class EchoResult(CamelModel):
+    """The tiny activity's result."""
+
+    text: str
+
+
+ECHO = ActivitySpec("test.echo", EchoRequest, EchoResult)
+
+TINY_EVENTS = EventCatalog(payloads={"note": Note, **HUMAN_INPUT_EVENTS, "done": RunEnd}, terminal="done")
