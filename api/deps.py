@@ -1,7 +1,8 @@
-"""FastAPI dependencies: the Temporal client, settings, blob store and workflow registry, held by the app's
-lifespan (never module globals)."""
+"""FastAPI dependencies: the Temporal client, settings, blob store, intake process, workflow registry and
+launchers, all held by the app's lifespan in `app.state` (never module globals)."""
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
 from temporalio.client import Client
@@ -12,40 +13,23 @@ from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from workflows.common.registration import Registry
 
-
-def _client(request: Request) -> Client:
-    client: Client = request.app.state.temporal
-    return client
+T = TypeVar("T")
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+def _app_state(attribute: str, kind: type[T]) -> Callable[[Request], T]:
+    """A dependency that returns `app.state.<attribute>` (a `kind`)."""
+
+    def dependency(request: Request) -> T:
+        value: T = getattr(request.app.state, attribute)
+        return value
+
+    dependency.__name__ = f"app_state_{attribute}"
+    return dependency
 
 
-def _blobs(request: Request) -> LocalBlobStore:
-    blobs: LocalBlobStore = request.app.state.blobs
-    return blobs
-
-
-def _intake(request: Request) -> Intake:
-    intake: Intake = request.app.state.intake
-    return intake
-
-
-def _registry(request: Request) -> Registry:
-    registry: Registry = request.app.state.registry
-    return registry
-
-
-def _launchers(request: Request) -> Launchers:
-    launchers: Launchers = request.app.state.launchers
-    return launchers
-
-
-TemporalClient = Annotated[Client, Depends(_client)]
-AppSettings = Annotated[Settings, Depends(_settings)]
-BlobStore = Annotated[LocalBlobStore, Depends(_blobs)]
-RequestIntake = Annotated[Intake, Depends(_intake)]
-WorkflowRegistry = Annotated[Registry, Depends(_registry)]
-RunLaunchers = Annotated[Launchers, Depends(_launchers)]
+TemporalClient = Annotated[Client, Depends(_app_state("temporal", Client))]
+AppSettings = Annotated[Settings, Depends(_app_state("settings", Settings))]
+BlobStore = Annotated[LocalBlobStore, Depends(_app_state("blobs", LocalBlobStore))]
+RequestIntake = Annotated[Intake, Depends(_app_state("intake", Intake))]
+WorkflowRegistry = Annotated[Registry, Depends(_app_state("registry", Registry))]
+RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]
