@@ -78,6 +78,10 @@ clean: ## Remove .venv, caches and build output (keeps data/)
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
 	find . -path ./data -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 
+# `make bench RUNS=10 CONCURRENCY=10` for a short version.
+RUNS ?= 25
+CONCURRENCY ?= 10 50
+
 .PHONY: bench
-bench: install ## Benchmark offline image-agent runs through the gateway (starts its own stack on free ports)
-	$(BIN)/python -m tests.bench_image_agent $(RUNS)
+bench: install ## Benchmark against LangGraph + AsyncSqliteSaver on the same nodes (report in DATA_DIR/bench)
+	$(BIN)/python -m tests.bench --runs $(RUNS) --concurrency $(CONCURRENCY)

@@ -1,31 +1,52 @@
-"""The one module that turns a run's event stream into Server-Sent Events, for every family.
+"""The one module that turns a run's event log into Server-Sent Events, for every family.
 
-Events come from `temporalio.contrib.workflow_streams` (long-poll updates while the run is open, queries once it
-has closed). Each event becomes `id: <seq>`, `event: <type>`, `data: <json>` (blob references made URLs); a
-client that reconnects with `Last-Event-ID: n` resumes at n + 1, so it misses nothing and sees nothing twice.
-The stream ends after the run's terminal event (whatever its family calls it). While nothing happens, a comment
-line keeps proxies from closing the connection.
+The gateway reads a run without writing to it: it long-polls the run's history (which costs the run nothing) and
+takes the events the run published there (the memo `events` of each workflow task, `workflows.common.event_log`)
+as soon as the task that emitted them completes. Where history does not have them (events carried over from an
+earlier run, a workflow task that completed without publishing, a run that closed without publishing its last
+events) it asks the run's `events` query for the events after the last one it has. So a reader adds no history
+events and no workflow tasks, and a run with no reader does no work for one. It follows continue-as-new. Each
+event becomes `id: <seq>`, `event: <type>`, `data: <json>` (blob references made URLs); a client that reconnects
+with `Last-Event-ID: n` resumes at n + 1, so it misses nothing and sees nothing twice. The stream ends after the
+run's terminal event (whatever its family calls it). While nothing happens, a comment line keeps proxies from
+closing the connection.
 """
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import weakref
+from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
-from datetime import timedelta
+from typing import Any
 
-from temporalio.client import Client
-from temporalio.contrib.workflow_streams import WorkflowStreamClient
+from temporalio.api.common.v1 import Memo, WorkflowExecution
+from temporalio.api.enums.v1 import EventType
+from temporalio.api.workflowservice.v1 import GetSystemInfoRequest, GetWorkflowExecutionHistoryRequest
+from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import present
-from models.events import EVENTS_TOPIC, RunEvent
+from models.events import EventPage, RunEvent
+from workflows.common.event_log import EVENTS_MEMO, EVENTS_QUERY
 
 KEEPALIVE_SECONDS = 15.0
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-POLL_COOLDOWN = timedelta(milliseconds=50)
 STARTING_RUN_SECONDS = 10.0
 """How long a stream waits for a run the gateway has just started to exist on the server."""
-_STARTING_RUN_POLL = 0.02
+_STARTING_RUN_POLL = 0.005
+_LONG_POLLS: "weakref.WeakKeyDictionary[Client, bool]" = weakref.WeakKeyDictionary()
+"""Per client (its server does not change): whether history long polls answer as events arrive."""
+_REPOLL_SECONDS = 0.02
+_BEFORE_FIRST_TASK = 3
+"""A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
+Querying it now would only make the worker answer in the middle of its first task."""
+_CLOSED = {
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
+    EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
+}
 
 
 def first_offset(last_event_id: str | None) -> int:
@@ -43,26 +64,143 @@ def format_sse(event: RunEvent, base_url: str) -> str:
 async def run_events(
     client: Client, run_id: str, from_offset: int = 0, *, starting: bool = False
 ) -> AsyncIterator[RunEvent]:
-    """A run's events from `from_offset` on, ending with its terminal event. `starting`: the run was just
-    started (its start may not have reached the server yet), so a missing run is waited for a few seconds."""
-    stream = WorkflowStreamClient.create(client, run_id)
-    offset = from_offset
+    """A run's events from `from_offset` on, ending with its terminal event (or when the run has closed).
+    `starting`: the run was just started (its start may not have reached the server yet), so a run that does not
+    exist yet is waited for a few seconds."""
+    reader = _LogReader(client, run_id, after=from_offset - 1)
+    follow = _follow_history if await _serves_history_long_polls(client) else _poll_history
+    async for event in follow(client, run_id, reader, starting):
+        yield event
+
+
+async def _follow_history(client: Client, run_id: str, reader: "_LogReader", starting: bool) -> AsyncIterator[RunEvent]:
+    """Read the run's history from its start, then wait for more (a long poll), taking the published events."""
+    execution = ""  # after a continue-as-new, the new run; empty: the current one
+    token = b""
+    found = False
     patience = asyncio.get_running_loop().time() + (STARTING_RUN_SECONDS if starting else 0)
     while True:
         try:
-            async for item in stream.subscribe(
-                [EVENTS_TOPIC], from_offset=offset, result_type=RunEvent, poll_cooldown=POLL_COOLDOWN
-            ):
-                yield item.data
-                offset = item.offset + 1
-                if item.data.terminal:
-                    return
-            return
+            page = await client.workflow_service.get_workflow_execution_history(
+                GetWorkflowExecutionHistoryRequest(
+                    namespace=client.namespace,
+                    execution=WorkflowExecution(workflow_id=run_id, run_id=execution),
+                    next_page_token=token,
+                    wait_new_event=True,
+                    skip_archival=True,
+                )
+            )
         except RPCError as err:
-            missing = err.status == RPCStatusCode.NOT_FOUND and offset == from_offset
-            if not missing or asyncio.get_running_loop().time() > patience:
+            if err.status != RPCStatusCode.NOT_FOUND or found or asyncio.get_running_loop().time() > patience:
                 raise
             await asyncio.sleep(_STARTING_RUN_POLL)
+            continue
+        found = True
+        task_completed = published = False
+        for change in page.history.events:
+            if change.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+                task_completed = True
+            elif change.event_type == EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED:
+                events = reader.published(change.workflow_properties_modified_event_attributes.upserted_memo)
+                if events and events[0].seq > reader.after + 1:  # older ones are not in this history: ask for them
+                    async for event in reader.read():
+                        yield event
+                for event in reader.take(events):
+                    published = True
+                    yield event
+            elif change.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+                execution = change.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
+                token = b""
+                break
+            elif change.event_type in _CLOSED:
+                async for event in reader.read():  # whatever it did not publish (a closed run: replayed)
+                    yield event
+                return
+            if reader.ended:
+                return
+        else:
+            if task_completed and not published:  # a workflow task that emitted without publishing, maybe
+                async for event in reader.read():
+                    yield event
+            if reader.ended:
+                return
+            token = page.next_page_token
+            if not token:  # the server ended the long poll without closing the run: ask again, after a breath
+                await asyncio.sleep(_REPOLL_SECONDS)
+
+
+async def _poll_history(client: Client, run_id: str, reader: "_LogReader", starting: bool) -> AsyncIterator[RunEvent]:
+    """For a server without history long polls (the time-skipping test server): look at the run's history length
+    every few milliseconds and query the log when it has grown."""
+    known = 0
+    while not reader.ended:
+        description = await _describe(client, run_id, starting)
+        if description.status not in (WorkflowExecutionStatus.RUNNING, WorkflowExecutionStatus.CONTINUED_AS_NEW):
+            async for event in reader.read():
+                yield event
+            return
+        if description.history_length > max(known, _BEFORE_FIRST_TASK):
+            known = description.history_length
+            async for event in reader.read():
+                yield event
+        await asyncio.sleep(_REPOLL_SECONDS)
+
+
+async def _serves_history_long_polls(client: Client) -> bool:
+    """Whether the server answers a history long poll as events arrive. The time-skipping test server (the one
+    that reports no version) answers it only once the run has closed."""
+    known = _LONG_POLLS.get(client)
+    if known is None:
+        info = await client.workflow_service.get_system_info(GetSystemInfoRequest())
+        known = _LONG_POLLS[client] = bool(info.server_version)
+    return known
+
+
+class _LogReader:
+    """Reads a run's event log after the last event it has: published events from history, others through the
+    `events` query."""
+
+    def __init__(self, client: Client, run_id: str, after: int) -> None:
+        self._client = client
+        self._handle: WorkflowHandle[Any, Any] = client.get_workflow_handle(run_id)
+        self.after = after
+        self.ended = False
+
+    async def read(self) -> AsyncIterator[RunEvent]:
+        more = True
+        while more and not self.ended:
+            page: EventPage = await self._handle.query(EVENTS_QUERY, self.after, result_type=EventPage)
+            for event in self.take(page.events):
+                yield event
+            more = page.more
+
+    def published(self, memo: Memo) -> list[RunEvent]:
+        """The events a workflow task published in its memo (none if it changed only other memo fields)."""
+        payload = memo.fields.get(EVENTS_MEMO)
+        if payload is None:
+            return []
+        events: list[RunEvent] = self._client.data_converter.payload_converter.from_payload(payload, list[RunEvent])
+        return events
+
+    def take(self, events: list[RunEvent]) -> Iterator[RunEvent]:
+        """The events not read yet, up to the terminal one."""
+        for event in events:
+            if event.seq <= self.after or self.ended:
+                continue
+            self.after = event.seq
+            self.ended = event.terminal
+            yield event
+
+
+async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExecutionDescription:
+    patience = asyncio.get_running_loop().time() + (STARTING_RUN_SECONDS if starting else 0)
+    while True:
+        try:
+            return await client.get_workflow_handle(run_id).describe()
+        except RPCError as err:
+            if err.status != RPCStatusCode.NOT_FOUND or asyncio.get_running_loop().time() > patience:
+                raise
+        await asyncio.sleep(_STARTING_RUN_POLL)
 
 
 async def sse_stream(

@@ -120,7 +120,8 @@ class Stack:
         self.start("temporal", self.temporal_argv())
         if not self.wait_until(f"Temporal frontend on {self.temporal}", self.temporal_up):
             return
-        self.start("worker", [sys.executable, "worker.py"])
+        for number in range(1, self.s.stack_workers + 1):
+            self.start("worker" if self.s.stack_workers == 1 else f"worker {number}", [sys.executable, "worker.py"])
         self.start("gateway", [sys.executable, "-m", "api.server"])
         if not self.wait_until(f"gateway at {self.gateway}/healthz", self.gateway_up):
             return
@@ -138,6 +139,9 @@ class Stack:
             *("--port", str(s.temporal_port), "--ui-port", str(s.temporal_ui_port)),
             *("--db-filename", str(self.data_dir / "temporal.db"), "--namespace", s.temporal_namespace),
             *("--log-level", "warn", "--ui-disable-news-fetch", *dev_server_flags()),
+            # Write-ahead log, as LangGraph's SQLite saver sets too: a commit appends to the log instead of writing a
+            # rollback journal (measured: a turn 340 → 240 ms); as durable when a process is killed.
+            *("--sqlite-pragma", "journal_mode=wal"),
         ]
 
     def child_env(self) -> dict[str, str]:

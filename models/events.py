@@ -1,6 +1,6 @@
 """The event envelope every workflow family streams (ARCHITECTURE rule 6), and how a family declares its events.
 
-A run appends `RunEvent`s to its stream; the gateway serves them as SSE. The envelope is generic; what `data`
+A run appends `RunEvent`s to its log; the gateway serves them as SSE. The envelope is generic; what `data`
 holds depends on `type`, and each family declares its types with a pydantic payload model each in an
 `EventCatalog`, one of which is terminal: the last event of every run, after which a stream ends.
 """
@@ -10,12 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from models.base import CamelModel
 from models.errors import ErrorInfo
-
-EVENTS_TOPIC = "events"
 
 RunStatus = Literal["completed", "failed", "timeout", "cancelled"]
 """How a run ended, as its terminal event and the `RunStatus` search attribute say."""
@@ -31,6 +29,20 @@ class RunEvent(CamelModel):
     ts: datetime
     terminal: bool = False
     """True on the run's last event (its family's terminal type)."""
+
+
+class EventPage(CamelModel):
+    """What the `events` query answers: the events after the reader's last one, and whether more follow."""
+
+    events: list[RunEvent]
+    more: bool = False
+
+
+class CarriedEvents(CamelModel):
+    """A log's tail carried across continue-as-new: `seq` goes on from where the last run stopped."""
+
+    first_seq: int = 0
+    events: list[RunEvent] = Field(default_factory=list)
 
 
 class RunEnd(CamelModel):

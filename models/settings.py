@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0
 
+    worker_max_concurrent_activities: int = 32
+    """Activities (and, separately, local activities) one worker process runs at once."""
+    worker_max_concurrent_workflow_tasks: int = 32
+    worker_max_cached_workflows: int = 1000
+    """Workflows kept in memory between their tasks (sticky cache): a cached one needs no replay."""
+    stack_workers: int = 1
+    """Worker processes `make run` starts (they share the task queues)."""
+
     def task_queue(self, family: str) -> str:
         return f"{self.task_queue_prefix}{family}"
 

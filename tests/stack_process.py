@@ -12,16 +12,37 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 
 
+STACK_ROLES = {"temporal": "server start-dev", "worker": "worker.py", "gateway": "api.server"}
+"""Each process `deploy.stack` starts, by a piece of its command line."""
+
+
 @dataclass(frozen=True)
 class Stack:
-    """Where a running stack listens."""
+    """Where a running stack listens, and the pid of its `deploy.stack` supervisor."""
 
     gateway: str
     temporal_address: str
+    pid: int = 0
+
+    def processes(self) -> dict[str, list[int]]:
+        """The pids of each part of the stack (`STACK_ROLES`): the process the supervisor started first, then
+        its own descendants (e.g. the gateway's intake process)."""
+        found: dict[str, list[int]] = {role: [] for role in STACK_ROLES}
+        for child in psutil.Process(self.pid).children():
+            try:
+                command = " ".join(child.cmdline())
+                descendants = [p.pid for p in child.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                continue
+            for role, marker in STACK_ROLES.items():
+                if marker in command:
+                    found[role] += [child.pid, *descendants]
+        return found
 
 
 def free_port() -> int:
@@ -41,7 +62,9 @@ def running_stack(data_dir: Path, log: Path, startup_timeout: float = 120.0) -> 
     }
     with log.open("wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "deploy.stack"], cwd=REPO, env=env, stdout=out, stderr=out)
-        stack = Stack(gateway=f"http://127.0.0.1:{api_port}", temporal_address=f"127.0.0.1:{temporal_port}")
+        stack = Stack(
+            gateway=f"http://127.0.0.1:{api_port}", temporal_address=f"127.0.0.1:{temporal_port}", pid=process.pid
+        )
         try:
             _wait_healthy(process, stack.gateway, log, startup_timeout)
             yield stack

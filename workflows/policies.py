@@ -1,7 +1,14 @@
 """THE one place for activity options: timeouts, retry policies and budgets per node, one section per family.
 
 Call sites pass a `NodeOptions` to the run machinery (`GraphRun.call(spec, request, IMAGE_PLANNER, summary=...)`),
-which spreads it into `workflow.execute_activity`; no retry policy or timeout is written anywhere else.
+which spreads it into `workflow.execute_activity`, or `execute_local_activity` for a `local` node; no retry
+policy or timeout is written anywhere else.
+
+A node whose work takes milliseconds and calls no remote service runs as a local activity: in the worker that
+runs the workflow, inside the workflow task, recorded as one marker event instead of a round trip through the
+server and six history events. It keeps the same timeouts, budget and retry schedule; its retries wait on
+workflow timers (`LOCAL_RETRY_THRESHOLD`), so they are durable and measured on the workflow clock like any
+other node's.
 
 Run-level limits (one image run ≤ 60 s, a session ends after 30 idle minutes) are settings that reach the
 workflows through their input. Budgets compose (ARCHITECTURE rule 13): a node with a degrade path gets a
@@ -9,7 +16,7 @@ workflows through their input. Budgets compose (ARCHITECTURE rule 13): a node wi
 the run's deadline; `tests/unit/test_policies.py` adds the worst cases up.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +29,8 @@ NODE_RETRY = RetryPolicy(
     maximum_attempts=4,  # the first attempt and 3 retries: 5 s, 10 s, 20 s apart
 )
 """Exponential backoff shared by every node: retries after 5 s, 10 s and 20 s, then the node fails."""
+LOCAL_RETRY_THRESHOLD = timedelta(milliseconds=1)
+"""A local activity's retry always waits on a workflow timer, never on a sleep inside the worker."""
 
 
 @dataclass(frozen=True)
@@ -32,12 +41,33 @@ class NodeOptions:
     retry: RetryPolicy = field(default_factory=lambda: NODE_RETRY)
     budget: timedelta | None = None
     """All attempts and the waits between them; no retry starts after it (schedule-to-close)."""
+    local: bool = False
+    """Run as a local activity (milliseconds of work, no remote service)."""
 
     def kwargs(self) -> dict[str, Any]:
         options: dict[str, Any] = {"start_to_close_timeout": self.start_to_close, "retry_policy": self.retry}
         if self.budget is not None:
             options["schedule_to_close_timeout"] = self.budget
+        if self.local:
+            # A local activity's schedule-to-close is timed by the worker's own clock, not the workflow's: the
+            # budget also caps its attempts, so it holds on the workflow clock too (and under time skipping).
+            options["retry_policy"] = replace(self.retry, maximum_attempts=self.attempts_within_budget())
+            options["local_retry_threshold"] = LOCAL_RETRY_THRESHOLD
         return options
+
+    def attempts_within_budget(self) -> int:
+        """How many attempts start inside the budget when each fails at once (all of them without a budget)."""
+        attempts = self.retry.maximum_attempts or 1
+        if self.budget is None:
+            return attempts
+        started, interval, count = timedelta(0), self.retry.initial_interval, 1
+        while count < attempts:
+            started += interval
+            if started >= self.budget:
+                break
+            count += 1
+            interval = min(interval * self.retry.backoff_coefficient, self.retry.maximum_interval or interval)
+        return count
 
     def worst_case(self) -> timedelta:
         """The longest this node can take before it has failed for good: every attempt times out."""
@@ -54,18 +84,24 @@ class NodeOptions:
 
 # --- image agent (seeds 000 §8.2, 004) ------------------------------------------------------------------------
 
-IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5))
+IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""Text and URL checks (the mask was checked at the gateway): local."""
 IMAGE_PLANNER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
 """The LLM path: 10 s per attempt; after 20 s the Planner degrades to keyword matching (fast failures are
 retried after 5 s and 10 s, a hung provider gets a second attempt cut short at 20 s)."""
-IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10))
-"""The keyword fallback: milliseconds of CPU, no provider, so nothing to budget."""
-IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
-"""After 10 s of failures the run goes on with the original prompt."""
+IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
+"""Keyword matching, offline or as the LLM's fallback: milliseconds of CPU, no provider: local."""
+IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10), local=True)
+"""A cached search of the embedded style store: local. After 10 s of failures the run goes on with the original
+prompt."""
 IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
-"""No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the run's deadline)."""
+"""Renders (or, with an image API, generates) the image: a regular activity, so the events before it stream
+while it runs. No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the deadline)."""
 IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10))
-"""After 10 s of failures the image counts as passed (seed 000 §3.4): a fast failure is retried once."""
+"""With the LLM's prompt review. After 10 s of failures the image counts as passed (seed 000 §3.4): a fast
+failure is retried once."""
+IMAGE_CRITIC_CHECKS = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10), local=True)
+"""The pixel and keyword checks alone (no LLM configured, or its review failed earlier in the run): local."""
 
 IMAGE_RUN_DEADLINE = timedelta(seconds=60)
 """Seed 000 §8.2: one run takes at most 60 s (the default of `Settings.run_deadline_seconds`)."""

@@ -26,6 +26,9 @@ class ImageAgentInput(CamelModel):
     position: int = 0
     """Runs ahead of this one in its session when it was submitted."""
     deadline_seconds: float = 60.0
+    llm_configured: bool = False
+    """Whether the worker has an LLM: the Planner and Critic then call it (regular activities); without one their
+    keyword and pixel checks run as local activities."""
 
 
 class ImageTurnResult(CamelModel):
@@ -69,5 +72,6 @@ class SessionInput(CamelModel):
     snapshot: SessionSnapshot
     idle_timeout_seconds: float = 30 * 60
     run_deadline_seconds: float = 60.0
+    llm_configured: bool = False
     max_turns_per_run: int = 100
     """Continue-as-new after this many turns, long before the history grows large."""

@@ -27,3 +27,15 @@ def test_a_budget_caps_the_worst_case_and_the_declared_schedule_stays() -> None:
     assert unbudgeted.worst_case() == timedelta(seconds=4 * 10 + 5 + 10 + 20)
     for options in (policies.IMAGE_PLANNER, policies.IMAGE_RAG, policies.IMAGE_EXECUTOR, policies.IMAGE_CRITIC):
         assert options.retry is policies.NODE_RETRY
+
+
+def test_a_local_node_keeps_its_budget_in_attempts_on_the_workflow_clock() -> None:
+    """A local activity's schedule-to-close is timed by the worker's clock; the attempts that start inside the
+    budget when each fails at once are the same on any clock."""
+    assert policies.IMAGE_RAG.attempts_within_budget() == 2  # 0 s, 5 s; the next would start at 15 s > 10 s
+    assert policies.IMAGE_CRITIC_CHECKS.attempts_within_budget() == 2
+    assert policies.IMAGE_EXECUTOR.attempts_within_budget() == 4  # no budget: the declared four
+    local = policies.IMAGE_RAG.kwargs()
+    assert local["retry_policy"].maximum_attempts == 2 and local["schedule_to_close_timeout"] == timedelta(seconds=10)
+    assert local["local_retry_threshold"] < timedelta(seconds=5), "retries wait on workflow timers"
+    assert "local_retry_threshold" not in policies.IMAGE_EXECUTOR.kwargs()

@@ -71,6 +71,7 @@ class HumanInput:
         self.awaiting, self._answer = question, None
         workflow.upsert_search_attributes([RUN_STATUS.value_set("waiting")])
         self._events.emit(REQUIRED_EVENT, node, question)
+        self._events.publish()
         try:
             await workflow.wait_condition(lambda: self._answer is not None, timeout=timeout)
         except asyncio.CancelledError:

@@ -16,11 +16,12 @@ and its routing; `GraphRun` does the rest:
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
+from temporalio.common import SearchAttributeUpdate
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, FailureError
 from temporalio.exceptions import TimeoutError as NodeTimeoutError
 
 from workflows.common.event_log import EventLog
@@ -39,6 +40,15 @@ ResultT = TypeVar("ResultT", bound=BaseModel)
 
 NodeStep = Callable[[], Awaitable[str]]
 """A node: does its work and returns the id of the next node."""
+
+
+class NodeFailed(Exception):
+    """A node's activity failed for good (every attempt, or its budget, spent); `cause` is Temporal's failure:
+    an `ApplicationError` (with the activity's error type), a `TimeoutError`, or another `FailureError`."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
 
 
 class RunRecord(Protocol):
@@ -60,6 +70,7 @@ class GraphRun:
         self.events = events
         self._record = record
         self._error_node = error_node
+        self._tags: list[SearchAttributeUpdate[Any]] = []
 
     @property
     def node(self) -> str:
@@ -78,6 +89,7 @@ class GraphRun:
         node, so the workflow closes as cancelled."""
         try:
             if ready is not None:
+                self.events.publish()
                 await workflow.wait_condition(ready)
         except asyncio.CancelledError:
             await self._end_through_error_node(steps, ErrorCode.CANCELLED, "任务已取消")
@@ -103,18 +115,26 @@ class GraphRun:
     async def call(
         self, spec: ActivitySpec[InputT, ResultT], request: InputT, options: NodeOptions, *, summary: str
     ) -> ResultT:
-        """Run one node's activity with its declared options; a cancelled run stays cancelled."""
+        """Run one node's activity (local or not, as its options declare). Raises `NodeFailed` when it failed for
+        good; a cancelled run stays cancelled (that is not a node failure a family could degrade)."""
+        if not options.local:  # this workflow task ends while the activity runs: readers see the events so far
+            self.events.publish()
+        execute = workflow.execute_local_activity if options.local else workflow.execute_activity
         try:
-            result: ResultT = await workflow.execute_activity(
+            result: ResultT = await execute(
                 spec.name, request, result_type=spec.result, summary=summary, **options.kwargs()
             )
         except ActivityError as err:
             if isinstance(err.cause, CancelledError):
                 raise asyncio.CancelledError() from err
-            raise
+            raise NodeFailed(err.cause or err) from err
+        except CancelledError as err:
+            raise asyncio.CancelledError() from err
+        except FailureError as err:  # a local activity's last failure arrives unwrapped after timer-based retries
+            raise NodeFailed(err) from err
         return result
 
-    def fail(self, err: ActivityError, default: ErrorCode) -> str:
+    def fail(self, err: NodeFailed, default: ErrorCode) -> str:
         """Record a node's activity failure as the run's error and go to the error node.
 
         A non-retryable failure whose type is an `ErrorCode` keeps its code and message (they are written for a
@@ -136,10 +156,16 @@ class GraphRun:
         self._record.error = error
         return self._error_node
 
+    def tag(self, *updates: SearchAttributeUpdate[Any]) -> None:
+        """Search attributes to set when the run ends, with its `RunStatus` (one history event for all of them)."""
+        self._tags.extend(updates)
+
     def finish(self, status: RunStatus) -> None:
-        """The terminal event and the `RunStatus` search attribute: the last things a run does."""
-        workflow.upsert_search_attributes([RUN_STATUS.value_set(status)])
+        """The terminal event, the search attributes (`RunStatus` and the run's tags) and the last events published:
+        the last things a run does."""
+        workflow.upsert_search_attributes([*self._tags, RUN_STATUS.value_set(status)])
         self.events.emit(self.events.catalog.terminal, self.graph.end, RunEnd(status=status, error=self._record.error))
+        self.events.publish()
 
     async def _walk(self, steps: Mapping[str, NodeStep], first: str) -> None:
         node = self._goto(first)

@@ -70,6 +70,7 @@ class ImageSessionWorkflow:
         self._snapshot = input.snapshot.model_copy(deep=True)
         self._turns: list[_Turn] = []
         self._turns_this_run = 0
+        self._last_activity = workflow.now()
 
     @workflow.query(name="state")
     def state(self) -> SessionSnapshot:
@@ -79,6 +80,7 @@ class ImageSessionWorkflow:
     @workflow.update
     def submit(self, turn: ChatTurn) -> TurnTicket:
         """Start the turn's run now (queued behind earlier turns if there are any) and say which run it is."""
+        self._last_activity = workflow.now()
         self._snapshot.turns += 1
         number = self._snapshot.turns
         session_id = self._snapshot.session_id
@@ -92,6 +94,7 @@ class ImageSessionWorkflow:
             context=context,
             position=position,
             deadline_seconds=self._input.run_deadline_seconds,
+            llm_configured=self._input.llm_configured,
         )
         started = asyncio.create_task(self._start(run_id, run_input, turn.user_input))
         self._turns.append(_Turn(number, run_id, turn.user_input.text, started, has_context=context is not None))
@@ -108,19 +111,26 @@ class ImageSessionWorkflow:
 
     @workflow.run
     async def run(self, input: SessionInput) -> SessionSnapshot:
-        idle = timedelta(seconds=input.idle_timeout_seconds)
+        idle = asyncio.create_task(self._idle_for(timedelta(seconds=input.idle_timeout_seconds)))
         while True:
             if self._should_continue_as_new():
                 workflow.continue_as_new(input.model_copy(update={"snapshot": self.state()}))
-            try:
-                await workflow.wait_condition(lambda: bool(self._turns), timeout=idle)
-            except TimeoutError:
-                if workflow.all_handlers_finished() and not self._turns:
-                    return self.state()
-                continue
+            await workflow.wait_condition(lambda: bool(self._turns) or idle.done())
+            if not self._turns:
+                return self.state()
             await self._play(self._turns[0])
             self._turns.pop(0)
             self._turns_this_run += 1
+            self._last_activity = workflow.now()
+
+    async def _idle_for(self, limit: timedelta) -> None:
+        """Return once the session has had no message for `limit`. One timer per idle stretch, not one per turn:
+        when it fires early (a message came meanwhile) it sleeps only for what is left."""
+        while True:
+            left = self._last_activity + limit - workflow.now()
+            if left <= timedelta(0) and not self._turns and workflow.all_handlers_finished():
+                return
+            await workflow.sleep(max(left, timedelta(seconds=1)))
 
     async def _start(self, run_id: str, run_input: ImageAgentInput, user_input: UserInput) -> TurnHandle:
         return await workflow.start_child_workflow(

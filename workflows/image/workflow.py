@@ -11,12 +11,11 @@ import zlib
 from datetime import timedelta
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError
 
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
-from workflows.common.run import GraphRun
+from workflows.common.run import GraphRun, NodeFailed
 from workflows.common.search_attributes import INTENT_ACTION
 from workflows.image.graph import (
     CRITIC,
@@ -71,7 +70,7 @@ class ImageAgentWorkflow:
         self._events = EventLog(IMAGE_EVENTS)
         self._run = GraphRun(GRAPH, self._events, self._state, error_node=ERROR_HANDLER)
         self._retrieved: tuple[RagRequest, EnhancedPrompt] | None = None
-        self._critic_uses_llm = True
+        self._critic_uses_llm = input.llm_configured
 
     @workflow.query(name="state")
     def state(self) -> ImageAgentState:
@@ -114,7 +113,7 @@ class ImageAgentWorkflow:
                 policies.IMAGE_VALIDATE_INPUT,
                 summary="validate text and image URL",
             )
-        except ActivityError as err:
+        except NodeFailed as err:
             return self._run.fail(err, ErrorCode.INVALID_INPUT_EMPTY)
         self._state.user_input = validated.user_input
         for warning in validated.warnings:
@@ -131,30 +130,34 @@ class ImageAgentWorkflow:
             has_mask=user_input.mask_data is not None,
             messages=self._state.messages,
             previous=self._previous(),
+            use_llm=self._input.llm_configured,
         )
         try:
-            intent = await self._run.call(nodes.PLANNER, request, policies.IMAGE_PLANNER, summary="parse intent")
-        except ActivityError:
+            intent = await self._plan(request)
+        except NodeFailed as err:
+            if not request.use_llm:
+                return self._run.fail(err, ErrorCode.PLANNER_FAILED)
             self._thought(PLANNER, "LLM 调用失败，降级为关键词匹配")
             try:
-                intent = await self._run.call(
-                    nodes.PLANNER,
-                    request.model_copy(update={"use_llm": False}),
-                    policies.IMAGE_PLANNER_KEYWORDS,
-                    summary="keyword fallback",
-                )
-            except ActivityError as err:
+                intent = await self._plan(request.model_copy(update={"use_llm": False}))
+            except NodeFailed as err:
                 return self._run.fail(err, ErrorCode.PLANNER_FAILED)
         if intent.confidence < MIN_CONFIDENCE:
             intent = intent.model_copy(update={"action": "unknown"})
         self._state.intent = intent
-        workflow.upsert_search_attributes([INTENT_ACTION.value_set(intent.action)])
+        self._run.tag(INTENT_ACTION.value_set(intent.action))
         self._thought(PLANNER, f"已识别意图：{intent.action}，置信度：{intent.confidence:.2f}", intent=intent.action)
         problem = routing_error(intent, self._state, self._base_image() is not None)
         if problem is not None:
             code, message = problem
             return self._run.fail_with(ErrorInfo(code=code, message=message, node=PLANNER))
         return route_after_planner(intent)
+
+    async def _plan(self, request: PlannerRequest) -> Intent:
+        if request.use_llm:
+            return await self._run.call(nodes.PLANNER, request, policies.IMAGE_PLANNER, summary="parse intent (LLM)")
+        options = policies.IMAGE_PLANNER_KEYWORDS
+        return await self._run.call(nodes.PLANNER, request, options, summary="parse intent (keywords)")
 
     async def _rag(self) -> str:
         intent = self._require_intent()
@@ -173,7 +176,7 @@ class ImageAgentWorkflow:
             enhanced = await self._run.call(
                 nodes.RAG, request, policies.IMAGE_RAG, summary=f"retrieve styles for {intent.style!r}"
             )
-        except ActivityError:
+        except NodeFailed:
             enhanced = EnhancedPrompt(original=original, final=original)
             self._thought(RAG, "风格检索失败，使用原始 Prompt 继续", level="warning")
         else:
@@ -205,7 +208,7 @@ class ImageAgentWorkflow:
         size = f"{request.parameters.width}x{request.parameters.height}"
         try:
             result = await self._run.call(nodes.EXECUTOR, request, policies.IMAGE_EXECUTOR, summary=f"{task} {size}")
-        except ActivityError as err:
+        except NodeFailed as err:
             return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
         self._state.execution_result = result
         self._show(EXECUTOR, smart_canvas(result))
@@ -226,11 +229,10 @@ class ImageAgentWorkflow:
             base_image=self._base_image() if intent.action == "inpainting" else None,
             use_llm=self._critic_uses_llm,
         )
+        options = policies.IMAGE_CRITIC if request.use_llm else policies.IMAGE_CRITIC_CHECKS
         try:
-            check = await self._run.call(
-                nodes.CRITIC, request, policies.IMAGE_CRITIC, summary=f"check {result.task_type} image"
-            )
-        except ActivityError:
+            check = await self._run.call(nodes.CRITIC, request, options, summary=f"check {result.task_type} image")
+        except NodeFailed:
             check = QualityCheck(
                 passed=True, score=0.7, degraded=True, feedback="质量审查失败，按通过处理（seed 000 §3.4 降级）"
             )

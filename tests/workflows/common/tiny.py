@@ -5,13 +5,13 @@ walk (`GraphProbeWorkflow`), a question and its answer (`AskWorkflow`), an event
 from datetime import timedelta
 
 from temporalio import workflow
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ApplicationError
 
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START, Edge, Graph
 from workflows.common.human_input import HumanInput
 from workflows.common.registration import RegisteredWorkflow
-from workflows.common.run import GraphRun
+from workflows.common.run import GraphRun, NodeFailed
 from workflows.policies import NodeOptions
 
 with workflow.unsafe.imports_passed_through():
@@ -95,7 +95,7 @@ class GraphProbeWorkflow:
             request = EchoRequest(text="hello", fail=behaviour == "activity_fails")
             try:
                 echoed = await self._run.call(ECHO, request, ECHO_OPTIONS, summary="echo hello")
-            except ActivityError as err:
+            except NodeFailed as err:
                 return self._run.fail(err, ErrorCode.UNKNOWN_ERROR)
             self._events.emit("note", "a", Note(text=echoed.text))
         return "b"
@@ -156,7 +156,7 @@ class CountingWorkflow:
 
     @workflow.init
     def __init__(self, input: CountInput) -> None:
-        self._events = EventLog(TINY_EVENTS, input.stream)
+        self._events = EventLog(TINY_EVENTS, input.events)
 
     @workflow.query(name="state")
     def state(self) -> TinyState:
@@ -169,7 +169,7 @@ class CountingWorkflow:
             await workflow.sleep(timedelta(seconds=1))
         if input.done_runs + 1 < input.runs:
             await self._events.continue_as_new(
-                lambda stream: [input.model_copy(update={"done_runs": input.done_runs + 1, "stream": stream})]
+                lambda events: [input.model_copy(update={"done_runs": input.done_runs + 1, "events": events})]
             )
         self._events.emit("done", END, RunEnd(status="completed"))
         return self._events.next_seq

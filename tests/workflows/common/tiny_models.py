@@ -3,11 +3,10 @@
 from typing import Literal
 
 from pydantic import Field
-from temporalio.contrib.workflow_streams import WorkflowStreamState
 
 from models.base import CamelModel
 from models.errors import ErrorInfo
-from models.events import EventCatalog, RunEnd
+from models.events import CarriedEvents, EventCatalog, RunEnd
 from models.human_input import AwaitingInput
 from models.nodes import ActivitySpec
 from models.runs import GraphPosition
@@ -57,7 +56,7 @@ class CountInput(CamelModel):
     per_run: int = 3
     runs: int = 3
     done_runs: int = 0
-    stream: WorkflowStreamState | None = None
+    events: CarriedEvents | None = None
 
 
 class EchoRequest(CamelModel):

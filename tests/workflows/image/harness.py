@@ -103,6 +103,7 @@ class Harness:
                 user_input=UserInput(text=text, mask_data=mask),
                 context=TurnContext(previous=previous),
                 deadline_seconds=deadline_seconds,
+                llm_configured=self.settings.llm_provider is not None,
             ),
             id=f"image-test-{uuid.uuid4().hex[:8]}",
             task_queue=self.settings.task_queue("image"),

@@ -1,12 +1,13 @@
 """ImageAgentWorkflow on the time-skipping server: the happy paths and every row of seed 004 §8."""
 
 import pytest
+from temporalio.api.enums.v1 import EventType
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.worker import Replayer
 
 from imaging.rendering import decode_image
+from models.events import RunEvent
 from tests.workflows.image.harness import Harness, assert_declared
-from workflows.registry import REGISTRY
+from workflows.common.event_log import EVENTS_MEMO
 
 
 async def test_cyberpunk_cat_runs_every_node_and_ends_with_a_canvas(harness: Harness) -> None:
@@ -90,10 +91,19 @@ async def test_the_same_prompt_gives_the_same_image(harness: Harness) -> None:
     assert first.state.execution_result.blob_key == second.state.execution_result.blob_key
 
 
-async def test_recorded_histories_replay_deterministically(harness: Harness) -> None:
-    runs = [await harness.run("生成一只赛博朋克风格的猫"), await harness.run("😀"), await harness.run("画一只猫")]
+async def test_every_event_is_published_in_history_before_the_run_waits_on_the_executor(harness: Harness) -> None:
+    outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    replayer = Replayer(workflows=[entry.workflow for entry in REGISTRY], data_converter=pydantic_data_converter)
-    for outcome in runs:
-        result = await replayer.replay_workflow(await outcome.handle.fetch_history())
-        assert result.replay_failure is None
+    published: list[RunEvent] = []
+    executor_scheduled_after = None
+    async for change in outcome.handle.fetch_history_events():
+        if change.event_type == EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED:
+            memo = change.workflow_properties_modified_event_attributes.upserted_memo.fields[EVENTS_MEMO]
+            published += pydantic_data_converter.payload_converter.from_payload(memo, list[RunEvent])
+        elif change.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED and executor_scheduled_after is None:
+            executor_scheduled_after = len(published)
+
+    assert published == outcome.events  # all of them, in order, each once
+    assert executor_scheduled_after is not None
+    before_executor = {e.node for e in published[:executor_scheduled_after]}
+    assert {"planner", "rag"} <= before_executor and published[executor_scheduled_after - 1].type == "progress"

@@ -148,22 +148,38 @@ async def test_critic_failure_degrades_to_passed(
 async def test_every_node_declares_its_timeout_and_the_shared_retry_policy(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
 ) -> None:
+    """Offline, the millisecond nodes run as local activities (one marker each in the history, no round trip);
+    the Executor is a regular activity. Every one has the declared timeout and the 5/10/20 s retry schedule."""
     async with agent_harness(env, tmp_path, style_store) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    scheduled = {}
+    scheduled, markers = {}, []
     async for event in outcome.handle.fetch_history_events():
         if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
             attrs = event.activity_task_scheduled_event_attributes
             scheduled[attrs.activity_type.name] = attrs
-    expected = {"image.planner": 10, "image.rag": 5, "image.executor": 5, "image.critic": 8}
-    assert {name: scheduled[name].start_to_close_timeout.ToSeconds() for name in expected} == expected
-    for attrs in scheduled.values():
-        retry = attrs.retry_policy
-        assert retry.initial_interval.ToSeconds() == 5
-        assert retry.backoff_coefficient == 2.0
-        assert retry.maximum_interval.ToSeconds() == 20
-        assert retry.maximum_attempts == 4
+        elif event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED:
+            markers.append(event.marker_recorded_event_attributes.marker_name)
+    assert list(scheduled) == ["image.executor"] and markers.count("core_local_activity") == 4
+    executor = scheduled["image.executor"]
+    assert executor.start_to_close_timeout.ToSeconds() == 5
+    retry = executor.retry_policy
+    assert (retry.initial_interval.ToSeconds(), retry.backoff_coefficient) == (5, 2.0)
+    assert (retry.maximum_interval.ToSeconds(), retry.maximum_attempts) == (20, 4)
+    declared = {
+        "validate_input": policies.IMAGE_VALIDATE_INPUT,
+        "planner": policies.IMAGE_PLANNER_KEYWORDS,
+        "rag": policies.IMAGE_RAG,
+        "critic": policies.IMAGE_CRITIC_CHECKS,
+    }
+    assert all(options.local for options in declared.values())
+    assert {node: options.start_to_close.total_seconds() for node, options in declared.items()} == {
+        "validate_input": 5,
+        "planner": 10,
+        "rag": 5,
+        "critic": 8,
+    }
+    assert {options.retry.initial_interval.total_seconds() for options in declared.values()} == {5}
 
 
 async def test_an_executor_that_never_answers_times_out_after_5_seconds(
