@@ -1,55 +1,144 @@
-"""API errors: every failure answers `{"error": {"code", "message"}}` with a fitting HTTP status; a request that
-fails validation also lists each problem under `details` (`loc`, `msg`, `type`)."""
+"""API errors: every failure, 500 and 503 included, answers `{"error": {"code", "message", "requestId"}}` with a
+fitting HTTP status; a request that fails validation also lists each problem under `details` (`loc`, `msg`,
+`type`). Every response carries its request id in `X-Request-Id` (the caller's own, when it sent a usable one), so
+a person reporting a failure can quote it and the gateway's log line can be found.
+"""
 
+import logging
+import re
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from temporalio.service import RPCError, RPCStatusCode
 
 from api.bodies import InvalidBody
 from models.errors import ErrorCode
 
+log = logging.getLogger("api")
+
+REQUEST_ID_HEADER = "X-Request-Id"
+_HEADER_KEY = REQUEST_ID_HEADER.lower().encode()
+_USABLE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+RETRY_TEMPORAL_SECONDS = 5
+_UNREACHABLE = (RPCStatusCode.UNAVAILABLE, RPCStatusCode.DEADLINE_EXCEEDED)
+_HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
+
 
 class ApiError(Exception):
-    """A request the gateway refuses: HTTP status, error code and a message for a person."""
+    """A request the gateway refuses: HTTP status, error code, a message for a person and extra headers."""
 
-    def __init__(self, status: int, code: ErrorCode | str, message: str) -> None:
+    def __init__(self, status: int, code: ErrorCode | str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = str(code)
         self.message = message
+        self.headers = headers or {}
 
-    def __reduce__(self) -> tuple[type["ApiError"], tuple[int, str, str]]:
+    def __reduce__(self) -> tuple[type["ApiError"], tuple[int, str, str, dict[str, str]]]:
         """Pickles whole, so it can be raised in the intake process and re-raised here."""
-        return ApiError, (self.status, self.code, self.message)
+        return ApiError, (self.status, self.code, self.message, self.headers)
 
 
-def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
-    error: dict[str, Any] = {"code": code, "message": message}
+def temporal_unavailable(err: Exception) -> bool:
+    """Whether a call failed because Temporal could not be reached (not because it refused the request): an RPC
+    error saying so, or a lazy client's first connection failing (which the SDK raises as a RuntimeError)."""
+    if isinstance(err, RPCError):
+        return err.status in _UNREACHABLE
+    return isinstance(err, RuntimeError) and str(err).startswith("Failed client connect")
+
+
+def error_body(
+    code: str, message: str, request_id: str, details: list[dict[str, Any]] | None = None
+) -> dict[str, dict[str, Any]]:
+    error: dict[str, Any] = {"code": code, "message": message, "requestId": request_id}
     if details is not None:
         error["details"] = details
     return {"error": error}
 
 
+def request_id(request: Request) -> str:
+    return str(getattr(request.state, "request_id", "")) or "-"
+
+
+class RequestIdMiddleware:
+    """Gives each request an id (`request.state.request_id`) and names it in the response's `X-Request-Id`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = dict(scope.get("headers") or []).get(_HEADER_KEY, b"").decode("latin-1")
+        rid = sent if _USABLE_REQUEST_ID.match(sent) else uuid.uuid4().hex[:16]
+        scope.setdefault("state", {})["request_id"] = rid
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                if not any(name.lower() == _HEADER_KEY for name, _ in headers):
+                    message["headers"] = [*headers, (_HEADER_KEY, rid.encode())]
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_middleware(RequestIdMiddleware)
+
     @app.exception_handler(ApiError)
-    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        body = error_body(exc.code, exc.message, request_id(request))
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return _invalid(exc.errors())
+    async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _invalid(request, exc.errors())
 
     @app.exception_handler(InvalidBody)
-    async def _invalid_body(_: Request, exc: InvalidBody) -> JSONResponse:
-        return _invalid(exc.errors)
+    async def _invalid_body(request: Request, exc: InvalidBody) -> JSONResponse:
+        return _invalid(request, exc.errors)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST)
+        body = error_body(code, str(exc.detail), request_id(request))
+        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RPCError)
+    @app.exception_handler(RuntimeError)
+    async def _temporal_error(request: Request, exc: Exception) -> JSONResponse:
+        if temporal_unavailable(exc):
+            return JSONResponse(
+                error_body(ErrorCode.TEMPORAL_UNAVAILABLE, "工作流服务暂时不可用，请稍后重试", request_id(request)),
+                status_code=503,
+                headers={"Retry-After": str(RETRY_TEMPORAL_SECONDS)},
+            )
+        return _internal(request, exc)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        return _internal(request, exc)
 
 
-def _invalid(errors: Sequence[Any]) -> JSONResponse:
+def _internal(request: Request, exc: Exception) -> JSONResponse:
+    rid = request_id(request)
+    log.error("request %s %s %s failed", rid, request.method, request.url.path, exc_info=exc)
+    body = error_body(ErrorCode.INTERNAL_ERROR, f"服务内部错误（request {rid}）", rid)
+    return JSONResponse(body, status_code=500, headers={REQUEST_ID_HEADER: rid})  # outside the id middleware
+
+
+def _invalid(request: Request, errors: Sequence[Any]) -> JSONResponse:
     details = [
         {"loc": [str(p) for p in err["loc"] if p != "body"], "msg": err["msg"], "type": err["type"]} for err in errors
     ]
     problems = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details)
-    return JSONResponse(error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", details), status_code=422)
+    body = error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", request_id(request), details)
+    return JSONResponse(body, status_code=422)

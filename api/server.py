@@ -1,21 +1,28 @@
 """The gateway application: `create_app()` for tests and `main()` (`python -m api.server`) for uvicorn."""
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
+from temporalio.service import RPCError
 
 from api.bodies import add_documented_schemas
-from api.errors import install_error_handlers
+from api.deps import BlobStore, TemporalClient
+from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.intake import Intake
 from api.launch import Launchers
 from api.routes import blobs, image, runs, workflows
+from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
@@ -45,7 +52,7 @@ def create_app(
         app.state.launchers = launchers
         app.state.intake = Intake()
         await app.state.intake.warm_up()
-        app.state.temporal = client or await connect(settings)
+        app.state.temporal = client or await connect(settings, gateway=True)
         try:
             yield
         finally:
@@ -65,7 +72,16 @@ def create_app(
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
+        """Alive: the gateway answers. Whether it can serve runs is `/readyz`."""
         return {"status": "ok"}
+
+    @app.get("/readyz", tags=["health"], responses={503: {"description": "NOT_READY, with each check"}})
+    async def readyz(client: TemporalClient, blobs: BlobStore) -> JSONResponse:
+        """Ready: Temporal answers and the blob store is writable."""
+        checks = await readiness(client, blobs)
+        if all(ok for ok in checks.values()):
+            return JSONResponse({"status": "ready", "checks": checks})
+        raise ApiError(503, ErrorCode.NOT_READY, f"未就绪：{checks}", {"Retry-After": str(RETRY_TEMPORAL_SECONDS)})
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -76,6 +92,21 @@ def create_app(
     app.openapi = openapi  # type: ignore[method-assign]
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz")
     return app
+
+
+READY_TIMEOUT = timedelta(seconds=2)
+
+
+async def readiness(client: Client, blobs: LocalBlobStore) -> dict[str, bool]:
+    """Each dependency the gateway needs, and whether it answers now."""
+    try:
+        await client.workflow_service.get_system_info(GetSystemInfoRequest(), timeout=READY_TIMEOUT)
+        temporal = True
+    except (RPCError, RuntimeError) as err:
+        if not temporal_unavailable(err):
+            raise
+        temporal = False
+    return {"temporal": temporal, "blobStore": await asyncio.to_thread(blobs.writable)}
 
 
 def main() -> None:

@@ -26,10 +26,15 @@ from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExec
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import present
+from api.errors import temporal_unavailable
+from models.errors import ErrorCode
 from models.events import EventPage, RunEvent
 from workflows.common.event_log import EVENTS_MEMO, EVENTS_QUERY
 
 KEEPALIVE_SECONDS = 15.0
+RECONNECT_SECONDS = 30.0
+"""How long a stream tries to subscribe again after Temporal stopped answering."""
+_RECONNECT_BACKOFF = (0.2, 0.5, 1.0, 2.0, 5.0)
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 STARTING_RUN_SECONDS = 10.0
 """How long a stream waits for a run the gateway has just started to exist on the server."""
@@ -113,7 +118,7 @@ async def _follow_history(client: Client, run_id: str, reader: "_LogReader", sta
                 token = b""
                 break
             elif change.event_type in _CLOSED:
-                async for event in reader.read():  # whatever it did not publish (a closed run: replayed)
+                async for event in reader.read_closed():
                     yield event
                 return
             if reader.ended:
@@ -136,7 +141,7 @@ async def _poll_history(client: Client, run_id: str, reader: "_LogReader", start
     while not reader.ended:
         description = await _describe(client, run_id, starting)
         if description.status not in (WorkflowExecutionStatus.RUNNING, WorkflowExecutionStatus.CONTINUED_AS_NEW):
-            async for event in reader.read():
+            async for event in reader.read_closed():
                 yield event
             return
         if description.history_length > max(known, _BEFORE_FIRST_TASK):
@@ -165,6 +170,8 @@ class _LogReader:
         self._handle: WorkflowHandle[Any, Any] = client.get_workflow_handle(run_id)
         self.after = after
         self.ended = False
+        self._terminal: RunEvent | None = None
+        """The terminal event, once seen, even if the client had it already."""
 
     async def read(self) -> AsyncIterator[RunEvent]:
         more = True
@@ -173,6 +180,20 @@ class _LogReader:
             for event in self.take(page.events):
                 yield event
             more = page.more
+
+    async def read_closed(self) -> AsyncIterator[RunEvent]:
+        """A closed run's last events: whatever it did not publish (the query replays it on a worker), or, for a
+        client that resumes after the last event, the terminal event again, so its stream ends at once."""
+        async for event in self.read():
+            yield event
+        if self.ended:
+            return
+        if self._terminal is None and self.after >= 0:
+            page: EventPage = await self._handle.query(EVENTS_QUERY, self.after - 1, result_type=EventPage)
+            self._terminal = next((e for e in page.events if e.terminal and e.seq == self.after), None)
+        if self._terminal is not None and self._terminal.seq <= self.after:
+            self.ended = True
+            yield self._terminal
 
     def published(self, memo: Memo) -> list[RunEvent]:
         """The events a workflow task published in its memo (none if it changed only other memo fields)."""
@@ -185,6 +206,8 @@ class _LogReader:
     def take(self, events: list[RunEvent]) -> Iterator[RunEvent]:
         """The events not read yet, up to the terminal one."""
         for event in events:
+            if event.terminal:
+                self._terminal = event
             if event.seq <= self.after or self.ended:
                 continue
             self.after = event.seq
@@ -206,12 +229,30 @@ async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExec
 async def sse_stream(
     client: Client, run_id: str, base_url: str, from_offset: int = 0, *, starting: bool = False
 ) -> AsyncIterator[str]:
-    queue: asyncio.Queue[RunEvent | None] = asyncio.Queue()
+    """The run's events as SSE text. When Temporal cannot be reached mid-stream, the stream subscribes again from
+    its last event for up to `RECONNECT_SECONDS`, then ends with an `error` event (`STREAM_INTERRUPTED`, naming
+    the last event id) so the client knows to resume later with `Last-Event-ID`."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     async def pump() -> None:
+        offset, attempt, give_up_at = from_offset, 0, None
+        loop = asyncio.get_running_loop()
         try:
-            async for event in run_events(client, run_id, from_offset, starting=starting):
-                await queue.put(event)
+            while True:
+                try:
+                    async for event in run_events(client, run_id, offset, starting=starting):
+                        offset, attempt, give_up_at = event.seq + 1, 0, None
+                        await queue.put(format_sse(event, base_url))
+                    return
+                except RPCError as err:
+                    if not temporal_unavailable(err):
+                        raise
+                    give_up_at = give_up_at or loop.time() + RECONNECT_SECONDS
+                    if loop.time() >= give_up_at:
+                        await queue.put(interrupted_sse(offset - 1))
+                        return
+                await asyncio.sleep(_RECONNECT_BACKOFF[min(attempt, len(_RECONNECT_BACKOFF) - 1)])
+                attempt += 1
         finally:
             await queue.put(None)
 
@@ -219,15 +260,25 @@ async def sse_stream(
     try:
         while True:
             try:
-                event = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
+                text = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
             except TimeoutError:
                 yield ": keepalive\n\n"
                 continue
-            if event is None:
+            if text is None:
                 break
-            yield format_sse(event, base_url)
+            yield text
         await task  # surfaces an error the subscription ended with
     finally:
         task.cancel()
         with suppress(asyncio.CancelledError):
             await task
+
+
+def interrupted_sse(last_event_id: int) -> str:
+    """The `error` event that ends a stream Temporal stopped answering (no `id:`: it is not one of the run's)."""
+    data = {
+        "code": ErrorCode.STREAM_INTERRUPTED,
+        "message": "事件流中断：工作流服务暂时不可用，请稍后用 Last-Event-ID 继续",
+        "lastEventId": last_event_id,
+    }
+    return f"event: error\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

@@ -30,6 +30,7 @@ from types import FrameType
 import httpx
 
 from models.settings import Settings
+from workflows.common.event_log import MEMO_WARN_BYTES
 from workflows.common.search_attributes import dev_server_flags
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -142,6 +143,9 @@ class Stack:
             # Write-ahead log, as LangGraph's SQLite saver sets too: a commit appends to the log instead of writing a
             # rollback journal (measured: a turn 340 → 240 ms); as durable when a process is killed.
             *("--sqlite-pragma", "journal_mode=wal"),
+            # Runs publish their events in their memo (`workflows.common.event_log`); the default 2 KB warning
+            # would log most workflow tasks. The hard limit (2 MB) stays.
+            *("--dynamic-config-value", f"limit.memoSize.warn={MEMO_WARN_BYTES}"),
         ]
 
     def child_env(self) -> dict[str, str]:

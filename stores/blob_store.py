@@ -58,6 +58,14 @@ class LocalBlobStore:
     async def aget(self, key: str) -> bytes:
         return await asyncio.to_thread(self.get, key)
 
+    def writable(self) -> bool:
+        """Whether new blobs can be written here now (its folder exists or can be made, and accepts files)."""
+        try:
+            self._root.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return False
+        return os.access(self._root, os.W_OK)
+
     def exists(self, key: str) -> bool:
         return self._path(key).is_file()
 

@@ -31,16 +31,13 @@ async def test_post_runs_starts_the_image_agent_in_a_session(gateway: Gateway) -
 
     assert response.status_code == 201, response.text
     ticket = response.json()
-    assert ticket == {
-        "runId": "image-generic-1",
-        "workflow": "ImageAgentWorkflow",
-        "sessionId": "generic",
-        "position": 0,
-    }
-    assert response.headers["location"] == "/v1/runs/image-generic-1"
-    events = parse_sse((await gateway.http.get("/v1/runs/image-generic-1/events")).text)
+    run_id = ticket.pop("runId")
+    assert run_id.startswith("image-generic-1-")
+    assert ticket == {"workflow": "ImageAgentWorkflow", "sessionId": "generic", "position": 0}
+    assert response.headers["location"] == f"/v1/runs/{run_id}"
+    events = parse_sse((await gateway.http.get(f"/v1/runs/{run_id}/events")).text)
     assert events[-1].event == "stream_end" and events[-1].data["terminal"] is True
-    view = (await gateway.http.get("/v1/runs/image-generic-1")).json()
+    view = (await gateway.http.get(f"/v1/runs/{run_id}")).json()
     assert view["workflowType"] == "ImageAgentWorkflow" and view["state"]["intent"]["action"] == "generate_image"
     session = (await gateway.http.get("/v1/runs/session-generic")).json()
     assert session["workflowType"] == "ImageSessionWorkflow" and session["state"]["turns"] == 1
@@ -55,7 +52,7 @@ async def test_post_runs_streams_the_run_when_asked_for_server_sent_events(gatew
     gateway.sessions.add("session-streamed")
 
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-    assert response.headers["x-run-id"] == "image-streamed-1"
+    assert response.headers["x-run-id"].startswith("image-streamed-1-")
     events = parse_sse(response.text)
     assert [e.id for e in events] == list(range(len(events))) and events[-1].event == "stream_end"
 

@@ -38,10 +38,12 @@ async def start(gateway: Gateway, workflow: str, run_input: dict[str, Any], sess
 
 
 async def eventually(gateway: Gateway, path: str, check: Any) -> dict[str, Any]:
-    """GET `path` until `check(body)` holds (visibility and queries catch up within moments)."""
+    """GET `path` until it answers 200 and `check(body)` holds (a run the session has just been asked for starts,
+    and visibility and queries catch up, within moments)."""
     for _ in range(100):
-        body: dict[str, Any] = (await gateway.http.get(path)).json()
-        if check(body):
+        response = await gateway.http.get(path)
+        body: dict[str, Any] = response.json()
+        if response.status_code == 200 and check(body):
             return body
         await asyncio.sleep(0.1)
     raise AssertionError(f"{path} never satisfied the check; last: {body}")

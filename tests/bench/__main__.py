@@ -202,13 +202,14 @@ async def bench(args: argparse.Namespace, stack: Stack, baseline: BaselineProces
         log("history events per turn, node counts")
         client = await Client.connect(stack.temporal_address)
         project_run = _check(runs[PROJECT][0])
-        first_turn = await turn_history(client, project_run.session_id, 1, 0)
+        assert project_run.run_id is not None
+        first_turn = await turn_history(client, project_run.run_id, project_run.session_id, 1, 0)
         _check(await chat_run(http, urls[PROJECT], PROJECT, PROMPT, "history"))
         session_before = await settled_session_history(client, "history", 1)
-        _check(await chat_run(http, urls[PROJECT], PROJECT, PROMPT, "history"))
-        steady_turn = await turn_history(client, "history", 2, session_before)
+        second = _check(await chat_run(http, urls[PROJECT], PROJECT, PROMPT, "history"))
+        assert second.run_id is not None
+        steady_turn = await turn_history(client, second.run_id, "history", 2, session_before)
 
-        assert project_run.run_id is not None
         executions = node_executions(await history(client, project_run.run_id))
         baseline_run = _check(runs[LANGGRAPH][0])
         view = (await http.get(f"{baseline.url}/v1/runs/{baseline_run.run_id}")).json()

@@ -285,7 +285,8 @@ def create_app(settings: Settings, durability: Durability = "sync") -> FastAPI:
         user_input = prepare_turn(body, baseline.blobs)
         session_id = body.session_id or os.urandom(6).hex()
         number, position, context = await baseline.sessions.submit(session_id, user_input.text)
-        turn = Turn(turn_workflow_id(session_id, number), session_id, user_input, position, context)
+        run_id = turn_workflow_id(session_id, number, os.urandom(5).hex())
+        turn = Turn(run_id, session_id, user_input, position, context)
         return StreamingResponse(
             baseline.stream(turn, durability),
             media_type="text/event-stream",

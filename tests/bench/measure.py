@@ -29,7 +29,7 @@ from models.image import nodes
 from models.image.state import UserInput
 from tests.bench.baseline import NodeCall, NodeFunctions, build_graph, initial_state
 from tests.sse import SseEvent, parse_sse
-from workflows.image.session import session_workflow_id, turn_workflow_id
+from workflows.image.session import session_workflow_id
 
 RESULT_MODELS: dict[str, type[BaseModel]] = {
     spec.name: spec.result for spec in (nodes.VALIDATE_INPUT, nodes.PLANNER, nodes.RAG, nodes.EXECUTOR, nodes.CRITIC)
@@ -216,9 +216,9 @@ class TurnHistory:
         return self.run_events + self.session_events
 
 
-async def turn_history(client: Client, session_id: str, turn: int, session_before: int) -> TurnHistory:
+async def turn_history(client: Client, run_id: str, session_id: str, turn: int, session_before: int) -> TurnHistory:
     """The turn's run history, and the session events since `session_before` (its length before the turn)."""
-    run = await history(client, turn_workflow_id(session_id, turn))
+    run = await history(client, run_id)
     session = await settled_session_history(client, session_id, turn)
     return TurnHistory(run_events=len(run), session_events=session - session_before)
 

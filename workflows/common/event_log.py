@@ -33,6 +33,10 @@ CARRIED_EVENTS = 200
 """Events a log keeps across continue-as-new; a client further behind resumes at the oldest one kept."""
 PAGE_EVENTS = 500
 """Most events one query answers with; the reader asks again for the rest."""
+PUBLISH_EVENTS = 100
+"""Most events one memo upsert carries (each stays far below Temporal's 2 MB memo limit); more make several."""
+MEMO_WARN_BYTES = 256 * 1024
+"""The memo size above which the embedded Temporal server logs a warning (its default, 2 KB, is one busy task)."""
 
 
 class EventLog:
@@ -67,9 +71,9 @@ class EventLog:
     def publish(self) -> None:
         """Write the events emitted since the last call into the run's history (memo `events`); nothing when
         there are none. Call it before the workflow waits (the end of its workflow task) and as the run ends."""
-        if self._published < len(self._events):
-            workflow.upsert_memo({EVENTS_MEMO: self._events[self._published :]})
-            self._published = len(self._events)
+        for start in range(self._published, len(self._events), PUBLISH_EVENTS):
+            workflow.upsert_memo({EVENTS_MEMO: self._events[start : start + PUBLISH_EVENTS]})
+        self._published = len(self._events)
 
     def carry_over(self, keep_last: int = CARRIED_EVENTS) -> CarriedEvents:
         """The log's tail for the next run of a workflow that continues-as-new."""

@@ -2,7 +2,7 @@
 
 The gateway submits each message with the `submit` update (update-with-start creates the session on its first
 message). The update answers at once: the turn's run is started right away as a child `ImageAgentWorkflow`
-with the readable id `image-<session>-<turn>`, so its events stream from the first moment. A turn submitted
+with the readable id `image-<session>-<turn>-<unique>`, so its events stream from the first moment. A turn submitted
 while another runs is queued: its run emits `queued` and waits until the session sends `begin` with the
 context as of then (the last 50 messages, the last image for "再调整一下"). The child returns only what the
 session keeps. The session ends after 30 minutes without a message, and continues-as-new between turns long
@@ -47,8 +47,10 @@ def session_workflow_id(session_id: str) -> str:
     return f"session-{session_id}"
 
 
-def turn_workflow_id(session_id: str, turn: int) -> str:
-    return f"image-{session_id}-{turn}"
+def turn_workflow_id(session_id: str, turn: int, unique: str) -> str:
+    """`image-<session>-<turn>-<unique>`: readable in the Web UI, and never the id of an earlier run (a session
+    that ended and started again counts its turns from 1 again) nor one that can be guessed from the turn."""
+    return f"image-{session_id}-{turn}-{unique}"
 
 
 @dataclass
@@ -84,7 +86,7 @@ class ImageSessionWorkflow:
         self._snapshot.turns += 1
         number = self._snapshot.turns
         session_id = self._snapshot.session_id
-        run_id = turn_workflow_id(session_id, number)
+        run_id = turn_workflow_id(session_id, number, workflow.uuid4().hex[:10])
         position = len(self._turns)
         context = self._context() if position == 0 else None
         run_input = ImageAgentInput(

@@ -40,7 +40,7 @@ def canvas_url(events: list[SseEvent]) -> str:
 async def test_chat_streams_a_run_that_ends_with_a_served_png(gateway: Gateway) -> None:
     run_id, session_id, events = await chat(gateway, {"text": "生成一只赛博朋克风格的猫", "sessionId": "cat"})
 
-    assert run_id == "image-cat-1" and session_id == "cat"
+    assert run_id.startswith("image-cat-1-") and session_id == "cat"
     assert [e.id for e in events] == list(range(len(events)))
     assert {e.data["node"] for e in events if e.event == "thought_log"} >= {"planner", "rag", "executor", "critic"}
     assert events[-1].event == "stream_end"
@@ -110,7 +110,7 @@ async def test_inpainting_with_a_gateway_issued_image_changes_only_the_mask(gate
 
     run_id, _, events = await chat(gateway, body)
 
-    assert run_id == "image-edit-2" and events[-1].data["data"]["status"] == "completed"
+    assert run_id.startswith("image-edit-2-") and events[-1].data["data"]["status"] == "completed"
     base = decode_image((await gateway.http.get(urlsplit(base_url).path)).content).convert("RGB")
     edited = decode_image((await gateway.http.get(urlsplit(canvas_url(events)).path)).content).convert("RGB")
     diff = ImageChops.difference(base, edited)

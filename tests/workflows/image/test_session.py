@@ -74,11 +74,12 @@ async def test_turns_of_one_session_run_one_at_a_time(harness: Harness) -> None:
         key=lambda ticket: ticket.turn,
     )
 
-    assert [t.run_id for t in tickets] == ["image-order-1", "image-order-2"]
+    assert [t.run_id.rsplit("-", 1)[0] for t in tickets] == ["image-order-1", "image-order-2"]
+    first_id, second_id = (t.run_id for t in tickets)
     assert [t.position for t in tickets] == [0, 1]
-    await result_of(harness.env, "image-order-2")
-    one = await collect_events(harness, "image-order-1")
-    two = await collect_events(harness, "image-order-2")
+    await result_of(harness.env, second_id)
+    one = await collect_events(harness, first_id)
+    two = await collect_events(harness, second_id)
     assert two[0].type == "queued" and two[0].data["position"] == 1
     assert not any(e.type == "queued" for e in one)
     began = next(e for e in two if e.type != "queued")
@@ -117,10 +118,8 @@ async def test_cancelling_a_queued_turn_ends_it_and_the_session_goes_on(harness:
 
 
 async def test_adjusting_uses_the_previous_turns_image(harness: Harness) -> None:
-    await submit(harness, "adjust", "生成一只赛博朋克风格的猫")
-    first = await result_of(harness.env, "image-adjust-1")
-    await submit(harness, "adjust", "再调整一下，大一点")
-    second = await result_of(harness.env, "image-adjust-2")
+    first = await result_of(harness.env, (await submit(harness, "adjust", "生成一只赛博朋克风格的猫")).run_id)
+    second = await result_of(harness.env, (await submit(harness, "adjust", "再调整一下，大一点")).run_id)
 
     assert first.execution_result is not None and second.execution_result is not None
     assert second.intent is not None and second.intent.action == "adjust_parameters"
@@ -192,3 +191,16 @@ async def test_a_turn_returns_only_what_the_session_keeps(harness: Harness) -> N
     assert state.execution_result is not None and kept.previous is not None
     assert kept.previous.blob_key == state.execution_result.blob_key and kept.status == "completed"
     assert len(completions[0]) < 1000 < len(state.model_dump_json()) // 3, "the whole state stays in the run"
+
+
+async def test_a_session_started_again_never_reuses_an_earlier_runs_id(harness: Harness) -> None:
+    before = await submit(harness, "again", "生成一只赛博朋克风格的猫")
+    old = await result_of(harness.env, before.run_id)
+    await harness.env.client.get_workflow_handle(session_workflow_id("again")).terminate("the session ended")
+
+    after = await submit(harness, "again", "画一朵花")  # a new session under the same id: turn 1 again
+    await result_of(harness.env, after.run_id)
+
+    assert after.turn == before.turn == 1 and after.run_id != before.run_id
+    still_old = await harness.env.client.get_workflow_handle(before.run_id).query(ImageAgentWorkflow.state)
+    assert still_old.user_input.text == old.user_input.text == "生成一只赛博朋克风格的猫"
