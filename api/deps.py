@@ -1,5 +1,5 @@
 """FastAPI dependencies: the Temporal client, settings, blob store, intake process, workflow registry and
-launchers, all held by the app's lifespan in `app.state` (never module globals)."""
+launchers, all held by the app's lifespan in `app.state` (never module globals), and the calling principal."""
 
 from collections.abc import Callable
 from typing import Annotated, TypeVar
@@ -7,8 +7,11 @@ from typing import Annotated, TypeVar
 from fastapi import Depends, Request
 from temporalio.client import Client
 
+from api.errors import ApiError
 from api.intake import Intake
 from api.launch import Launchers
+from api.principals import LOCAL_PRINCIPAL, KeyRing
+from models.errors import ErrorCode
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from workflows.common.registration import Registry
@@ -33,3 +36,20 @@ BlobStore = Annotated[LocalBlobStore, Depends(_app_state("blobs", LocalBlobStore
 RequestIntake = Annotated[Intake, Depends(_app_state("intake", Intake))]
 WorkflowRegistry = Annotated[Registry, Depends(_app_state("registry", Registry))]
 RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]
+
+
+def calling_principal(request: Request) -> str:
+    """The principal whose `Authorization: Bearer <key>` this is (401 without a known key); `local` when the
+    gateway has no keys configured."""
+    keys: KeyRing = request.app.state.keys
+    if not keys.required:
+        return LOCAL_PRINCIPAL
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    principal = keys.principal(key.strip()) if scheme.lower() == "bearer" and key.strip() else None
+    if principal is None:
+        message = "需要有效的 API key（Authorization: Bearer <key>）"
+        raise ApiError(401, ErrorCode.UNAUTHORIZED, message, {"WWW-Authenticate": "Bearer"})
+    return principal
+
+
+Principal = Annotated[str, Depends(calling_principal)]

@@ -22,16 +22,18 @@ from models.runs import RunStartRequest, RunTicket
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from workflows.common.registration import RegisteredWorkflow, Registry
-from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
+from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 
 
 @dataclass(frozen=True)
 class LaunchContext:
-    """What `start` may use: the Temporal client, the settings and the workflow it starts."""
+    """What `start` may use: the Temporal client, the settings, the workflow it starts and the principal that
+    asked (the run's `Owner`)."""
 
     client: Client
     settings: Settings
     workflow: RegisteredWorkflow
+    principal: str
 
 
 def keep_input(run_input: BaseModel, blobs: LocalBlobStore) -> BaseModel:
@@ -40,7 +42,8 @@ def keep_input(run_input: BaseModel, blobs: LocalBlobStore) -> BaseModel:
 
 
 async def start_directly(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
-    """The default `start`: the workflow with the prepared input as its argument, under the id `<family>-<random>`."""
+    """The default `start`: the workflow with the prepared input as its argument, under the id `<family>-<random>`,
+    owned by the principal that asked."""
     entry = context.workflow
     run_id = f"{entry.family}-{uuid.uuid4().hex[:16]}"
     await context.client.start_workflow(
@@ -48,7 +51,7 @@ async def start_directly(context: LaunchContext, prepared: BaseModel, session_id
         prepared,
         id=run_id,
         task_queue=context.settings.task_queue(entry.family),
-        search_attributes=run_search_attributes(session_id),
+        search_attributes=run_search_attributes(context.principal, session_id),
         static_summary=f"{entry.name} started through POST /v1/runs",
     )
     return RunTicket(run_id=run_id, workflow=entry.name, session_id=session_id)
@@ -102,9 +105,12 @@ def registered(registry: Registry, name: str, run_id: str | None = None) -> Regi
     raise ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, f"没有这个工作流：{name}（有：{known}）")
 
 
-def run_search_attributes(session_id: str | None) -> TypedSearchAttributes:
-    """The search attributes every run starts with: `RunStatus=running` and its session, if any."""
-    pairs: list[SearchAttributePair[str]] = [SearchAttributePair(RUN_STATUS, "running")]
+def run_search_attributes(owner: str, session_id: str | None) -> TypedSearchAttributes:
+    """The search attributes every run starts with: its `Owner`, `RunStatus=running` and its session, if any."""
+    pairs: list[SearchAttributePair[str]] = [
+        SearchAttributePair(OWNER, owner),
+        SearchAttributePair(RUN_STATUS, "running"),
+    ]
     if session_id is not None:
         pairs.append(SearchAttributePair(SESSION_ID, session_id))
     return TypedSearchAttributes(pairs)

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
@@ -17,10 +17,11 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from api.bodies import add_documented_schemas
-from api.deps import BlobStore, TemporalClient
+from api.deps import BlobStore, TemporalClient, calling_principal
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.intake import Intake
 from api.launch import Launchers
+from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
 from api.routes import blobs, image, runs, workflows
 from models.errors import ErrorCode
 from models.settings import Settings
@@ -30,6 +31,8 @@ from stores.blob_store import LocalBlobStore
 from workflows.common.registration import Registry
 from workflows.image.registration import IMAGE_AGENT
 from workflows.registry import REGISTRY
+
+log = logging.getLogger("api")
 
 LAUNCHERS: Launchers = {IMAGE_AGENT.name: image.IMAGE_TURN}
 """Workflows whose runs start their own way; every other startable workflow is started directly."""
@@ -43,10 +46,12 @@ def create_app(
 ) -> FastAPI:
     """The gateway; pass `client` to reuse a connection (tests), else it connects in the lifespan."""
     settings = settings or Settings()
+    keys = KeyRing.parse(settings.api_keys.get_secret_value())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
+        app.state.keys = keys
         app.state.blobs = LocalBlobStore(settings.blob_dir)
         app.state.registry = registry
         app.state.launchers = launchers
@@ -65,10 +70,11 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.include_router(runs.build_router(registry))
-    app.include_router(workflows.router)
-    app.include_router(image.router)
-    app.include_router(blobs.router)
+    keyed = [Depends(calling_principal)]  # with API keys configured, everything but health and docs needs one
+    app.include_router(runs.build_router(registry), dependencies=keyed)
+    app.include_router(workflows.router, dependencies=keyed)
+    app.include_router(image.router, dependencies=keyed)
+    app.include_router(blobs.router, dependencies=keyed)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
@@ -112,6 +118,19 @@ async def readiness(client: Client, blobs: LocalBlobStore) -> dict[str, bool]:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings()
+    try:
+        keys = KeyRing.parse(settings.api_keys.get_secret_value())
+    except KeyConfigError as err:
+        raise SystemExit(f"gateway: {err}") from None
+    if not keys.required:
+        if not is_loopback(settings.api_host):
+            raise SystemExit(
+                f"gateway: no API_KEYS configured, refusing to listen on {settings.api_host} (anyone who can reach "
+                "it could read and steer every run); set API_KEYS, or API_HOST=127.0.0.1 for single-user use"
+            )
+        log.warning("no API_KEYS: single-user mode (principal %r), listening on loopback only", LOCAL_PRINCIPAL)
+    else:
+        log.info("API keys for %d principals", len(keys.digests))
     configure_tracing(settings, "gateway")
     uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port, log_level="info")
 

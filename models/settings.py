@@ -30,6 +30,10 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("./data")
 
+    api_keys: SecretStr = SecretStr("")
+    """`alice=sha256:<hex>,bob=sha256:<hex>` (or `name=key` for local use): each key's principal (`api.principals`).
+    Empty: one principal, `local`, and the gateway listens on loopback only."""
+
     otel_exporter: Literal["none", "console", "otlp"] = "none"
     otel_endpoint: str | None = None
     """OTLP/HTTP endpoint, e.g. http://collector:4318; the exporter's own default when unset."""

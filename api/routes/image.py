@@ -13,7 +13,7 @@ from temporalio.common import SearchAttributePair, TypedSearchAttributes, Workfl
 from temporalio.exceptions import ApplicationError
 
 from api.bodies import body_chunks, documented, parse_body
-from api.deps import AppSettings, BlobStore, RequestIntake, TemporalClient
+from api.deps import AppSettings, BlobStore, Principal, RequestIntake, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher
 from api.mask_intake import store_mask
@@ -24,7 +24,7 @@ from models.image.state import UserInput
 from models.runs import RunTicket
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
-from workflows.common.search_attributes import SESSION_ID
+from workflows.common.search_attributes import OWNER, SESSION_ID
 from workflows.image.session import ImageSessionWorkflow, session_workflow_id
 
 router = APIRouter(tags=["image agent"])
@@ -37,7 +37,12 @@ router = APIRouter(tags=["image agent"])
     openapi_extra=documented(ChatRequest),
 )
 async def chat(
-    request: Request, client: TemporalClient, settings: AppSettings, blobs: BlobStore, intake: RequestIntake
+    request: Request,
+    client: TemporalClient,
+    settings: AppSettings,
+    blobs: BlobStore,
+    intake: RequestIntake,
+    principal: Principal,
 ) -> StreamingResponse:
     """Run one image-agent turn and stream its events; the run id is in the `X-Run-Id` header.
 
@@ -45,7 +50,7 @@ async def chat(
     `queued` event with its position, then its run's events when its turn comes.
     """
     message = await intake.run(prepare_chat, await body_chunks(request), blobs)
-    ticket = await submit_turn(client, settings, message.user_input, message.session_id)
+    ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
     return StreamingResponse(
         sse_stream(client, ticket.run_id, settings.base_url, starting=True),
         media_type="text/event-stream",
@@ -77,7 +82,7 @@ def prepare_turn(run_input: BaseModel, blobs: LocalBlobStore) -> UserInput:
 async def start_turn(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
     """`POST /v1/runs` for `ImageAgentWorkflow`: one turn in the given session (a new session without one)."""
     assert isinstance(prepared, UserInput)
-    ticket = await submit_turn(context.client, context.settings, prepared, session_id)
+    ticket = await submit_turn(context.client, context.settings, prepared, session_id, context.principal)
     return RunTicket(
         run_id=ticket.run_id, workflow=context.workflow.name, session_id=ticket.session_id, position=ticket.position
     )
@@ -86,21 +91,27 @@ async def start_turn(context: LaunchContext, prepared: BaseModel, session_id: st
 IMAGE_TURN = Launcher(prepare=prepare_turn, start=start_turn)
 
 
-async def submit_turn(client: Client, settings: Settings, user_input: UserInput, session_id: str | None) -> TurnTicket:
-    """Submit a message to its session (created on first use); the session answers at once with the turn's run."""
+async def submit_turn(
+    client: Client, settings: Settings, user_input: UserInput, session_id: str | None, owner: str
+) -> TurnTicket:
+    """Submit a message to its owner's session (created on first use); the session answers at once with the
+    turn's run."""
     session_id = session_id or uuid.uuid4().hex[:12]
     start = WithStartWorkflowOperation(
         ImageSessionWorkflow.run,
         SessionInput(
             snapshot=SessionSnapshot(session_id=session_id),
+            owner=owner,
             idle_timeout_seconds=settings.session_idle_minutes * 60,
             run_deadline_seconds=settings.run_deadline_seconds,
             llm_configured=settings.llm_provider is not None,
         ),
-        id=session_workflow_id(session_id),
+        id=session_workflow_id(owner, session_id),
         task_queue=settings.task_queue("image"),
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-        search_attributes=TypedSearchAttributes([SearchAttributePair(SESSION_ID, session_id)]),
+        search_attributes=TypedSearchAttributes(
+            [SearchAttributePair(OWNER, owner), SearchAttributePair(SESSION_ID, session_id)]
+        ),
         static_summary=f"image-agent session {session_id}",
     )
     try:

@@ -23,7 +23,15 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import present
 from api.bodies import body_chunks, documented
-from api.deps import AppSettings, BlobStore, RequestIntake, RunLaunchers, TemporalClient, WorkflowRegistry
+from api.deps import (
+    AppSettings,
+    BlobStore,
+    Principal,
+    RequestIntake,
+    RunLaunchers,
+    TemporalClient,
+    WorkflowRegistry,
+)
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher, prepare_run, registered
 from api.streaming import SSE_HEADERS, first_offset, sse_stream
@@ -33,7 +41,7 @@ from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
 from models.runs import SESSION_ID_PATTERN, ListedStatus, RunPage, RunStartRequest, RunSummary, RunTicket
 from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
 from workflows.common.registration import Registry
-from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
+from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 
 ENDED = ("completed", "failed", "timeout", "cancelled")
 _CLOSED_STATUS: dict[WorkflowExecutionStatus, ListedStatus] = {
@@ -91,6 +99,7 @@ def build_router(registry: Registry) -> APIRouter:
         intake: RequestIntake,
         workflows: WorkflowRegistry,
         launchers: RunLaunchers,
+        principal: Principal,
     ) -> Response:
         """Start a run of any registered workflow; `input` is validated against that workflow's input model.
 
@@ -100,7 +109,7 @@ def build_router(registry: Registry) -> APIRouter:
         run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs)
         entry = registered(workflows, run.workflow)
         launcher = launchers.get(entry.name, Launcher())
-        ticket = await launcher.start(LaunchContext(client, settings, entry), run.prepared, run.session_id)
+        ticket = await launcher.start(LaunchContext(client, settings, entry, principal), run.prepared, run.session_id)
         headers = {"X-Run-Id": ticket.run_id, "Location": f"/v1/runs/{ticket.run_id}"}
         if ticket.session_id:
             headers["X-Session-Id"] = ticket.session_id
@@ -116,16 +125,17 @@ def build_router(registry: Registry) -> APIRouter:
     async def list_runs(
         client: TemporalClient,
         workflows: WorkflowRegistry,
+        principal: Principal,
         workflow: Annotated[str | None, Query(description="a registered workflow's name")] = None,
         session_id: Annotated[str | None, Query(alias="sessionId", pattern=SESSION_ID_PATTERN)] = None,
         status: Annotated[ListedStatus | None, Query()] = None,
         page_size: Annotated[int, Query(alias="pageSize", ge=1, le=100)] = 20,
         page_token: Annotated[str | None, Query(alias="pageToken", max_length=4096)] = None,
     ) -> RunPage:
-        """Runs newest first, through Temporal visibility (search attributes), one page at a time."""
+        """The caller's runs newest first, through Temporal visibility (search attributes), one page at a time."""
         names = [registered(workflows, workflow).name] if workflow else [entry.name for entry in workflows]
         pages = client.list_workflows(
-            _visibility_query(names, session_id, status),
+            _visibility_query(principal, names, session_id, status),
             page_size=page_size,
             next_page_token=_decode_token(page_token),
         )
@@ -146,10 +156,10 @@ def build_router(registry: Registry) -> APIRouter:
 
     @router.get("/v1/runs/{run_id}", response_model=run_view)
     async def get_run(
-        run_id: str, client: TemporalClient, settings: AppSettings, workflows: WorkflowRegistry
+        run_id: str, client: TemporalClient, settings: AppSettings, workflows: WorkflowRegistry, principal: Principal
     ) -> Response:
         """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
-        handle, description = await _describe(client, run_id)
+        handle, description = await _owned(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         state = await handle.query("state", result_type=entry.state_model)
         asked = await handle.query(AWAITING_QUERY) if entry.human_input else None
@@ -175,11 +185,12 @@ def build_router(registry: Registry) -> APIRouter:
         client: TemporalClient,
         settings: AppSettings,
         workflows: WorkflowRegistry,
+        principal: Principal,
         last_event_id: Annotated[str | None, Header()] = None,
         after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
     ) -> StreamingResponse:
         """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
-        _, description = await _describe(client, run_id)
+        _, description = await _owned(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         if entry.events is None:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
@@ -190,14 +201,14 @@ def build_router(registry: Registry) -> APIRouter:
 
     @router.post("/v1/runs/{run_id}/input", response_model=ReceivedAnswer)
     async def answer_run(
-        run_id: str, body: InputAnswer, client: TemporalClient, workflows: WorkflowRegistry
+        run_id: str, body: InputAnswer, client: TemporalClient, workflows: WorkflowRegistry, principal: Principal
     ) -> ReceivedAnswer:
         """Answer the question a run waits on: an offered option's id, or free text where the question allows it.
 
         409 when the run is not waiting (or asks something else now, or the question expired), 422 when the
         answer is not one of the offered options.
         """
-        handle, description = await _describe(client, run_id)
+        handle, description = await _owned(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         _require_running(description)
         if not entry.human_input:
@@ -217,9 +228,9 @@ def build_router(registry: Registry) -> APIRouter:
         return received
 
     @router.post("/v1/runs/{run_id}/cancel", status_code=202)
-    async def cancel_run(run_id: str, client: TemporalClient) -> dict[str, str]:
+    async def cancel_run(run_id: str, client: TemporalClient, principal: Principal) -> dict[str, str]:
         """Ask a running run to stop: it ends through its error path with a CANCELLED error and its terminal event."""
-        handle, description = await _describe(client, run_id)
+        handle, description = await _owned(client, run_id, principal)
         _require_running(description)
         await handle.cancel()
         return {"runId": run_id, "status": "cancel_requested"}
@@ -227,14 +238,22 @@ def build_router(registry: Registry) -> APIRouter:
     return router
 
 
-async def _describe(client: Client, run_id: str) -> tuple[WorkflowHandle[Any, Any], WorkflowExecutionDescription]:
+async def _owned(
+    client: Client, run_id: str, principal: str
+) -> tuple[WorkflowHandle[Any, Any], WorkflowExecutionDescription]:
+    """The run and Temporal's description of it, if `principal` owns it: anyone else gets the same 404 as for a
+    run that does not exist, so ids tell nothing about other principals' runs."""
     handle = client.get_workflow_handle(run_id)
+    missing = ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}")
     try:
-        return handle, await handle.describe()
+        description = await handle.describe()
     except RPCError as err:
         if err.status in (RPCStatusCode.NOT_FOUND, RPCStatusCode.INVALID_ARGUMENT):
-            raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个运行：{run_id}") from err
+            raise missing from err
         raise
+    if description.typed_search_attributes.get(OWNER) != principal:
+        raise missing
+    return handle, description
 
 
 def _require_running(description: WorkflowExecutionDescription) -> None:
@@ -243,9 +262,11 @@ def _require_running(description: WorkflowExecutionDescription) -> None:
         raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, f"运行已结束（{status}）")
 
 
-def _visibility_query(names: list[str], session_id: str | None, status: ListedStatus | None) -> str:
-    """A visibility query from validated values only (registered names, a session id matching its pattern)."""
+def _visibility_query(principal: str, names: list[str], session_id: str | None, status: ListedStatus | None) -> str:
+    """A visibility query from validated values only (a principal and a session id matching their patterns,
+    registered names)."""
     clauses = [
+        f"{OWNER.name} = '{principal}'",
         "WorkflowType IN ({})".format(", ".join(f"'{name}'" for name in names)),
         "ExecutionStatus != 'ContinuedAsNew'",
     ]

@@ -70,6 +70,8 @@ class SessionInput(CamelModel):
     """The session's settings and the snapshot it starts from (empty, or carried over by continue-as-new)."""
 
     snapshot: SessionSnapshot
+    owner: str
+    """The principal whose session this is; its runs carry it as their `Owner` too."""
     idle_timeout_seconds: float = 30 * 60
     run_deadline_seconds: float = 60.0
     llm_configured: bool = False

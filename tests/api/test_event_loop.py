@@ -56,7 +56,7 @@ async def test_twenty_requests_with_10_mb_masks_never_block_the_gateway_loop_for
                     )
                 )
                 watch = (await http.get("/_test/loop-watch")).json()
-        await terminate_running(env.client, {f"session-loop{i}" for i in range(REQUESTS)})
+        await terminate_running(env.client, {f"session-local-loop{i}" for i in range(REQUESTS)})
 
     assert [r.status_code for r in responses] == [200] * REQUESTS
     assert all(parse_sse(r.text)[-1].event == "stream_end" for r in responses)

@@ -27,7 +27,7 @@ async def test_post_runs_starts_the_image_agent_in_a_session(gateway: Gateway) -
     response = await gateway.http.post(
         "/v1/runs", json={"workflow": "ImageAgentWorkflow", "input": {"text": "生成一只猫"}, "sessionId": "generic"}
     )
-    gateway.sessions.add("session-generic")
+    gateway.sessions.add("session-local-generic")
 
     assert response.status_code == 201, response.text
     ticket = response.json()
@@ -39,7 +39,7 @@ async def test_post_runs_starts_the_image_agent_in_a_session(gateway: Gateway) -
     assert events[-1].event == "stream_end" and events[-1].data["terminal"] is True
     view = (await gateway.http.get(f"/v1/runs/{run_id}")).json()
     assert view["workflowType"] == "ImageAgentWorkflow" and view["state"]["intent"]["action"] == "generate_image"
-    session = (await gateway.http.get("/v1/runs/session-generic")).json()
+    session = (await gateway.http.get("/v1/runs/session-local-generic")).json()
     assert session["workflowType"] == "ImageSessionWorkflow" and session["state"]["turns"] == 1
 
 
@@ -49,7 +49,7 @@ async def test_post_runs_streams_the_run_when_asked_for_server_sent_events(gatew
         json={"workflow": "ImageAgentWorkflow", "input": {"text": "画一只猫"}, "sessionId": "streamed"},
         headers={"accept": "text/event-stream"},
     )
-    gateway.sessions.add("session-streamed")
+    gateway.sessions.add("session-local-streamed")
 
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
     assert response.headers["x-run-id"].startswith("image-streamed-1-")
@@ -112,10 +112,10 @@ async def test_run_state_is_typed_per_workflow_in_the_openapi_schema(gateway: Ga
 async def test_a_session_has_no_event_stream(gateway: Gateway) -> None:
     body = {"workflow": "ImageAgentWorkflow", "input": {"text": "猫"}, "sessionId": "quiet"}
     run_id = (await gateway.http.post("/v1/runs", json=body)).json()["runId"]
-    gateway.sessions.add("session-quiet")
+    gateway.sessions.add("session-local-quiet")
     assert parse_sse((await gateway.http.get(f"/v1/runs/{run_id}/events")).text)[-1].event == "stream_end"
 
-    response = await gateway.http.get("/v1/runs/session-quiet/events")
+    response = await gateway.http.get("/v1/runs/session-local-quiet/events")
 
     assert response.status_code == 409 and response.json()["error"]["code"] == "NO_EVENT_STREAM"
 

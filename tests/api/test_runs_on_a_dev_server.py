@@ -29,7 +29,7 @@ async def start(gateway: Gateway, workflow: str, run_input: dict[str, Any], sess
     body: dict[str, Any] = {"workflow": workflow, "input": run_input}
     if session_id:
         body["sessionId"] = session_id
-        gateway.sessions.add(f"session-{session_id}")
+        gateway.sessions.add(f"session-local-{session_id}")
     response = await gateway.http.post("/v1/runs", json=body)
     assert response.status_code == 201, response.text
     run_id: str = response.json()["runId"]

@@ -39,7 +39,7 @@ async def test_one_trace_links_request_workflows_and_activities(
     ):
         response = await http.post("/api/agent/chat", json={"text": "生成一只赛博朋克风格的猫", "sessionId": "traced"})
         assert parse_sse(response.text)[-1].event == "stream_end"
-        await terminate_running(client, {"session-traced"})
+        await terminate_running(client, {"session-local-traced"})
     provider.force_flush()
 
     spans = exporter.get_finished_spans()

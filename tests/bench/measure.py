@@ -25,6 +25,7 @@ from temporalio.api.history.v1 import HistoryEvent
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
+from api.principals import LOCAL_PRINCIPAL
 from models.image import nodes
 from models.image.state import UserInput
 from tests.bench.baseline import NodeCall, NodeFunctions, build_graph, initial_state
@@ -194,7 +195,7 @@ async def settled_session_history(client: Client, session_id: str, turns: int, t
     deadline = time.monotonic() + timeout
     last = -1
     while True:
-        events = await history(client, session_workflow_id(session_id))
+        events = await history(client, session_workflow_id(LOCAL_PRINCIPAL, session_id))
         done = sum(e.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED for e in events)
         quiet = events[-1].event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED
         if (done >= turns and quiet and len(events) == last) or time.monotonic() > deadline:

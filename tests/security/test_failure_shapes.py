@@ -81,7 +81,7 @@ async def test_resuming_after_a_finished_runs_last_event_returns_the_terminal_ev
     started = await gateway.http.post(
         "/v1/runs", json={"workflow": "ImageAgentWorkflow", "input": {"text": "画一只猫"}, "sessionId": "resume-end"}
     )
-    gateway.sessions.add("session-resume-end")
+    gateway.sessions.add("session-local-resume-end")
     run_id = started.json()["runId"]
     events = parse_sse((await gateway.http.get(f"/v1/runs/{run_id}/events")).text)
     last = events[-1]

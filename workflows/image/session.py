@@ -18,7 +18,7 @@ from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.exceptions import ApplicationError, FailureError
 
-from workflows.common.search_attributes import RUN_STATUS, SESSION_ID
+from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 from workflows.image.workflow import ImageAgentWorkflow
 
 with workflow.unsafe.imports_passed_through():
@@ -43,8 +43,9 @@ MAX_REMEMBERED_CHARS = 1000
 TurnHandle = workflow.ChildWorkflowHandle[ImageAgentWorkflow, ImageTurnResult]
 
 
-def session_workflow_id(session_id: str) -> str:
-    return f"session-{session_id}"
+def session_workflow_id(owner: str, session_id: str) -> str:
+    """`session-<owner>-<session>`: two principals' sessions never share a workflow, whatever ids they pick."""
+    return f"session-{owner}-{session_id}"
 
 
 def turn_workflow_id(session_id: str, turn: int, unique: str) -> str:
@@ -141,7 +142,11 @@ class ImageSessionWorkflow:
             id=run_id,
             static_summary=f"turn {run_input.turn}: {user_input.text[:80]}",
             search_attributes=TypedSearchAttributes(
-                [SearchAttributePair(SESSION_ID, run_input.session_id), SearchAttributePair(RUN_STATUS, "running")]
+                [
+                    SearchAttributePair(OWNER, self._input.owner),
+                    SearchAttributePair(SESSION_ID, run_input.session_id),
+                    SearchAttributePair(RUN_STATUS, "running"),
+                ]
             ),
         )
 

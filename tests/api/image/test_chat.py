@@ -28,7 +28,7 @@ async def chat(gateway: Gateway, body: Mapping[str, object]) -> tuple[str, str, 
     response = await gateway.http.post("/api/agent/chat", json=body)
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/event-stream")
-    gateway.sessions.add(f"session-{response.headers['x-session-id']}")
+    gateway.sessions.add(f"session-local-{response.headers['x-session-id']}")
     return response.headers["x-run-id"], response.headers["x-session-id"], parse_sse(response.text)
 
 

@@ -10,7 +10,7 @@ from temporalio.worker import Replayer
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner
 
 from tests.workflows.image.harness import Harness
-from tests.workflows.image.test_session import result_of, submit
+from tests.workflows.image.test_session import OWNER, result_of, submit
 from workflows.image.session import session_workflow_id
 from workflows.registry import REGISTRY
 
@@ -38,7 +38,7 @@ async def test_a_session_with_a_queued_turn_replays_under_the_strict_sandbox(har
     await result_of(harness.env, second.run_id)
 
     replayer = strict_replayer()
-    for workflow_id in (session_workflow_id("replay"), first.run_id, second.run_id):
+    for workflow_id in (session_workflow_id(OWNER, "replay"), first.run_id, second.run_id):
         history = await harness.env.client.get_workflow_handle(workflow_id).fetch_history()
         result = await replayer.replay_workflow(history)
         assert result.replay_failure is None, workflow_id

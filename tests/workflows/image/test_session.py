@@ -21,14 +21,16 @@ from tests.workflows.image.harness import Harness, agent_harness, collect_events
 from workflows.image.session import MAX_MESSAGES, ImageSessionWorkflow, session_workflow_id
 from workflows.image.workflow import ImageAgentWorkflow
 
+OWNER = "tester"
+
 
 async def submit(harness: Harness, session_id: str, text: str, **session: Any) -> TurnTicket:
     client: Client = harness.env.client
-    harness.sessions.add(session_workflow_id(session_id))
+    harness.sessions.add(session_workflow_id(OWNER, session_id))
     start = WithStartWorkflowOperation(
         ImageSessionWorkflow.run,
-        SessionInput(snapshot=SessionSnapshot(session_id=session_id), **session),
-        id=session_workflow_id(session_id),
+        SessionInput(snapshot=SessionSnapshot(session_id=session_id), owner=OWNER, **session),
+        id=session_workflow_id(OWNER, session_id),
         task_queue=harness.settings.task_queue("image"),
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
     )
@@ -143,7 +145,7 @@ async def test_a_session_ends_after_30_minutes_without_a_message(tmp_path: Path,
 async def check_idle_end(harness: Harness) -> None:
     ticket = await submit(harness, "idle", "画一只猫")
     await result_of(harness.env, ticket.run_id)
-    handle = harness.env.client.get_workflow_handle(session_workflow_id("idle"))
+    handle = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "idle"))
 
     final = await env_result(harness, handle.id)  # the test server skips the idle wait
 
@@ -163,7 +165,7 @@ async def test_a_session_keeps_the_last_50_messages_across_continue_as_new(
         for turn in range(1, 28):
             ticket = await submit(harness, "long", f"😀 {turn}", max_turns_per_run=10)
             await result_of(env, ticket.run_id)
-        handle = env.client.get_workflow_handle(session_workflow_id("long"))
+        handle = env.client.get_workflow_handle(session_workflow_id(OWNER, "long"))
         snapshot = await query_state(handle)
         history = [e async for e in handle.fetch_history_events()]
 
@@ -180,7 +182,7 @@ async def test_a_turn_returns_only_what_the_session_keeps(harness: Harness) -> N
     ticket = await submit(harness, "small", "生成一只赛博朋克风格的猫")
     state = await result_of(harness.env, ticket.run_id)
 
-    session = harness.env.client.get_workflow_handle(session_workflow_id("small"))
+    session = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "small"))
     completions = [
         event.child_workflow_execution_completed_event_attributes.result.payloads[0].data
         async for event in session.fetch_history_events()
@@ -196,7 +198,7 @@ async def test_a_turn_returns_only_what_the_session_keeps(harness: Harness) -> N
 async def test_a_session_started_again_never_reuses_an_earlier_runs_id(harness: Harness) -> None:
     before = await submit(harness, "again", "生成一只赛博朋克风格的猫")
     old = await result_of(harness.env, before.run_id)
-    await harness.env.client.get_workflow_handle(session_workflow_id("again")).terminate("the session ended")
+    await harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "again")).terminate("the session ended")
 
     after = await submit(harness, "again", "画一朵花")  # a new session under the same id: turn 1 again
     await result_of(harness.env, after.run_id)
