@@ -16,7 +16,8 @@ from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from temporalio.client import Client
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
-from activities.common.blob_refs import BlobResolver
+from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
+from activities.common.image_fetch import GuardedImageFetcher
 from activities.image.critic import ImageCritic
 from activities.image.executor import ImageExecutor
 from activities.image.image_provider import ImageProvider, LocalImageProvider
@@ -61,12 +62,18 @@ def build_activities(
     """Every activity, wired to its dependencies; tests swap in doubles for external services. `llm` is the
     agents' model (None: the offline rule-based fallbacks)."""
     blobs = blobs or LocalBlobStore(settings.blob_dir)
-    resolver = BlobResolver(blobs, http)
+    resolver = BlobResolver(blobs)
+    fetcher = None
+    if settings.allow_external_images:
+        if http is None:
+            raise ValueError("ALLOW_EXTERNAL_IMAGES needs the worker's HTTP client")
+        timeout = settings.external_image_timeout_seconds
+        fetcher = GuardedImageFetcher(http, max_bytes=MAX_IMAGE_BYTES, timeout_seconds=timeout)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
     return {
         "image": [
-            InputValidator().validate_input,
+            InputValidator(blobs, fetcher).validate_input,
             Planner(style_vocabulary(library), llm).plan,
             StyleRetriever(store).retrieve_styles,
             ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,

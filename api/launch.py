@@ -36,7 +36,7 @@ class LaunchContext:
     principal: str
 
 
-def keep_input(run_input: BaseModel, blobs: LocalBlobStore) -> BaseModel:
+def keep_input(run_input: BaseModel, blobs: LocalBlobStore, settings: Settings) -> BaseModel:
     """The default `prepare`: the validated input is what the workflow takes."""
     return run_input
 
@@ -61,7 +61,7 @@ async def start_directly(context: LaunchContext, prepared: BaseModel, session_id
 class Launcher:
     """A workflow's two start-up steps; `prepare` must be a module-level function (it is sent to another process)."""
 
-    prepare: Callable[[BaseModel, LocalBlobStore], BaseModel] = keep_input
+    prepare: Callable[[BaseModel, LocalBlobStore, Settings], BaseModel] = keep_input
     start: Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]] = start_directly
 
 
@@ -78,7 +78,9 @@ class PreparedRun:
     prepared: BaseModel
 
 
-def prepare_run(chunks: list[bytes], registry: Registry, launchers: Launchers, blobs: LocalBlobStore) -> PreparedRun:
+def prepare_run(
+    chunks: list[bytes], registry: Registry, launchers: Launchers, blobs: LocalBlobStore, settings: Settings
+) -> PreparedRun:
     """In the intake process: `POST /v1/runs`'s body parsed, its workflow found, its input validated (against the
     workflow's input model) and prepared."""
     request = parse_body(RunStartRequest, chunks)
@@ -90,7 +92,7 @@ def prepare_run(chunks: list[bytes], registry: Registry, launchers: Launchers, b
     except ValidationError as err:
         raise InvalidBody.from_error(err, "input") from None
     launcher = launchers.get(entry.name, Launcher())
-    return PreparedRun(entry.name, request.session_id, launcher.prepare(run_input, blobs))
+    return PreparedRun(entry.name, request.session_id, launcher.prepare(run_input, blobs, settings))
 
 
 def registered(registry: Registry, name: str, run_id: str | None = None) -> RegisteredWorkflow:

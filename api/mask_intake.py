@@ -6,19 +6,21 @@ becomes a blob key when it is one of this gateway's URLs, so it is read from the
 CPU and file work: callers run `store_mask` in a thread.
 """
 
+from activities.common.blob_refs import ImageRefError, check_image_url
+from activities.common.image_fetch import FORBIDDEN_MESSAGE
 from api.blob_urls import own_blob_key
 from api.errors import ApiError
-from imaging.masks import MaskError, decode_mask_base64, sniff_image_format, validate_paths
+from imaging.masks import FILE_EXTENSIONS, MaskError, decode_mask_base64, sniff_image_format, validate_paths
 from models.blobs import ImageRef
+from models.errors import ErrorCode
 from models.image.requests import MaskDataIn
 from models.image.state import MaskPaths, MaskRef
 from stores.blob_store import LocalBlobStore
 
-MASK_EXTENSIONS = {"png": "png", "jpeg": "jpg"}
 
-
-def store_mask(mask: MaskDataIn, blobs: LocalBlobStore) -> MaskRef:
+def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, *, allow_external_images: bool) -> MaskRef:
     """Validate first, then write: a rejected request leaves nothing behind."""
+    image = _image(mask.image_url, allow_external_images)
     try:
         data = decode_mask_base64(mask.base64) if mask.base64 else None
         paths = mask.paths()
@@ -27,16 +29,26 @@ def store_mask(mask: MaskDataIn, blobs: LocalBlobStore) -> MaskRef:
         raise ApiError(422, err.code, err.message) from err
     blob_key = None
     if data is not None:
-        ext = MASK_EXTENSIONS[sniff_image_format(data) or "png"]
+        ext = FILE_EXTENSIONS[sniff_image_format(data) or "png"]
         blob_key = blobs.put(data, kind="masks", ext=ext)
     paths_key = None
     if paths:
         paths_key = blobs.put(MaskPaths(paths=paths).model_dump_json().encode(), kind="paths", ext="json")
-    return MaskRef(blob_key=blob_key, paths_key=paths_key, image=_image(mask.image_url))
+    return MaskRef(blob_key=blob_key, paths_key=paths_key, image=image)
 
 
-def _image(url: str | None) -> ImageRef | None:
+def _image(url: str | None, allow_external_images: bool) -> ImageRef | None:
+    """One of this gateway's URLs becomes its blob key; any other http(s) URL is kept for the run to fetch (once,
+    guarded) where settings allow external images, and refused otherwise."""
     if url is None:
         return None
     key = own_blob_key(url)
-    return ImageRef(blob_key=key) if key is not None else ImageRef(url=url)
+    if key is not None:
+        return ImageRef(blob_key=key)
+    try:
+        check_image_url(url)
+    except ImageRefError as err:
+        raise ApiError(422, err.code, err.message) from err
+    if not allow_external_images:
+        raise ApiError(422, ErrorCode.IMAGE_URL_FORBIDDEN, FORBIDDEN_MESSAGE)
+    return ImageRef(url=url)

@@ -31,6 +31,8 @@ _BASE64_CHUNK = 256 * 1024
 _ACCEPTED_FORMATS = ("png", "jpeg")
 
 ImageFormat = Literal["png", "jpeg", "webp"]
+FILE_EXTENSIONS: dict[ImageFormat, str] = {"png": "png", "jpeg": "jpg", "webp": "webp"}
+"""The file extension blobs of each format are stored under."""
 
 
 class MaskError(ValueError):

@@ -55,6 +55,12 @@ class Settings(BaseSettings):
     deepseek_api_key: SecretStr | None = None
     dashscope_api_key: SecretStr | None = None
 
+    allow_external_images: bool = False
+    """Whether `maskData.imageUrl` may name an image outside this gateway; fetched once per run, under the SSRF
+    guard of `activities.common.image_fetch`. Off: only URLs this gateway issued."""
+    external_image_timeout_seconds: float = 4.0
+    """The whole fetch of an external image (it runs in ValidateInput, whose timeout is 5 s)."""
+
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0
 

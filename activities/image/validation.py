@@ -1,21 +1,32 @@
-"""The ValidateInput node (seed 004 §2.1, seed 000 §7.1, §8.1): text and image URL limits.
+"""The ValidateInput node (seed 004 §2.1, seed 000 §7.1, §8.1): text and image URL limits, and the one fetch of an
+image the user named by URL.
 
-Masks were validated where their bytes arrived (the gateway's claim check), so nothing is read back here. A
-failure is a non-retryable error whose type is the error code; a long text is truncated and reported as a
-warning instead.
+Masks were validated where their bytes arrived (the gateway's claim check), so nothing is read back here. An
+image URL outside this gateway (only where settings allow them) is fetched here, once per run, under the SSRF
+guard, and stored: later nodes get its blob key. A failure is a non-retryable error whose type is the error code
+and whose message is written for a person; a long text is truncated and reported as a warning instead.
 """
 
 from activities.common.blob_refs import ImageRefError, check_image_url
 from activities.common.failures import permanent
+from activities.common.image_fetch import GuardedImageFetcher, forbidden
+from imaging.masks import FILE_EXTENSIONS, sniff_image_format
+from models.blobs import ImageRef
 from models.errors import ErrorCode, ErrorInfo
 from models.image import nodes
 from models.image.nodes import ValidatedInput, ValidateRequest
+from models.image.state import MaskRef
+from stores.blob_store import LocalBlobStore
 
 MAX_TEXT_CHARS = 1000
 
 
 class InputValidator:
-    """The ValidateInput activity."""
+    """The ValidateInput activity; `fetcher` is None when external images are not allowed."""
+
+    def __init__(self, blobs: LocalBlobStore, fetcher: GuardedImageFetcher | None = None) -> None:
+        self._blobs = blobs
+        self._fetcher = fetcher
 
     @nodes.VALIDATE_INPUT.defn
     async def validate_input(self, request: ValidateRequest) -> ValidatedInput:
@@ -39,7 +50,17 @@ class InputValidator:
                 raise permanent(ErrorCode.MASK_INVALID_FORMAT, "蒙版为空：需要 base64 图片或至少一条路径")
             if mask.image is not None and mask.image.url is not None:
                 try:
-                    check_image_url(mask.image.url)
+                    mask = await self._stored(mask, mask.image.url)
                 except ImageRefError as err:
                     raise permanent(err.code, err.message) from err
-        return ValidatedInput(user_input=user_input.model_copy(update={"text": text}), warnings=warnings)
+        validated = user_input.model_copy(update={"text": text, "mask_data": mask})
+        return ValidatedInput(user_input=validated, warnings=warnings)
+
+    async def _stored(self, mask: MaskRef, url: str) -> MaskRef:
+        """The mask with its image fetched (guarded) and stored: later nodes read it by key."""
+        check_image_url(url)
+        if self._fetcher is None:
+            raise forbidden()
+        data = await self._fetcher.fetch(url)  # a PNG, JPEG or WebP: checked there
+        key = await self._blobs.aput(data, kind="fetched", ext=FILE_EXTENSIONS[sniff_image_format(data) or "png"])
+        return mask.model_copy(update={"image": ImageRef(blob_key=key)})

@@ -8,13 +8,11 @@ from api.blob_urls import blob_url
 from api.deps import AppSettings, BlobStore
 from api.errors import ApiError
 from api.schemas import BlobView
-from imaging.masks import sniff_image_format
+from imaging.masks import FILE_EXTENSIONS, sniff_image_format
 from models.errors import ErrorCode
 from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
 
 router = APIRouter(tags=["blobs"])
-
-UPLOAD_EXTENSIONS = {"png": "png", "jpeg": "jpg", "webp": "webp"}
 
 
 @router.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})
@@ -36,6 +34,6 @@ async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings
     kind = sniff_image_format(data)
     if kind is None:
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "只支持 PNG、JPG 或 WebP 图片")
-    ext = UPLOAD_EXTENSIONS[kind]
+    ext = FILE_EXTENSIONS[kind]
     key = await blobs.aput(data, kind="uploads", ext=ext)
     return BlobView(key=key, url=blob_url(settings.base_url, key), content_type=CONTENT_TYPES[ext], size=len(data))

@@ -49,7 +49,7 @@ async def chat(
     Messages of one session run one at a time: a message sent while another runs gets its headers at once and a
     `queued` event with its position, then its run's events when its turn comes.
     """
-    message = await intake.run(prepare_chat, await body_chunks(request), blobs)
+    message = await intake.run(prepare_chat, await body_chunks(request), blobs, settings)
     ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
     return StreamingResponse(
         sse_stream(client, ticket.run_id, settings.base_url, starting=True),
@@ -66,16 +66,17 @@ class PreparedChat:
     user_input: UserInput
 
 
-def prepare_chat(chunks: list[bytes], blobs: LocalBlobStore) -> PreparedChat:
+def prepare_chat(chunks: list[bytes], blobs: LocalBlobStore, settings: Settings) -> PreparedChat:
     """In the intake process: the chat body parsed and validated, its mask stored."""
     body = parse_body(ChatRequest, chunks)
-    return PreparedChat(session_id=body.session_id, user_input=prepare_turn(body, blobs))
+    return PreparedChat(session_id=body.session_id, user_input=prepare_turn(body, blobs, settings))
 
 
-def prepare_turn(run_input: BaseModel, blobs: LocalBlobStore) -> UserInput:
+def prepare_turn(run_input: BaseModel, blobs: LocalBlobStore, settings: Settings) -> UserInput:
     """In the intake process: one message's mask checked and stored (claim check); the run gets its keys."""
     assert isinstance(run_input, ImageRunInput)
-    mask = store_mask(run_input.mask_data, blobs) if run_input.mask_data else None
+    allow = settings.allow_external_images
+    mask = store_mask(run_input.mask_data, blobs, allow_external_images=allow) if run_input.mask_data else None
     return UserInput(text=run_input.text, mask_data=mask, preferred_model=run_input.preferred_model)
 
 

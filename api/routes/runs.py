@@ -106,7 +106,7 @@ def build_router(registry: Registry) -> APIRouter:
         Answers 201 with the run id, or streams the run's events (SSE) when the client accepts
         `text/event-stream`; the run id is then in the `X-Run-Id` header.
         """
-        run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs)
+        run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs, settings)
         entry = registered(workflows, run.workflow)
         launcher = launchers.get(entry.name, Launcher())
         ticket = await launcher.start(LaunchContext(client, settings, entry, principal), run.prepared, run.session_id)

@@ -49,9 +49,11 @@ async def running_gateway(
     """A gateway and every family's worker on fresh task queues; sessions it started are ended afterwards."""
     settings = settings_for(data_dir, **settings_fields)
     app = create_app(settings, client=env.client, registry=registry)
-    activities = build_activities(settings, style_store=style_store)
     async with (
-        running_workers(env.client, settings, activities, registry),
+        httpx.AsyncClient() as worker_http,  # the worker's own client (external images, if allowed)
+        running_workers(
+            env.client, settings, build_activities(settings, http=worker_http, style_store=style_store), registry
+        ),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):

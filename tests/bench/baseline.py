@@ -2,7 +2,7 @@
 
 This module owns what the baseline runs, not how it is served (`tests.bench.baseline_server`):
 
-- `NodeFunctions`: the project's five activity methods (`InputValidator().validate_input`, `Planner(...).plan`,
+- `NodeFunctions`: the project's five activity methods (`InputValidator(blobs).validate_input`, `Planner(...).plan`,
   `StyleRetriever(store).retrieve_styles`, `ImageExecutor(...).execute`, `ImageCritic(...).critique`), built by
   `worker.build_activities` itself and called directly as plain async functions, outside Temporal;
 - `call_node`: each call with its node's declared options from `workflows.policies` (start-to-close timeout,

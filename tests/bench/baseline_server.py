@@ -282,7 +282,7 @@ def create_app(settings: Settings, durability: Durability = "sync") -> FastAPI:
         except ValidationError as err:
             problem = {"code": ErrorCode.INVALID_REQUEST, "message": "请求格式不正确", "details": err.errors()}
             return JSONResponse({"error": problem}, status_code=422)
-        user_input = prepare_turn(body, baseline.blobs)
+        user_input = prepare_turn(body, baseline.blobs, baseline.settings)
         session_id = body.session_id or os.urandom(6).hex()
         number, position, context = await baseline.sessions.submit(session_id, user_input.text)
         run_id = turn_workflow_id(session_id, number, os.urandom(5).hex())

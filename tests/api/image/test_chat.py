@@ -153,13 +153,18 @@ async def test_bad_masks_are_rejected_with_a_code_and_nothing_is_stored(gateway:
 
 async def test_bad_input_inside_the_run_streams_an_error_event(gateway: Gateway) -> None:
     _, _, empty = await chat(gateway, {"text": ""})
-    _, _, ftp = await chat(
-        gateway, {"text": "换成花", "maskData": {"base64": mask_png((8, 8), (0, 0, 4, 4)), "imageUrl": "ftp://x/y.png"}}
-    )
 
     assert [e.data["data"]["code"] for e in empty if e.event == "error"] == ["INVALID_INPUT_EMPTY"]
-    assert [e.data["data"]["code"] for e in ftp if e.event == "error"] == ["IMAGE_URL_INVALID"]
-    assert empty[-1].event == "stream_end" and ftp[-1].event == "stream_end"
+    assert empty[-1].event == "stream_end"
+
+
+async def test_an_image_url_that_is_not_http_is_refused_before_anything_is_stored(gateway: Gateway) -> None:
+    mask = {"base64": mask_png((8, 8), (0, 0, 4, 4)), "imageUrl": "ftp://x/y.png"}
+
+    response = await gateway.http.post("/api/agent/chat", json={"text": "换成花", "maskData": mask})
+
+    assert response.status_code == 422 and response.json()["error"]["code"] == "IMAGE_URL_INVALID"
+    assert not gateway.settings.blob_dir.exists() or not any(gateway.settings.blob_dir.rglob("*.*"))
 
 
 async def test_malformed_requests_get_a_code(gateway: Gateway) -> None:
