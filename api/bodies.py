@@ -6,12 +6,19 @@ take large bodies (a mask, a run's input) collect the body's chunks as they arri
 to a function that runs in the intake process (`api.intake`), which parses, validates and prepares them and
 sends back only what the run needs. A body that does not validate comes back as `InvalidBody`, answered like
 any other invalid request; `documented(Model)` keeps the OpenAPI schema showing what such a route takes.
+
+Every body is limited while it is read (`BodyLimitMiddleware`): a declared `Content-Length` over the route's limit
+is refused before a byte is read, and a body that grows past it is refused at that chunk, so no request can make
+the gateway hold more than its route allows.
 """
 
 from typing import Any, TypeVar
 
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from activities.common.blob_refs import MAX_IMAGE_BYTES
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -42,6 +49,54 @@ def parse_body(model: type[ModelT], chunks: list[bytes]) -> ModelT:
         return model.model_validate_json(b"".join(chunks))
     except ValidationError as err:
         raise InvalidBody.from_error(err) from None
+
+
+LARGE_BODY_BYTES = 64 * 1024 * 1024
+"""A chat message or a run's input: up to a 10 MB mask (Base64) and 100 paths of 10 000 points each."""
+SMALL_BODY_BYTES = 64 * 1024
+"""Every other body (an answer, a cancel)."""
+BODY_LIMITS = {("POST", "/api/agent/chat"): LARGE_BODY_BYTES, ("POST", "/v1/runs"): LARGE_BODY_BYTES}
+BODY_LIMITS[("POST", "/v1/blobs")] = MAX_IMAGE_BYTES
+
+
+class BodyTooLarge(Exception):
+    """A request body over its route's limit (answered 413 INPUT_TOO_LARGE)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"request body over {limit} bytes")
+        self.limit = limit
+
+
+def body_limit(method: str, path: str) -> int:
+    return BODY_LIMITS.get((method, path.rstrip("/") or "/"), SMALL_BODY_BYTES)
+
+
+class BodyLimitMiddleware:
+    """Counts each request's body as it arrives and stops it at its route's limit (`BodyTooLarge`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = body_limit(scope["method"], scope["path"])
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            if declared is not None and declared.isdigit() and int(declared) > limit:
+                raise BodyTooLarge(limit)
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        await self.app(scope, limited, send)
 
 
 def documented(model: type[BaseModel]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.bodies import InvalidBody
+from api.bodies import BodyLimitMiddleware, BodyTooLarge, InvalidBody
 from models.errors import ErrorCode
 
 log = logging.getLogger("api")
@@ -91,7 +91,12 @@ class RequestIdMiddleware:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(RequestIdMiddleware)
+
+    @app.exception_handler(BodyTooLarge)
+    async def _too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
+        return _body_too_large(request, exc)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -108,6 +113,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if isinstance(exc.__cause__, BodyTooLarge):  # FastAPI reports any failure to read a body it parses as 400
+            return _body_too_large(request, exc.__cause__)
         code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST)
         body = error_body(code, str(exc.detail), request_id(request))
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
@@ -126,6 +133,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         return _internal(request, exc)
+
+
+def _body_too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
+    message = f"请求体过大：此接口最多 {exc.limit // 1024} KB（request body too large）"
+    return JSONResponse(error_body(ErrorCode.INPUT_TOO_LARGE, message, request_id(request)), status_code=413)
 
 
 def _internal(request: Request, exc: Exception) -> JSONResponse:

@@ -219,7 +219,9 @@ def binary_mask(mask: Image.Image, size: tuple[int, int]) -> npt.NDArray[np.bool
 def _as_decode_error(data: bytes) -> Iterator[None]:
     try:
         yield
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError as exc:  # judged from the header: far more pixels than MAX_SIDE allows
+        raise ImageTooLargeError(f"image has too many pixels ({exc})") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageDecodeError(f"cannot decode image ({len(data)} bytes): {exc}") from exc
 
 

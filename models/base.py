@@ -13,3 +13,9 @@ class CamelModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+
+
+class RequestModel(CamelModel):
+    """What a client sends: a field the model does not know is an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from models.base import CamelModel
+from models.base import CamelModel, RequestModel
 
 MAX_ANSWER_CHARS = 4000
 
@@ -30,7 +30,7 @@ class AwaitingInput(CamelModel):
     node: str
 
 
-class InputAnswer(CamelModel):
+class InputAnswer(RequestModel):
     """`POST /v1/runs/{id}/input`: an offered option's id, or free text where the question allows it."""
 
     answer: str = Field(min_length=1, max_length=MAX_ANSWER_CHARS)

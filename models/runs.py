@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from models.base import CamelModel
+from models.base import CamelModel, RequestModel
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
@@ -20,7 +20,7 @@ class GraphPosition(CamelModel):
     transitions: list[tuple[str, str]] = Field(default_factory=list)
 
 
-class RunStartRequest(CamelModel):
+class RunStartRequest(RequestModel):
     """`POST /v1/runs`: which workflow, its input (validated against the workflow's input model), a session."""
 
     workflow: str

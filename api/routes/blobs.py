@@ -1,14 +1,16 @@
 """Blob download and upload: generated images are served here, and a user's own image can be uploaded as a base."""
 
+import asyncio
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from activities.common.blob_refs import MAX_IMAGE_BYTES
 from api.blob_urls import blob_url
 from api.deps import AppSettings, BlobStore
 from api.errors import ApiError
 from api.schemas import BlobView
 from imaging.masks import FILE_EXTENSIONS, sniff_image_format
+from imaging.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, decode_image
 from models.errors import ErrorCode
 from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
 
@@ -27,13 +29,18 @@ async def get_blob(key: str, blobs: BlobStore) -> Response:
 
 @router.post("/v1/blobs", response_model=BlobView, status_code=201)
 async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings) -> BlobView:
-    """Upload a PNG, JPG or WebP (raw body, up to 20 MB); its URL works as `maskData.imageUrl`."""
-    data = await request.body()
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ApiError(413, ErrorCode.INPUT_TOO_LARGE, "图片超过 20 MB")
+    """Upload a PNG, JPG or WebP (raw body, up to 20 MB, at most 4096 pixels a side); its URL works as
+    `maskData.imageUrl`. The image is decoded in full before it is stored: nothing else is kept."""
+    data = await request.body()  # at most UPLOAD_BYTES: the body limit stops it while it arrives
     kind = sniff_image_format(data)
     if kind is None:
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "只支持 PNG、JPG 或 WebP 图片")
+    try:
+        await asyncio.to_thread(decode_image, data)
+    except ImageTooLargeError as err:
+        raise ApiError(413, ErrorCode.INPUT_TOO_LARGE, f"图片过大：每边最多 {MAX_SIDE} 像素") from err
+    except ImageDecodeError as err:
+        raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "图片无法解码（只支持完整的 PNG、JPG 或 WebP）") from err
     ext = FILE_EXTENSIONS[kind]
     key = await blobs.aput(data, kind="uploads", ext=ext)
     return BlobView(key=key, url=blob_url(settings.base_url, key), content_type=CONTENT_TYPES[ext], size=len(data))

@@ -2,7 +2,7 @@
 
 from pydantic import Field
 
-from models.base import CamelModel
+from models.base import RequestModel
 from models.image.state import Point, PreferredModel
 from models.runs import SESSION_ID_PATTERN
 
@@ -10,7 +10,7 @@ MAX_REQUEST_TEXT = 100_000
 """Texts up to this length are accepted and truncated to 1000 characters by ValidateInput (seed 000 §8.1)."""
 
 
-class MaskDataIn(CamelModel):
+class MaskDataIn(RequestModel):
     """Seed 000 §2.1 `maskData`: a base64 PNG/JPG mask and/or drawn paths, and the base image URL."""
 
     base64: str | None = None
@@ -27,7 +27,7 @@ class MaskDataIn(CamelModel):
         return self.coordinates  # type: ignore[return-value]
 
 
-class ImageRunInput(CamelModel):
+class ImageRunInput(RequestModel):
     """One message to the image agent: `input` of `POST /v1/runs` with `workflow: ImageAgentWorkflow`."""
 
     text: str = Field(default="", max_length=MAX_REQUEST_TEXT)
