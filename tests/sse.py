@@ -9,7 +9,8 @@ from typing import Any
 class SseEvent:
     """One parsed Server-Sent Event."""
 
-    id: int
+    id: int | None
+    """None for an event that is not one of the run's (the gateway's `STREAM_INTERRUPTED` error)."""
     event: str
     data: dict[str, Any]
 
@@ -24,5 +25,6 @@ def parse_sse(text: str) -> list[SseEvent]:
             name, value = line.split(": ", 1)
             fields[name] = value
         if "data" in fields:
-            events.append(SseEvent(id=int(fields["id"]), event=fields["event"], data=json.loads(fields["data"])))
+            event_id = int(fields["id"]) if "id" in fields else None
+            events.append(SseEvent(id=event_id, event=fields["event"], data=json.loads(fields["data"])))
     return events
