@@ -7,6 +7,7 @@ from typing import Annotated, TypeVar
 from fastapi import Depends, Request
 from temporalio.client import Client
 
+from api.admission import Admission, RateLimiter
 from api.errors import ApiError
 from api.intake import Intake
 from api.launch import Launchers
@@ -53,3 +54,11 @@ def calling_principal(request: Request) -> str:
 
 
 Principal = Annotated[str, Depends(calling_principal)]
+RunAdmission = Annotated[Admission, Depends(_app_state("admission", Admission))]
+
+
+def rate_limited(request: Request, principal: Principal) -> str:
+    """The calling principal, counted against its request rate (429 RATE_LIMITED beyond it)."""
+    limiter: RateLimiter = request.app.state.rate_limiter
+    limiter.check(principal)
+    return principal

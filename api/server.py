@@ -16,8 +16,9 @@ from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
 from temporalio.service import RPCError
 
+from api.admission import Admission, RateLimiter
 from api.bodies import add_documented_schemas
-from api.deps import BlobStore, TemporalClient, calling_principal
+from api.deps import BlobStore, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.intake import Intake
 from api.launch import Launchers
@@ -52,6 +53,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.keys = keys
+        app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting)
+        app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.blobs = LocalBlobStore(settings.blob_dir)
         app.state.registry = registry
         app.state.launchers = launchers
@@ -61,6 +64,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.admission.close()
             app.state.intake.close()
 
     app = FastAPI(
@@ -70,7 +74,7 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    keyed = [Depends(calling_principal)]  # with API keys configured, everything but health and docs needs one
+    keyed = [Depends(rate_limited)]  # with API keys configured, everything but health and docs needs one
     app.include_router(runs.build_router(registry), dependencies=keyed)
     app.include_router(workflows.router, dependencies=keyed)
     app.include_router(image.router, dependencies=keyed)

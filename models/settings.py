@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     external_image_timeout_seconds: float = 4.0
     """The whole fetch of an external image (it runs in ValidateInput, whose timeout is 5 s)."""
 
+    max_runs_in_flight: int = 50
+    """Runs one gateway keeps open at once (seed 000 §8.2); more wait for a place (`api.admission`)."""
+    max_runs_waiting: int = 100
+    """Requests that wait for a place; beyond that 429 RUNS_BUSY."""
+    rate_limit_per_minute: int = 1200
+    """Requests one principal may send a minute (0: no limit); beyond that 429 RATE_LIMITED."""
+
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0
 

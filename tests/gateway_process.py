@@ -81,16 +81,21 @@ class GatewayProcess:
 
 
 @contextmanager
-def gateway_process(settings: Settings, log: Path) -> Iterator[GatewayProcess]:
-    """Start the gateway as a process against the settings' Temporal server, data dir and task queues."""
+def gateway_process(settings: Settings, log: Path, **extra_env: str) -> Iterator[GatewayProcess]:
+    """Start the gateway as a process against the settings' Temporal server, data dir and task queues
+    (`extra_env`: more settings, by variable name)."""
     port = free_port()
-    env = os.environ | {
-        "TEMPORAL_HOST": settings.temporal_host,
-        "TEMPORAL_PORT": str(settings.temporal_port),
-        "TASK_QUEUE_PREFIX": settings.task_queue_prefix,
-        "DATA_DIR": str(settings.data_dir),
-        "API_PORT": str(port),
-    }
+    env = (
+        os.environ
+        | extra_env
+        | {
+            "TEMPORAL_HOST": settings.temporal_host,
+            "TEMPORAL_PORT": str(settings.temporal_port),
+            "TASK_QUEUE_PREFIX": settings.task_queue_prefix,
+            "DATA_DIR": str(settings.data_dir),
+            "API_PORT": str(port),
+        }
+    )
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as out:
         process = subprocess.Popen(

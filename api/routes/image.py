@@ -12,8 +12,9 @@ from temporalio.client import Client, WithStartWorkflowOperation, WorkflowUpdate
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDConflictPolicy
 from temporalio.exceptions import ApplicationError
 
+from api.admission import queued_then_streamed, start_admitted
 from api.bodies import body_chunks, documented, parse_body
-from api.deps import AppSettings, BlobStore, Principal, RequestIntake, TemporalClient
+from api.deps import AppSettings, BlobStore, Principal, RequestIntake, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher
 from api.mask_intake import store_mask
@@ -43,18 +44,32 @@ async def chat(
     blobs: BlobStore,
     intake: RequestIntake,
     principal: Principal,
+    admission: RunAdmission,
 ) -> StreamingResponse:
     """Run one image-agent turn and stream its events; the run id is in the `X-Run-Id` header.
 
     Messages of one session run one at a time: a message sent while another runs gets its headers at once and a
-    `queued` event with its position, then its run's events when its turn comes.
+    `queued` event with its position, then its run's events when its turn comes. When the gateway is full (see
+    `api.admission`) a message waits for a place: `queued` events without an id, then `admitted` with its run id.
     """
     message = await intake.run(prepare_chat, await body_chunks(request), blobs, settings)
-    ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
+    place = admission.enter()
+
+    async def start() -> tuple[str, str | None]:
+        ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
+        return ticket.run_id, ticket.session_id
+
+    if not place.admitted.is_set():
+        return StreamingResponse(
+            queued_then_streamed(admission, place, client, start, settings.base_url),
+            media_type="text/event-stream",
+            headers=SSE_HEADERS,
+        )
+    run_id, session_id = await start_admitted(admission, place, client, start)
     return StreamingResponse(
-        sse_stream(client, ticket.run_id, settings.base_url, starting=True),
+        sse_stream(client, run_id, settings.base_url, starting=True),
         media_type="text/event-stream",
-        headers=SSE_HEADERS | {"X-Run-Id": ticket.run_id, "X-Session-Id": ticket.session_id},
+        headers=SSE_HEADERS | {"X-Run-Id": run_id, "X-Session-Id": session_id or ""},
     )
 
 

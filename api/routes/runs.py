@@ -21,6 +21,7 @@ from temporalio.client import (
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
+from api.admission import queued_then_streamed, start_admitted
 from api.blob_urls import present
 from api.bodies import body_chunks, documented
 from api.deps import (
@@ -28,6 +29,7 @@ from api.deps import (
     BlobStore,
     Principal,
     RequestIntake,
+    RunAdmission,
     RunLaunchers,
     TemporalClient,
     WorkflowRegistry,
@@ -100,20 +102,40 @@ def build_router(registry: Registry) -> APIRouter:
         workflows: WorkflowRegistry,
         launchers: RunLaunchers,
         principal: Principal,
+        admission: RunAdmission,
     ) -> Response:
         """Start a run of any registered workflow; `input` is validated against that workflow's input model.
 
         Answers 201 with the run id, or streams the run's events (SSE) when the client accepts
-        `text/event-stream`; the run id is then in the `X-Run-Id` header.
+        `text/event-stream`; the run id is then in the `X-Run-Id` header. When the gateway is full (see
+        `api.admission`) the request waits for a place: a stream gets `queued` events, then `admitted` with the run
+        id; a plain request is answered once its run has started.
         """
         run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs, settings)
         entry = registered(workflows, run.workflow)
         launcher = launchers.get(entry.name, Launcher())
-        ticket = await launcher.start(LaunchContext(client, settings, entry, principal), run.prepared, run.session_id)
+        streamed = "text/event-stream" in request.headers.get("accept", "")
+        place = admission.enter()
+        tickets: list[RunTicket] = []
+
+        async def start() -> tuple[str, str | None]:
+            context = LaunchContext(client, settings, entry, principal)
+            tickets.append(await launcher.start(context, run.prepared, run.session_id))
+            return tickets[0].run_id, tickets[0].session_id
+
+        if streamed and not place.admitted.is_set():
+            return StreamingResponse(
+                queued_then_streamed(admission, place, client, start, settings.base_url),
+                media_type="text/event-stream",
+                headers=SSE_HEADERS,
+            )
+        await admission.wait(place)
+        await start_admitted(admission, place, client, start)
+        ticket = tickets[0]
         headers = {"X-Run-Id": ticket.run_id, "Location": f"/v1/runs/{ticket.run_id}"}
         if ticket.session_id:
             headers["X-Session-Id"] = ticket.session_id
-        if "text/event-stream" in request.headers.get("accept", ""):
+        if streamed:
             return StreamingResponse(
                 sse_stream(client, ticket.run_id, settings.base_url, starting=True),
                 media_type="text/event-stream",
