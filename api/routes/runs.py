@@ -34,7 +34,7 @@ from api.deps import (
     TemporalClient,
     WorkflowRegistry,
 )
-from api.errors import ApiError
+from api.errors import ApiError, temporal_unavailable
 from api.launch import LaunchContext, Launcher, prepare_run, registered
 from api.streaming import SSE_HEADERS, first_offset, sse_stream
 from models.base import CamelModel
@@ -161,7 +161,14 @@ def build_router(registry: Registry) -> APIRouter:
             page_size=page_size,
             next_page_token=_decode_token(page_token),
         )
-        await pages.fetch_next_page()
+        try:
+            await pages.fetch_next_page()
+        except RPCError as err:
+            # Temporal answers a token it cannot read with INVALID_ARGUMENT, or (the dev server) UNKNOWN.
+            refused = err.status in (RPCStatusCode.INVALID_ARGUMENT, RPCStatusCode.UNKNOWN)
+            if refused and page_token is not None and not temporal_unavailable(err):
+                raise ApiError(422, ErrorCode.INVALID_REQUEST, "pageToken 无效（not a token this API issued）") from err
+            raise
         runs = [
             RunSummary(
                 run_id=execution.id,

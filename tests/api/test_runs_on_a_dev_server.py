@@ -119,3 +119,10 @@ async def test_input_to_a_run_that_never_asks_or_has_ended_is_a_conflict(platfor
     assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "RUN_NOT_FOUND")
     expired = parse_sse((await platform.http.get(f"/v1/runs/{asked}/events")).text)
     assert [e.event for e in expired] == ["user_input_required", "user_input_expired", "done"]
+
+
+async def test_a_page_token_the_api_did_not_issue_is_a_422_not_a_500(platform: Gateway) -> None:
+    """Found by the Schemathesis run: Temporal refused the token and the gateway answered 500."""
+    response = await platform.http.get("/v1/runs", params={"pageToken": "W0ZpbHRlcmVkXQ=="})
+
+    assert response.status_code == 422 and response.json()["error"]["code"] == "INVALID_REQUEST"
