@@ -17,6 +17,7 @@ import json
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
+from datetime import timedelta
 from typing import Any
 
 from temporalio.api.common.v1 import Memo, WorkflowExecution
@@ -42,6 +43,8 @@ _STARTING_RUN_POLL = 0.005
 _LONG_POLLS: "weakref.WeakKeyDictionary[Client, bool]" = weakref.WeakKeyDictionary()
 """Per client (its server does not change): whether history long polls answer as events arrive."""
 _REPOLL_SECONDS = 0.02
+QUERY_TIMEOUT = timedelta(seconds=5)
+_CLOSED_READ_ATTEMPTS = 3
 _BEFORE_FIRST_TASK = 3
 """A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
 Querying it now would only make the worker answer in the middle of its first task."""
@@ -137,17 +140,19 @@ async def _follow_history(client: Client, run_id: str, reader: "_LogReader", sta
 async def _poll_history(client: Client, run_id: str, reader: "_LogReader", starting: bool) -> AsyncIterator[RunEvent]:
     """For a server without history long polls (the time-skipping test server): look at the run's history length
     every few milliseconds and query the log when it has grown."""
-    known = 0
+    known = ("", 0)  # the execution last read, and its history length then
     while not reader.ended:
         description = await _describe(client, run_id, starting)
         if description.status not in (WorkflowExecutionStatus.RUNNING, WorkflowExecutionStatus.CONTINUED_AS_NEW):
             async for event in reader.read_closed():
                 yield event
             return
-        if description.history_length > max(known, _BEFORE_FIRST_TASK):
-            known = description.history_length
+        now = (description.run_id, description.history_length)
+        if now != known and description.history_length > _BEFORE_FIRST_TASK:  # grew, or continued as new
             async for event in reader.read():
                 yield event
+            if not reader.stalled:
+                known = now
         await asyncio.sleep(_REPOLL_SECONDS)
 
 
@@ -170,13 +175,24 @@ class _LogReader:
         self._handle: WorkflowHandle[Any, Any] = client.get_workflow_handle(run_id)
         self.after = after
         self.ended = False
+        self.stalled = False
         self._terminal: RunEvent | None = None
         """The terminal event, once seen, even if the client had it already."""
 
     async def read(self) -> AsyncIterator[RunEvent]:
-        more = True
+        """The events after the last one read, through the query. A query the server leaves unanswered (seen on
+        the time-skipping server while a run continues as new) sets `stalled`: the caller asks again later."""
+        more, self.stalled = True, False
         while more and not self.ended:
-            page: EventPage = await self._handle.query(EVENTS_QUERY, self.after, result_type=EventPage)
+            try:
+                page: EventPage = await self._handle.query(
+                    EVENTS_QUERY, self.after, result_type=EventPage, rpc_timeout=QUERY_TIMEOUT
+                )
+            except RPCError as err:
+                if err.status != RPCStatusCode.DEADLINE_EXCEEDED:
+                    raise
+                self.stalled = True
+                return
             for event in self.take(page.events):
                 yield event
             more = page.more
@@ -184,8 +200,11 @@ class _LogReader:
     async def read_closed(self) -> AsyncIterator[RunEvent]:
         """A closed run's last events: whatever it did not publish (the query replays it on a worker), or, for a
         client that resumes after the last event, the terminal event again, so its stream ends at once."""
-        async for event in self.read():
-            yield event
+        for _ in range(_CLOSED_READ_ATTEMPTS):
+            async for event in self.read():
+                yield event
+            if not self.stalled:
+                break
         if self.ended:
             return
         if self._terminal is None and self.after >= 0:
