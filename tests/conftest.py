@@ -61,8 +61,10 @@ async def register_search_attributes(client: Client) -> None:
     )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 async def env() -> AsyncIterator[WorkflowEnvironment]:
+    """A time-skipping server per test module: a workflow one module leaves open (say a session waiting on its
+    idle timer, whose worker is gone) can then never keep a later module's time from skipping."""
     async with await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
     ) as environment:
