@@ -15,6 +15,7 @@ import httpx
 from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from temporalio.client import Client
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
+from temporalio.worker._workflow_instance import _WorkflowLogicFlag
 
 from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from activities.common.image_fetch import GuardedImageFetcher
@@ -82,16 +83,26 @@ def build_activities(
     }
 
 
+SINGLE_BATCH = _WorkflowLogicFlag.PROCESS_WORKFLOW_ACTIVATION_JOBS_AS_SINGLE_BATCH
+"""The SDK's opt-in activation order (to become its default; set through its private setter, as its own tests
+do): every job of an activation is applied before any workflow task runs, so a handler that first yields sees
+the results that came in the same workflow task. Without it, a worker that replays a session from history could
+run a message's handler before the previous turn's result and decide differently than the history recorded (a
+nondeterminism error: `tests/workflows/image/test_session.py`). Recorded in each history, so older histories
+replay in the old order."""
+
+
 def build_workers(
     client: Client, settings: Settings, activities: Activities, registry: Registry = REGISTRY
 ) -> list[Worker]:
     """One worker per family: its task queue, its workflows and its activities."""
-    families = sorted(set(registry.families()) | set(activities))
-    return [
-        Worker(
+    workers = []
+    for family in sorted(set(registry.families()) | set(activities)):
+        workflows = [entry.workflow for entry in registry.of_family(family)]
+        family_worker = Worker(
             client,
             task_queue=settings.task_queue(family),
-            workflows=[entry.workflow for entry in registry.of_family(family)],
+            workflows=workflows,
             activities=activities.get(family, []),
             workflow_runner=WORKFLOW_RUNNER,
             max_concurrent_activities=settings.worker_max_concurrent_activities,
@@ -99,8 +110,10 @@ def build_workers(
             max_concurrent_workflow_tasks=settings.worker_max_concurrent_workflow_tasks,
             max_cached_workflows=settings.worker_max_cached_workflows,
         )
-        for family in families
-    ]
+        if workflows:
+            family_worker._set_default_workflow_logic_flag(SINGLE_BATCH, enabled=True)
+        workers.append(family_worker)
+    return workers
 
 
 @asynccontextmanager

@@ -81,8 +81,15 @@ class ImageSessionWorkflow:
         return self._snapshot.model_copy(update={"active_run_id": active, "queued": max(0, len(self._turns) - 1)})
 
     @workflow.update
-    def submit(self, turn: ChatTurn) -> TurnTicket:
-        """Start the turn's run now (queued behind earlier turns if there are any) and say which run it is."""
+    async def submit(self, turn: ChatTurn) -> TurnTicket:
+        """Start the turn's run now (queued behind earlier turns if there are any) and say which run it is.
+
+        It first lets every other ready task of the workflow run: a message can arrive in the same workflow task
+        as the previous turn's result (a worker that had the session out of its cache got both at once), and the
+        activation's jobs are all applied before any task runs (`worker.SINGLE_BATCH`); only once the main loop
+        has taken that result does the queue say truly whether this turn waits. Read earlier, it said "queued"
+        live and "not queued" on replay: a nondeterminism error the next time the session was replayed."""
+        await workflow.wait_condition(lambda: True)  # resumes once every ready task has run
         self._last_activity = workflow.now()
         self._snapshot.turns += 1
         number = self._snapshot.turns

@@ -12,12 +12,15 @@ from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Replayer
 
 from models.image.runs import ChatTurn, ImageTurnResult, SessionInput, SessionSnapshot, TurnTicket
 from models.image.state import ImageAgentState, UserInput
+from stores.blob_store import LocalBlobStore
 from stores.style_store import LanceStyleStore
 from tests.conftest import TEST_SERVER, register_search_attributes
-from tests.workflows.image.harness import Harness, agent_harness, collect_events
+from tests.workflows.image.harness import Harness, agent_harness, collect_events, settings_for, terminate_running
+from worker import WORKFLOW_RUNNER, build_activities, running_workers
 from workflows.image.session import MAX_MESSAGES, ImageSessionWorkflow, session_workflow_id
 from workflows.image.workflow import ImageAgentWorkflow
 
@@ -206,3 +209,33 @@ async def test_a_session_started_again_never_reuses_an_earlier_runs_id(harness: 
     assert after.turn == before.turn == 1 and after.run_id != before.run_id
     still_old = await harness.env.client.get_workflow_handle(before.run_id).query(ImageAgentWorkflow.state)
     assert still_old.user_input.text == old.user_input.text == "生成一只赛博朋克风格的猫"
+
+
+async def test_a_message_after_a_worker_restart_is_not_queued_and_the_session_replays(
+    dev_env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
+) -> None:
+    """The first worker stops before it sees the first turn's result; the next one gets that result and the next
+    message in one workflow task. The message must not wait for a turn that is over, and the session's history
+    must replay (it did not: the message was queued live and not on replay, a nondeterminism error). On a dev
+    server: the time-skipping one leaves a task on the stopped worker's sticky queue while its clock is locked."""
+    env = dev_env
+    settings = settings_for(tmp_path)
+    activities = build_activities(settings, style_store=style_store)
+    harness = Harness(env=env, settings=settings, blobs=LocalBlobStore(settings.blob_dir), llm_attempts=[])
+    async with running_workers(env.client, settings, activities):
+        first = await submit(harness, "restarted", "画一只猫")
+        await env.client.get_workflow_handle(first.run_id).result()
+    async with running_workers(env.client, settings, activities):
+        after = await submit(harness, "restarted", "画一只狗")
+        await env.client.get_workflow_handle(after.run_id).result()
+        history = await env.client.get_workflow_handle(session_workflow_id(OWNER, "restarted")).fetch_history()
+        await terminate_running(env.client, harness.sessions)
+
+    assert after.position == 0
+    replayer = Replayer(
+        workflows=[ImageSessionWorkflow, ImageAgentWorkflow],
+        workflow_runner=WORKFLOW_RUNNER,
+        data_converter=pydantic_data_converter,
+    )
+    result = await replayer.replay_workflow(history, raise_on_replay_failure=False)
+    assert result.replay_failure is None
