@@ -85,3 +85,7 @@ CONCURRENCY ?= 10 50
 .PHONY: bench
 bench: install ## Benchmark against LangGraph + AsyncSqliteSaver on the same nodes (report in DATA_DIR/bench)
 	$(BIN)/python -m tests.bench --runs $(RUNS) --concurrency $(CONCURRENCY)
+
+.PHONY: bench-masks
+bench-masks: install ## Gateway memory and run time with 3 maximal masks at once (DATA_DIR/bench/masks.json)
+	$(BIN)/python -m tests.bench.masks

@@ -30,6 +30,7 @@ from temporalio.api.workflowservice.v1 import GetWorkflowExecutionHistoryRequest
 from temporalio.client import Client
 from temporalio.service import RPCError, RPCStatusCode
 
+from api.blob_urls import BlobLinks
 from api.errors import ApiError
 from api.streaming import STARTING_RUN_SECONDS, sse_stream
 from models.errors import ErrorCode
@@ -180,14 +181,14 @@ async def start_admitted(admission: Admission, place: Place, client: Client, sta
 
 
 async def queued_then_streamed(
-    admission: Admission, place: Place, client: Client, start: StartRun, base_url: str
+    admission: Admission, place: Place, client: Client, start: StartRun, links: BlobLinks
 ) -> AsyncIterator[str]:
     """SSE for a request that waits for a place: `queued` events, `admitted`, then the run's events."""
     async for position in admission.positions(place):
         yield queued_sse(position)
     run_id, session_id = await start_admitted(admission, place, client, start)
     yield admitted_sse(run_id, session_id)
-    async for text in sse_stream(client, run_id, base_url, starting=True):
+    async for text in sse_stream(client, run_id, links, starting=True):
         yield text
 
 

@@ -12,6 +12,9 @@ is refused before a byte is read, and a body that grows past it is refused at th
 the gateway hold more than its route allows.
 """
 
+import json
+import math
+from array import array
 from typing import Any, TypeVar
 
 from fastapi import Request
@@ -19,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from activities.common.blob_refs import MAX_IMAGE_BYTES
+from models.paths import MAX_COORDINATE, PackedPath
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -44,11 +48,78 @@ async def body_chunks(request: Request) -> list[bytes]:
 
 
 def parse_body(model: type[ModelT], chunks: list[bytes]) -> ModelT:
-    """In the intake process: the body as `model`, or `InvalidBody`."""
+    """In the intake process: the body as `model`, or `InvalidBody`. The chunks are emptied once joined, so the
+    body is not held twice while it is parsed."""
+    body = b"".join(chunks)
+    chunks.clear()
+    document = load_json(body)
     try:
-        return model.model_validate_json(b"".join(chunks))
+        return model.model_validate(document)
     except ValidationError as err:
         raise InvalidBody.from_error(err) from None
+
+
+def load_json(data: bytes) -> Any:
+    """A JSON document whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within the canvas
+    bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a million
+    objects (pydantic's own JSON parser builds a tree of them: 1.1 GB for one maximal mask). Anything else stays
+    as parsed, for the model to judge. Duplicate keys, NaN and Infinity are refused (they are not JSON)."""
+    packer = _PointPacker()
+    try:
+        document = json.loads(data, object_pairs_hook=packer.take, parse_constant=_not_json)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
+        message = str(err) if isinstance(err, ValueError) else "nested too deeply"
+        raise InvalidBody([{"type": "json_invalid", "loc": (), "msg": f"Invalid JSON: {message}"}]) from None
+    return packer.pack(document)
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+_POINT = object()
+"""What a packed point is while the document is parsed; `_PointPacker.pack` replaces every one."""
+
+
+class _PointPacker:
+    """Packs points as `json.loads` completes them (in document order) into one flat array, then turns each list
+    of nothing but points into a `PackedPath` and any other point back into its object."""
+
+    def __init__(self) -> None:
+        self.flat: array[float] = array("d")
+        self.cursor = 0
+
+    def take(self, pairs: list[tuple[str, Any]]) -> Any:
+        if len(pairs) == 2:
+            (first, a), (second, b) = pairs
+            if {first, second} == {"x", "y"} and _coordinate(a) and _coordinate(b):
+                self.flat.extend((a, b) if first == "x" else (b, a))
+                return _POINT
+        document = dict(pairs)
+        if len(document) != len(pairs):
+            raise ValueError("duplicate keys in an object")
+        return document
+
+    def pack(self, value: Any) -> Any:
+        if value is _POINT:
+            x, y = self.flat[self.cursor], self.flat[self.cursor + 1]
+            self.cursor += 2
+            return {"x": x, "y": y}
+        if isinstance(value, list):
+            if value and all(item is _POINT for item in value):
+                start, self.cursor = self.cursor, self.cursor + 2 * len(value)
+                return PackedPath(self.flat[start : self.cursor])
+            return [self.pack(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.pack(item) for key, item in value.items()}
+        return value
+
+
+def _coordinate(value: Any) -> bool:
+    """A number `Coordinate` accepts as it is (`true` is not a number)."""
+    if type(value) is int:
+        return abs(value) <= MAX_COORDINATE
+    return type(value) is float and math.isfinite(value) and abs(value) <= MAX_COORDINATE
 
 
 LARGE_BODY_BYTES = 64 * 1024 * 1024

@@ -1,5 +1,6 @@
 """FastAPI dependencies: the Temporal client, settings, blob store, intake process, workflow registry and
-launchers, all held by the app's lifespan in `app.state` (never module globals), and the calling principal."""
+launchers, all held by the app's lifespan in `app.state` (never module globals), the calling principal and the
+blob URLs it is shown."""
 
 from collections.abc import Callable
 from typing import Annotated, TypeVar
@@ -8,9 +9,10 @@ from fastapi import Depends, Request
 from temporalio.client import Client
 
 from api.admission import Admission, RateLimiter
+from api.blob_urls import BlobLinks
 from api.errors import ApiError
 from api.intake import Intake
-from api.launch import Launchers
+from api.launch import Launchers, PrepareContext
 from api.principals import LOCAL_PRINCIPAL, KeyRing
 from models.errors import ErrorCode
 from models.settings import Settings
@@ -54,6 +56,23 @@ def calling_principal(request: Request) -> str:
 
 
 Principal = Annotated[str, Depends(calling_principal)]
+
+
+def principal_links(request: Request, principal: Principal) -> BlobLinks:
+    """Blob URLs as the calling principal sees them (signed for it when the gateway has keys)."""
+    settings: Settings = request.app.state.settings
+    return BlobLinks(settings.base_url, request.app.state.blob_secret, principal)
+
+
+Links = Annotated[BlobLinks, Depends(principal_links)]
+
+
+def prepare_context(request: Request, links: Links) -> PrepareContext:
+    """What a launcher's `prepare` gets in the intake process for this request."""
+    return PrepareContext(request.app.state.blobs, request.app.state.settings, links)
+
+
+Preparation = Annotated[PrepareContext, Depends(prepare_context)]
 RunAdmission = Annotated[Admission, Depends(_app_state("admission", Admission))]
 
 

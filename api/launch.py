@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from temporalio.client import Client
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 
+from api.blob_urls import BlobLinks
 from api.bodies import InvalidBody, parse_body
 from api.errors import ApiError
 from models.errors import ErrorCode
@@ -36,7 +37,16 @@ class LaunchContext:
     principal: str
 
 
-def keep_input(run_input: BaseModel, blobs: LocalBlobStore, settings: Settings) -> BaseModel:
+@dataclass(frozen=True)
+class PrepareContext:
+    """What `prepare` may use in the intake process: the blob store, the settings and the caller's blob URLs."""
+
+    blobs: LocalBlobStore
+    settings: Settings
+    links: BlobLinks
+
+
+def keep_input(run_input: BaseModel, context: PrepareContext) -> BaseModel:
     """The default `prepare`: the validated input is what the workflow takes."""
     return run_input
 
@@ -61,7 +71,7 @@ async def start_directly(context: LaunchContext, prepared: BaseModel, session_id
 class Launcher:
     """A workflow's two start-up steps; `prepare` must be a module-level function (it is sent to another process)."""
 
-    prepare: Callable[[BaseModel, LocalBlobStore, Settings], BaseModel] = keep_input
+    prepare: Callable[[BaseModel, PrepareContext], BaseModel] = keep_input
     start: Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]] = start_directly
 
 
@@ -78,9 +88,7 @@ class PreparedRun:
     prepared: BaseModel
 
 
-def prepare_run(
-    chunks: list[bytes], registry: Registry, launchers: Launchers, blobs: LocalBlobStore, settings: Settings
-) -> PreparedRun:
+def prepare_run(chunks: list[bytes], registry: Registry, launchers: Launchers, context: PrepareContext) -> PreparedRun:
     """In the intake process: `POST /v1/runs`'s body parsed, its workflow found, its input validated (against the
     workflow's input model) and prepared."""
     request = parse_body(RunStartRequest, chunks)
@@ -92,7 +100,7 @@ def prepare_run(
     except ValidationError as err:
         raise InvalidBody.from_error(err, "input") from None
     launcher = launchers.get(entry.name, Launcher())
-    return PreparedRun(entry.name, request.session_id, launcher.prepare(run_input, blobs, settings))
+    return PreparedRun(entry.name, request.session_id, launcher.prepare(run_input, context))
 
 
 def registered(registry: Registry, name: str, run_id: str | None = None) -> RegisteredWorkflow:

@@ -8,19 +8,20 @@ CPU and file work: callers run `store_mask` in a thread.
 
 from activities.common.blob_refs import ImageRefError, check_image_url
 from activities.common.image_fetch import FORBIDDEN_MESSAGE
-from api.blob_urls import own_blob_key
+from api.blob_urls import BlobLinks, blob_route_key
 from api.errors import ApiError
 from imaging.masks import FILE_EXTENSIONS, MaskError, decode_mask_base64, sniff_image_format, validate_paths
 from models.blobs import ImageRef
 from models.errors import ErrorCode
 from models.image.requests import MaskDataIn
-from models.image.state import MaskPaths, MaskRef
+from models.image.state import MaskRef
+from models.paths import dump_paths
 from stores.blob_store import LocalBlobStore
 
 
-def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, *, allow_external_images: bool) -> MaskRef:
+def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, links: BlobLinks, *, allow_external_images: bool) -> MaskRef:
     """Validate first, then write: a rejected request leaves nothing behind."""
-    image = _image(mask.image_url, allow_external_images)
+    image = _image(mask.image_url, links, allow_external_images)
     try:
         data = decode_mask_base64(mask.base64) if mask.base64 else None
         paths = mask.paths()
@@ -33,18 +34,21 @@ def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, *, allow_external_images
         blob_key = blobs.put(data, kind="masks", ext=ext)
     paths_key = None
     if paths:
-        paths_key = blobs.put(MaskPaths(paths=paths).model_dump_json().encode(), kind="paths", ext="json")
+        paths_key = blobs.put(dump_paths(paths), kind="paths", ext="json")
     return MaskRef(blob_key=blob_key, paths_key=paths_key, image=image)
 
 
-def _image(url: str | None, allow_external_images: bool) -> ImageRef | None:
-    """One of this gateway's URLs becomes its blob key; any other http(s) URL is kept for the run to fetch (once,
-    guarded) where settings allow external images, and refused otherwise."""
+def _image(url: str | None, links: BlobLinks, allow_external_images: bool) -> ImageRef | None:
+    """A URL this gateway issued to the caller becomes its blob key (one issued to another principal is refused);
+    any other http(s) URL is kept for the run to fetch (once, guarded) where settings allow external images, and
+    refused otherwise."""
     if url is None:
         return None
-    key = own_blob_key(url)
+    key = links.own_key(url)
     if key is not None:
         return ImageRef(blob_key=key)
+    if blob_route_key(url) is not None:
+        raise ApiError(422, ErrorCode.IMAGE_URL_FORBIDDEN, FORBIDDEN_MESSAGE)
     try:
         check_image_url(url)
     except ImageRefError as err:

@@ -17,6 +17,7 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from api.admission import Admission, RateLimiter
+from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
 from api.deps import BlobStore, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
@@ -53,6 +54,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.keys = keys
+        app.state.blob_secret = await asyncio.to_thread(signing_secret, settings)
         app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.blobs = LocalBlobStore(settings.blob_dir)
@@ -79,6 +81,7 @@ def create_app(
     app.include_router(workflows.router, dependencies=keyed)
     app.include_router(image.router, dependencies=keyed)
     app.include_router(blobs.router, dependencies=keyed)
+    app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -26,7 +26,7 @@ from temporalio.api.workflowservice.v1 import GetSystemInfoRequest, GetWorkflowE
 from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.blob_urls import present
+from api.blob_urls import BlobLinks
 from api.errors import temporal_unavailable
 from models.errors import ErrorCode
 from models.events import EventPage, RunEvent
@@ -64,8 +64,8 @@ def first_offset(last_event_id: str | None) -> int:
     return int(last_event_id) + 1
 
 
-def format_sse(event: RunEvent, base_url: str) -> str:
-    data = present(event.model_dump(mode="json", by_alias=True), base_url)
+def format_sse(event: RunEvent, links: BlobLinks) -> str:
+    data = links.present(event.model_dump(mode="json", by_alias=True))
     return f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
@@ -246,7 +246,7 @@ async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExec
 
 
 async def sse_stream(
-    client: Client, run_id: str, base_url: str, from_offset: int = 0, *, starting: bool = False
+    client: Client, run_id: str, links: BlobLinks, from_offset: int = 0, *, starting: bool = False
 ) -> AsyncIterator[str]:
     """The run's events as SSE text. When Temporal cannot be reached mid-stream, the stream subscribes again from
     its last event for up to `RECONNECT_SECONDS`, then ends with an `error` event (`STREAM_INTERRUPTED`, naming
@@ -261,7 +261,7 @@ async def sse_stream(
                 try:
                     async for event in run_events(client, run_id, offset, starting=starting):
                         offset, attempt, give_up_at = event.seq + 1, 0, None
-                        await queue.put(format_sse(event, base_url))
+                        await queue.put(format_sse(event, links))
                     return
                 except RPCError as err:
                     if not temporal_unavailable(err):

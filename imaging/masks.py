@@ -7,6 +7,7 @@ images, 255 = repaint and 0 = keep.
 
 import binascii
 import math
+from collections.abc import Sequence, Sized
 from typing import Literal
 
 import numpy as np
@@ -14,7 +15,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from imaging.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, decode_image
 from models.errors import ErrorCode
-from models.image.state import Point
+from models.paths import PackedPath
 
 MAX_MASK_BYTES = 10 * 1024 * 1024
 """Largest decoded mask image, in bytes."""
@@ -22,6 +23,9 @@ MAX_PATHS = 100
 """Most paths in one request."""
 MAX_POINTS_PER_PATH = 10_000
 """Most points in one path."""
+RASTER_POINTS = 20_000
+"""Most points rasterised for one mask: filling a polygon costs its points × the image's rows (a maximal mask of
+random points took 34 s), so paths with more points in all are thinned evenly to this many."""
 BRUSH_WIDTH = 24
 """Width in pixels of the stroke drawn for a path too short to be a polygon (fewer than 3 points)."""
 
@@ -76,7 +80,7 @@ def decode_mask_base64(value: str) -> bytes:
     return data
 
 
-def validate_paths(paths: list[list[Point]]) -> None:
+def validate_paths(paths: Sequence[Sized]) -> None:
     """Raise `MaskError` if there are more than 100 paths or a path has more than 10 000 points."""
     if len(paths) > MAX_PATHS:
         raise MaskError(
@@ -103,22 +107,35 @@ def mask_from_image(data: bytes, size: tuple[int, int]) -> Image.Image:
     return _binarise(source).resize(size, Image.Resampling.NEAREST)
 
 
-def mask_from_paths(paths: list[list[Point]], size: tuple[int, int]) -> Image.Image:
+def mask_from_paths(paths: Sequence[PackedPath], size: tuple[int, int]) -> Image.Image:
     """Rasterise drawn paths (pixel coordinates) into a binary mode "L" mask of `size`.
 
     Paths of 3 or more points are closed and filled; shorter ones are drawn as a round brush stroke
-    `BRUSH_WIDTH` pixels wide.
+    `BRUSH_WIDTH` pixels wide. Beyond `RASTER_POINTS` points in all, each path keeps every k-th point (and its
+    last), k the same for all.
     """
     validate_paths(paths)
     mask = Image.new("L", size, 0)
     draw = ImageDraw.Draw(mask)
-    for path in paths:
-        points = [(point.x, point.y) for point in path]
+    for points in thinned(paths):
         if len(points) >= 3:
             draw.polygon(points, fill=255, outline=255)
         elif points:
             _stroke(draw, points)
     return mask
+
+
+def thinned(paths: Sequence[PackedPath]) -> list[list[tuple[float, float]]]:
+    """The points of each path that are rasterised: all of them up to `RASTER_POINTS` in all, else every k-th
+    point of each polygon (and its last point), k the same for all paths."""
+    step = max(1, math.ceil(sum(len(path) for path in paths) / RASTER_POINTS))
+    kept = []
+    for path in paths:
+        points = list(path.points())
+        if step > 1 and len(points) >= 3:
+            points = points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
+        kept.append(points)
+    return kept
 
 
 def combine_masks(a: Image.Image, b: Image.Image) -> Image.Image:

@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     api_keys: SecretStr = SecretStr("")
     """`alice=sha256:<hex>,bob=sha256:<hex>` (or `name=key` for local use): each key's principal (`api.principals`).
     Empty: one principal, `local`, and the gateway listens on loopback only."""
+    blob_url_secret: SecretStr = SecretStr("")
+    """Signs the blob URLs shown to each principal (`api.blob_urls`); empty: a random one kept in `DATA_DIR`."""
 
     otel_exporter: Literal["none", "console", "otlp"] = "none"
     otel_endpoint: str | None = None

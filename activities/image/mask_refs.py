@@ -4,21 +4,20 @@ from PIL import Image
 
 from imaging.masks import combine_masks, mask_from_image, mask_from_paths
 from imaging.rendering import encode_png
-from models.image.state import MaskPaths, MaskRef
+from models.image.state import MaskRef
+from models.paths import PackedPath, load_paths_json
 from stores.blob_store import LocalBlobStore
 
 
-def load_paths(ref: MaskRef, blobs: LocalBlobStore) -> MaskPaths:
-    if ref.paths_key is None:
-        return MaskPaths(paths=[])
-    return MaskPaths.model_validate_json(blobs.get(ref.paths_key))
+def load_paths(ref: MaskRef, blobs: LocalBlobStore) -> list[PackedPath]:
+    return load_paths_json(blobs.get(ref.paths_key)) if ref.paths_key is not None else []
 
 
 def load_mask_png(ref: MaskRef, blobs: LocalBlobStore, size: tuple[int, int]) -> bytes:
     masks: list[Image.Image] = []
     if ref.blob_key is not None:
         masks.append(mask_from_image(blobs.get(ref.blob_key), size))
-    paths = load_paths(ref, blobs).paths
+    paths = load_paths(ref, blobs)
     if paths:
         masks.append(mask_from_paths(paths, size))
     if not masks:

@@ -1,12 +1,17 @@
-"""Blob download and upload: generated images are served here, and a user's own image can be uploaded as a base."""
+"""Blob download and upload: generated images are served here, and a user's own image can be uploaded as a base.
+
+Uploads need the caller's key (`router`); downloads need none but the URL's signature (`downloads`, see
+`api.blob_urls`), so an image URL works in an `<img src>` and reaches only the principal it was issued to.
+"""
 
 import asyncio
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from api.blob_urls import blob_url
-from api.deps import AppSettings, BlobStore
+from api.blob_urls import may_read
+from api.deps import BlobStore, Links
 from api.errors import ApiError
 from api.schemas import BlobView
 from imaging.masks import FILE_EXTENSIONS, sniff_image_format
@@ -15,20 +20,33 @@ from models.errors import ErrorCode
 from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
 
 router = APIRouter(tags=["blobs"])
+downloads = APIRouter(tags=["blobs"])
 
 
-@router.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})
-async def get_blob(key: str, blobs: BlobStore) -> Response:
+@downloads.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+async def get_blob(
+    key: str,
+    request: Request,
+    blobs: BlobStore,
+    owner: Annotated[str | None, Query(max_length=64)] = None,
+    sig: Annotated[str | None, Query(max_length=64)] = None,
+) -> Response:
+    """A blob by the URL the gateway issued for it (with API keys, signed for its principal: `owner`, `sig`).
+    Any other request gets the 404 of a blob that does not exist."""
+    missing = ApiError(404, ErrorCode.BLOB_NOT_FOUND, f"没有这个文件：{key}")
+    if not may_read(request.app.state.blob_secret, key, owner, sig):
+        raise missing
     try:
         data = await blobs.aget(key)
     except BlobNotFoundError as err:
-        raise ApiError(404, ErrorCode.BLOB_NOT_FOUND, f"没有这个文件：{key}") from err
+        raise missing from err
     content_type = CONTENT_TYPES.get(key.rsplit(".", 1)[-1], "application/octet-stream")
-    return Response(data, media_type=content_type, headers={"Cache-Control": "public, max-age=31536000, immutable"})
+    cache = "private" if request.app.state.blob_secret is not None else "public"
+    return Response(data, media_type=content_type, headers={"Cache-Control": f"{cache}, max-age=31536000, immutable"})
 
 
 @router.post("/v1/blobs", response_model=BlobView, status_code=201)
-async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings) -> BlobView:
+async def upload_image(request: Request, blobs: BlobStore, links: Links) -> BlobView:
     """Upload a PNG, JPG or WebP (raw body, up to 20 MB, at most 4096 pixels a side); its URL works as
     `maskData.imageUrl`. The image is decoded in full before it is stored: nothing else is kept."""
     data = await request.body()  # at most UPLOAD_BYTES: the body limit stops it while it arrives
@@ -43,4 +61,4 @@ async def upload_image(request: Request, blobs: BlobStore, settings: AppSettings
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "图片无法解码（只支持完整的 PNG、JPG 或 WebP）") from err
     ext = FILE_EXTENSIONS[kind]
     key = await blobs.aput(data, kind="uploads", ext=ext)
-    return BlobView(key=key, url=blob_url(settings.base_url, key), content_type=CONTENT_TYPES[ext], size=len(data))
+    return BlobView(key=key, url=links.url(key), content_type=CONTENT_TYPES[ext], size=len(data))

@@ -14,9 +14,9 @@ from temporalio.exceptions import ApplicationError
 
 from api.admission import queued_then_streamed, start_admitted
 from api.bodies import body_chunks, documented, parse_body
-from api.deps import AppSettings, BlobStore, Principal, RequestIntake, RunAdmission, TemporalClient
+from api.deps import AppSettings, Preparation, Principal, RequestIntake, RunAdmission, TemporalClient
 from api.errors import ApiError
-from api.launch import LaunchContext, Launcher
+from api.launch import LaunchContext, Launcher, PrepareContext
 from api.mask_intake import store_mask
 from api.streaming import SSE_HEADERS, sse_stream
 from models.image.requests import ChatRequest, ImageRunInput
@@ -24,7 +24,6 @@ from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicke
 from models.image.state import UserInput
 from models.runs import RunTicket
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
 from workflows.common.search_attributes import OWNER, SESSION_ID
 from workflows.image.session import ImageSessionWorkflow, session_workflow_id
 
@@ -41,7 +40,7 @@ async def chat(
     request: Request,
     client: TemporalClient,
     settings: AppSettings,
-    blobs: BlobStore,
+    preparation: Preparation,
     intake: RequestIntake,
     principal: Principal,
     admission: RunAdmission,
@@ -52,7 +51,7 @@ async def chat(
     `queued` event with its position, then its run's events when its turn comes. When the gateway is full (see
     `api.admission`) a message waits for a place: `queued` events without an id, then `admitted` with its run id.
     """
-    message = await intake.run(prepare_chat, await body_chunks(request), blobs, settings)
+    message = await intake.run(prepare_chat, await body_chunks(request), preparation)
     place = admission.enter()
 
     async def start() -> tuple[str, str | None]:
@@ -61,13 +60,13 @@ async def chat(
 
     if not place.admitted.is_set():
         return StreamingResponse(
-            queued_then_streamed(admission, place, client, start, settings.base_url),
+            queued_then_streamed(admission, place, client, start, preparation.links),
             media_type="text/event-stream",
             headers=SSE_HEADERS,
         )
     run_id, session_id = await start_admitted(admission, place, client, start)
     return StreamingResponse(
-        sse_stream(client, run_id, settings.base_url, starting=True),
+        sse_stream(client, run_id, preparation.links, starting=True),
         media_type="text/event-stream",
         headers=SSE_HEADERS | {"X-Run-Id": run_id, "X-Session-Id": session_id or ""},
     )
@@ -81,17 +80,19 @@ class PreparedChat:
     user_input: UserInput
 
 
-def prepare_chat(chunks: list[bytes], blobs: LocalBlobStore, settings: Settings) -> PreparedChat:
+def prepare_chat(chunks: list[bytes], context: PrepareContext) -> PreparedChat:
     """In the intake process: the chat body parsed and validated, its mask stored."""
     body = parse_body(ChatRequest, chunks)
-    return PreparedChat(session_id=body.session_id, user_input=prepare_turn(body, blobs, settings))
+    return PreparedChat(session_id=body.session_id, user_input=prepare_turn(body, context))
 
 
-def prepare_turn(run_input: BaseModel, blobs: LocalBlobStore, settings: Settings) -> UserInput:
+def prepare_turn(run_input: BaseModel, context: PrepareContext) -> UserInput:
     """In the intake process: one message's mask checked and stored (claim check); the run gets its keys."""
     assert isinstance(run_input, ImageRunInput)
-    allow = settings.allow_external_images
-    mask = store_mask(run_input.mask_data, blobs, allow_external_images=allow) if run_input.mask_data else None
+    mask = None
+    if run_input.mask_data:
+        allow = context.settings.allow_external_images
+        mask = store_mask(run_input.mask_data, context.blobs, context.links, allow_external_images=allow)
     return UserInput(text=run_input.text, mask_data=mask, preferred_model=run_input.preferred_model)
 
 

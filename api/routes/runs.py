@@ -22,11 +22,11 @@ from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.admission import queued_then_streamed, start_admitted
-from api.blob_urls import present
 from api.bodies import body_chunks, documented
 from api.deps import (
     AppSettings,
-    BlobStore,
+    Links,
+    Preparation,
     Principal,
     RequestIntake,
     RunAdmission,
@@ -97,7 +97,7 @@ def build_router(registry: Registry) -> APIRouter:
         request: Request,
         client: TemporalClient,
         settings: AppSettings,
-        blobs: BlobStore,
+        preparation: Preparation,
         intake: RequestIntake,
         workflows: WorkflowRegistry,
         launchers: RunLaunchers,
@@ -111,7 +111,7 @@ def build_router(registry: Registry) -> APIRouter:
         `api.admission`) the request waits for a place: a stream gets `queued` events, then `admitted` with the run
         id; a plain request is answered once its run has started.
         """
-        run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, blobs, settings)
+        run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, preparation)
         entry = registered(workflows, run.workflow)
         launcher = launchers.get(entry.name, Launcher())
         streamed = "text/event-stream" in request.headers.get("accept", "")
@@ -125,7 +125,7 @@ def build_router(registry: Registry) -> APIRouter:
 
         if streamed and not place.admitted.is_set():
             return StreamingResponse(
-                queued_then_streamed(admission, place, client, start, settings.base_url),
+                queued_then_streamed(admission, place, client, start, preparation.links),
                 media_type="text/event-stream",
                 headers=SSE_HEADERS,
             )
@@ -137,7 +137,7 @@ def build_router(registry: Registry) -> APIRouter:
             headers["X-Session-Id"] = ticket.session_id
         if streamed:
             return StreamingResponse(
-                sse_stream(client, ticket.run_id, settings.base_url, starting=True),
+                sse_stream(client, ticket.run_id, preparation.links, starting=True),
                 media_type="text/event-stream",
                 headers=SSE_HEADERS | headers,
             )
@@ -185,7 +185,7 @@ def build_router(registry: Registry) -> APIRouter:
 
     @router.get("/v1/runs/{run_id}", response_model=run_view)
     async def get_run(
-        run_id: str, client: TemporalClient, settings: AppSettings, workflows: WorkflowRegistry, principal: Principal
+        run_id: str, client: TemporalClient, links: Links, workflows: WorkflowRegistry, principal: Principal
     ) -> Response:
         """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
         handle, description = await _owned(client, run_id, principal)
@@ -202,7 +202,7 @@ def build_router(registry: Registry) -> APIRouter:
             "awaitingInput": awaiting.model_dump(mode="json", by_alias=True) if awaiting else None,
             "state": state.model_dump(mode="json", by_alias=True),
         }
-        return JSONResponse(present(view, settings.base_url))
+        return JSONResponse(links.present(view))
 
     @router.get(
         "/v1/runs/{run_id}/events",
@@ -212,7 +212,7 @@ def build_router(registry: Registry) -> APIRouter:
     async def run_events(
         run_id: str,
         client: TemporalClient,
-        settings: AppSettings,
+        links: Links,
         workflows: WorkflowRegistry,
         principal: Principal,
         last_event_id: Annotated[str | None, Header()] = None,
@@ -225,7 +225,7 @@ def build_router(registry: Registry) -> APIRouter:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
         offset = after + 1 if after is not None else first_offset(last_event_id)
         return StreamingResponse(
-            sse_stream(client, run_id, settings.base_url, offset), media_type="text/event-stream", headers=SSE_HEADERS
+            sse_stream(client, run_id, links, offset), media_type="text/event-stream", headers=SSE_HEADERS
         )
 
     @router.post("/v1/runs/{run_id}/input", response_model=ReceivedAnswer)

@@ -3,7 +3,8 @@
 from pydantic import Field
 
 from models.base import RequestModel
-from models.image.state import Point, PreferredModel
+from models.image.state import PreferredModel
+from models.paths import PackedPath
 from models.runs import SESSION_ID_PATTERN
 
 MAX_REQUEST_TEXT = 100_000
@@ -15,16 +16,13 @@ class MaskDataIn(RequestModel):
 
     base64: str | None = None
     image_url: str | None = None
-    coordinates: list[Point] | list[list[Point]] | None = None
-    """One path (a list of points), or several paths."""
+    coordinates: PackedPath | list[PackedPath] | None = None
+    """One path (a list of `{"x", "y"}` points), or several paths (`models.paths`)."""
 
-    def paths(self) -> list[list[Point]]:
-        if not self.coordinates:
-            return []
-        first = self.coordinates[0]
-        if isinstance(first, Point):
-            return [self.coordinates]  # type: ignore[list-item]
-        return self.coordinates  # type: ignore[return-value]
+    def paths(self) -> list[PackedPath]:
+        if isinstance(self.coordinates, PackedPath):
+            return [self.coordinates] if len(self.coordinates) else []
+        return self.coordinates or []
 
 
 class ImageRunInput(RequestModel):

@@ -5,11 +5,11 @@ which the gateway serves as its own URL (`models.blobs`).
 """
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import Field, Strict
+from pydantic import Field
 
-from models.base import CamelModel, RequestModel
+from models.base import CamelModel
 from models.blobs import ImageRef
 from models.errors import ErrorInfo
 from models.image.genui import GenUIComponent
@@ -28,19 +28,6 @@ TASK_TYPE_FOR_ACTION: dict[str, TaskType] = {
 """The Executor's task for each actionable intent (seed 004 §4.3)."""
 
 
-MAX_COORDINATE = 100_000.0
-"""Far beyond any canvas (4096 pixels a side): a point further out is a mistake, not a drawing."""
-Coordinate = Annotated[float, Strict(), Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
-"""A finite number (an integer will do; `true`, `"1"`, NaN and Infinity will not)."""
-
-
-class Point(RequestModel):
-    """A point on the canvas, in image pixels."""
-
-    x: Coordinate
-    y: Coordinate
-
-
 class Message(CamelModel):
     """One entry of a session's conversation (seed 000 §2.1 `messages`)."""
 
@@ -56,12 +43,6 @@ class MaskRef(CamelModel):
     blob_key: str | None = None
     paths_key: str | None = None
     image: ImageRef | None = None
-
-
-class MaskPaths(CamelModel):
-    """The drawn paths of a mask, stored as a JSON blob (up to 100 × 10 000 points: too big for history)."""
-
-    paths: list[list[Point]]
 
 
 class UserInput(CamelModel):

@@ -45,7 +45,9 @@ from langgraph.store.sqlite.aio import AsyncSqliteStore
 from langgraph.types import Durability
 from pydantic import BaseModel, Field, ValidationError
 
-from api.blob_urls import BLOB_ROUTE
+from api.blob_urls import BLOB_ROUTE, BlobLinks
+from api.launch import PrepareContext
+from api.principals import LOCAL_PRINCIPAL
 from api.routes.image import prepare_turn
 from api.streaming import SSE_HEADERS, format_sse
 from models.errors import ErrorCode, ErrorInfo
@@ -181,7 +183,7 @@ class Baseline:
         self.sessions = sessions
         self.settings = settings
         self.blobs = LocalBlobStore(settings.blob_dir)
-        self.base_url = settings.base_url
+        self.links = BlobLinks(settings.base_url, None, LOCAL_PRINCIPAL)
 
     async def stream(self, turn: Turn, durability: Durability) -> AsyncIterator[str]:
         """The turn's events as SSE, numbered from 0, ending with `stream_end`."""
@@ -199,7 +201,7 @@ class Baseline:
                 terminal=item.type == IMAGE_EVENTS.terminal,
             )
             seq += 1
-            return format_sse(envelope, self.base_url)
+            return format_sse(envelope, self.links)
 
         sessions = self.sessions
         try:
@@ -282,7 +284,7 @@ def create_app(settings: Settings, durability: Durability = "sync") -> FastAPI:
         except ValidationError as err:
             problem = {"code": ErrorCode.INVALID_REQUEST, "message": "请求格式不正确", "details": err.errors()}
             return JSONResponse({"error": problem}, status_code=422)
-        user_input = prepare_turn(body, baseline.blobs, baseline.settings)
+        user_input = prepare_turn(body, PrepareContext(baseline.blobs, baseline.settings, baseline.links))
         session_id = body.session_id or os.urandom(6).hex()
         number, position, context = await baseline.sessions.submit(session_id, user_input.text)
         run_id = turn_workflow_id(session_id, number, os.urandom(5).hex())

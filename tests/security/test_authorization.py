@@ -1,13 +1,17 @@
 """Principals and ownership: with API keys configured, every endpoint but health and docs needs a key, and a run
-or session answers only to the principal that started it (anyone else gets the 404 of a run that does not exist).
+or session answers only to the principal that started it (anyone else gets the 404 of a run that does not exist);
+a blob only under the URL signed for its principal.
 """
 
 import asyncio
 import hashlib
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from PIL import Image
 from temporalio.testing import WorkflowEnvironment
 
 from api.principals import KeyConfigError, KeyRing
@@ -135,3 +139,66 @@ def test_keys_are_found_by_their_hash_or_their_plain_value() -> None:
     assert keys.principal("alice-key") == "alice" and keys.principal("bob-key") == "bob"
     assert keys.principal("sha256:" + hashlib.sha256(b"bob-key").hexdigest()) is None
     assert keys.principal("") is None and not KeyRing.parse("").required
+
+
+def png(seed: int) -> bytes:
+    image = Image.new("RGB", (8, 8), (seed, 40, 200))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def upload(gateway: Gateway, data: bytes, headers: dict[str, str]) -> dict[str, str]:
+    response = await gateway.http.post("/v1/blobs", content=data, headers=headers | {"content-type": "image/png"})
+    assert response.status_code == 201, response.text
+    view: dict[str, str] = response.json()
+    return view
+
+
+def blob_path(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path
+
+
+async def test_a_blob_is_served_only_under_the_url_issued_to_its_principal(keyed: Gateway) -> None:
+    mine = await upload(keyed, png(1), ALICE)
+    key, url = mine["key"], blob_path(mine["url"])
+
+    assert (await keyed.http.get(url)).content == png(1)  # no header needed: the URL works in an <img src>
+    for forged in (
+        f"/v1/blobs/{key}",
+        f"/v1/blobs/{key}?owner=bob&sig=" + parse_qs(urlsplit(url).query)["sig"][0],
+        f"/v1/blobs/{key}?owner=alice&sig=" + "0" * 32,
+    ):
+        response = await keyed.http.get(forged, headers=BOB)
+        assert response.status_code == 404, forged
+        assert response.json()["error"]["code"] == "BLOB_NOT_FOUND"
+
+
+async def test_the_same_bytes_uploaded_by_two_principals_get_two_urls(keyed: Gateway) -> None:
+    alices, bobs = await upload(keyed, png(2), ALICE), await upload(keyed, png(2), BOB)
+
+    assert alices["key"] == bobs["key"] and alices["url"] != bobs["url"]
+    assert (await keyed.http.get(blob_path(bobs["url"]))).status_code == 200
+
+
+async def test_a_generated_image_reaches_its_owner_only(keyed: Gateway) -> None:
+    run_id = await alice_run(keyed, "pixels")
+    image_url = (await keyed.http.get(f"/v1/runs/{run_id}", headers=ALICE)).json()["state"]["executionResult"][
+        "imageUrl"
+    ]
+    key = urlsplit(image_url).path.removeprefix("/v1/blobs/")
+
+    assert (await keyed.http.get(blob_path(image_url))).status_code == 200
+    assert (await keyed.http.get(f"/v1/blobs/{key}", headers=BOB)).status_code == 404
+
+
+async def test_another_principals_image_url_is_refused_as_a_base_image(keyed: Gateway) -> None:
+    alices = await upload(keyed, png(3), ALICE)
+    mask = {"imageUrl": alices["url"], "coordinates": [{"x": 1, "y": 1}, {"x": 5, "y": 1}, {"x": 5, "y": 5}]}
+    stored = set(keyed.settings.blob_dir.rglob("*"))
+
+    response = await keyed.http.post("/api/agent/chat", json={"text": "把猫涂成红色", "maskData": mask}, headers=BOB)
+
+    assert response.status_code == 422 and response.json()["error"]["code"] == "IMAGE_URL_FORBIDDEN"
+    assert set(keyed.settings.blob_dir.rglob("*")) == stored  # the mask's paths were not stored

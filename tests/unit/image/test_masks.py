@@ -2,6 +2,8 @@
 
 import base64
 import io
+import math
+import random
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from imaging.masks import (
     MAX_MASK_BYTES,
     MAX_PATHS,
     MAX_POINTS_PER_PATH,
+    RASTER_POINTS,
     MaskError,
     combine_masks,
     decode_mask_base64,
@@ -18,10 +21,11 @@ from imaging.masks import (
     mask_from_image,
     mask_from_paths,
     sniff_image_format,
+    thinned,
     validate_paths,
 )
 from models.errors import ErrorCode
-from models.image.state import Point
+from models.paths import PackedPath
 
 
 def encoded(image: Image.Image, fmt: str = "PNG") -> bytes:
@@ -34,8 +38,8 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
-def square(x0: float, y0: float, x1: float, y1: float) -> list[Point]:
-    return [Point(x=x0, y=y0), Point(x=x1, y=y0), Point(x=x1, y=y1), Point(x=x0, y=y1)]
+def square(x0: float, y0: float, x1: float, y1: float) -> PackedPath:
+    return PackedPath.of([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
 
 
 def values(mask: Image.Image) -> set[int]:
@@ -112,18 +116,18 @@ def test_mask_error_is_a_value_error() -> None:
 
 
 def test_path_limits_allow_the_maximum() -> None:
-    validate_paths([[Point(x=0, y=0)] * MAX_POINTS_PER_PATH] * MAX_PATHS)
+    validate_paths([PackedPath.of([(0, 0)] * MAX_POINTS_PER_PATH)] * MAX_PATHS)
 
 
 def test_101_paths_are_too_many() -> None:
     with pytest.raises(MaskError) as caught:
-        validate_paths([[Point(x=0, y=0)]] * (MAX_PATHS + 1))
+        validate_paths([PackedPath.of([(0, 0)])] * (MAX_PATHS + 1))
     assert caught.value.code == ErrorCode.MASK_TOO_MANY_PATHS
 
 
 def test_10001_points_make_a_path_too_long() -> None:
     with pytest.raises(MaskError) as caught:
-        validate_paths([[Point(x=0, y=0)], [Point(x=1, y=1)] * (MAX_POINTS_PER_PATH + 1)])
+        validate_paths([PackedPath.of([(0, 0)]), PackedPath.of([(1, 1)] * (MAX_POINTS_PER_PATH + 1))])
     assert caught.value.code == ErrorCode.MASK_PATH_TOO_LONG
     assert "第 2 条" in caught.value.message
 
@@ -137,7 +141,7 @@ def test_a_closed_path_is_filled() -> None:
 
 
 def test_short_paths_are_a_24_px_brush_stroke() -> None:
-    mask = np.asarray(mask_from_paths([[Point(x=20, y=50), Point(x=80, y=50)], [Point(x=50, y=10)]], (100, 100)))
+    mask = np.asarray(mask_from_paths([PackedPath.of([(20, 50), (80, 50)]), PackedPath.of([(50, 10)])], (100, 100)))
     column = mask[:, 50]
     assert 23 <= int((column[30:] == 255).sum()) <= 25
     assert mask[50, 10] == 255 and mask[50, 5] == 0
@@ -146,7 +150,7 @@ def test_short_paths_are_a_24_px_brush_stroke() -> None:
 
 def test_paths_are_validated_when_rasterised() -> None:
     with pytest.raises(MaskError):
-        mask_from_paths([[Point(x=0, y=0)]] * (MAX_PATHS + 1), (10, 10))
+        mask_from_paths([PackedPath.of([(0, 0)])] * (MAX_PATHS + 1), (10, 10))
 
 
 def test_a_grey_mask_is_cut_at_127_and_resized_nearest() -> None:
@@ -196,3 +200,26 @@ def test_combined_masks_are_the_union_at_the_first_size() -> None:
 def test_coverage_of_an_empty_and_a_full_mask() -> None:
     assert mask_coverage(Image.new("L", (5, 5), 0)) == 0.0
     assert mask_coverage(Image.new("L", (5, 5), 255)) == 1.0
+
+
+def test_the_largest_mask_of_random_points_is_rasterised_in_bounded_work() -> None:
+    rng = random.Random(3)
+    paths = [
+        PackedPath.of([(rng.uniform(0, 1024), rng.uniform(0, 1024)) for _ in range(MAX_POINTS_PER_PATH)])
+        for _ in range(MAX_PATHS)
+    ]
+
+    kept = thinned(paths)
+    mask = np.asarray(mask_from_paths(paths, (1024, 1024)))
+
+    assert sum(len(points) for points in kept) <= RASTER_POINTS + MAX_PATHS  # filling costs points × rows
+    assert all(points[0] == next(path.points()) for points, path in zip(kept, paths, strict=True))
+    assert 0.2 < (mask == 255).mean() < 1  # still a mask of those paths, not nothing
+
+
+def test_thinning_keeps_a_dense_stroke_within_a_pixel_or_two() -> None:
+    circle = [(50 + 40 * math.cos(t / 2000 * math.tau), 50 + 40 * math.sin(t / 2000 * math.tau)) for t in range(2000)]
+    exact = np.asarray(mask_from_paths([PackedPath.of(circle)], (100, 100)))
+    thinned = np.asarray(mask_from_paths([PackedPath.of(circle)] * 20, (100, 100)))  # 40 000 points: every 2nd
+
+    assert (exact != thinned).sum() <= 4

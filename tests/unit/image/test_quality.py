@@ -17,7 +17,7 @@ from imaging.quality import (
     assess_image,
 )
 from imaging.rendering import decode_image, encode_png, render_inpainting, render_text_to_image
-from models.image.state import Point
+from models.paths import PackedPath
 
 PROMPT = "一只赛博朋克风格的猫，霓虹灯下的城市"
 EDIT = "a red rose, 一朵红色的花"
@@ -30,8 +30,8 @@ def good() -> bytes:
 
 @pytest.fixture(scope="module")
 def mask() -> Image.Image:
-    points = [Point(x=300, y=200), Point(x=520, y=200), Point(x=520, y=420), Point(x=300, y=420)]
-    return mask_from_paths([points], (800, 600))
+    square = PackedPath.of([(300, 200), (520, 200), (520, 420), (300, 420)])
+    return mask_from_paths([square], (800, 600))
 
 
 @pytest.fixture(scope="module")
