@@ -1,0 +1,1 @@
+"""The writing family's (InkFlow, seed 002) activities and the pure functions they use."""
