@@ -14,6 +14,7 @@ the gateway hold more than its route allows.
 
 import json
 import math
+import re
 from array import array
 from typing import Any, TypeVar
 
@@ -128,6 +129,9 @@ SMALL_BODY_BYTES = 64 * 1024
 """Every other body (an answer, a cancel)."""
 BODY_LIMITS = {("POST", "/api/agent/chat"): LARGE_BODY_BYTES, ("POST", "/v1/runs"): LARGE_BODY_BYTES}
 BODY_LIMITS[("POST", "/v1/blobs")] = MAX_IMAGE_BYTES
+CHAPTER_BODY_BYTES = 1024 * 1024
+"""A chapter of up to 100 000 characters, even with every character written as a JSON escape."""
+_CHAPTER_ROUTE = re.compile(r"^/v1/writing/projects/[^/]+/chapters(/[^/]+)?$")
 
 
 class BodyTooLarge(Exception):
@@ -139,7 +143,10 @@ class BodyTooLarge(Exception):
 
 
 def body_limit(method: str, path: str) -> int:
-    return BODY_LIMITS.get((method, path.rstrip("/") or "/"), SMALL_BODY_BYTES)
+    path = path.rstrip("/") or "/"
+    if method in ("POST", "PUT") and _CHAPTER_ROUTE.match(path):
+        return CHAPTER_BODY_BYTES
+    return BODY_LIMITS.get((method, path), SMALL_BODY_BYTES)
 
 
 class BodyLimitMiddleware:

@@ -24,12 +24,13 @@ from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers,
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import blobs, image, runs, workflows
+from api.routes import blobs, image, runs, workflows, writing
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
+from stores.writing_projects import ProjectStore
 from workflows.common.registration import Registry
 from workflows.image.registration import IMAGE_AGENT
 from workflows.registry import REGISTRY
@@ -58,6 +59,7 @@ def create_app(
         app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.blobs = LocalBlobStore(settings.blob_dir)
+        app.state.projects = await asyncio.to_thread(ProjectStore.under, settings.data_dir)
         app.state.registry = registry
         app.state.launchers = launchers
         app.state.intake = Intake()
@@ -81,6 +83,7 @@ def create_app(
     app.include_router(workflows.router, dependencies=keyed)
     app.include_router(image.router, dependencies=keyed)
     app.include_router(blobs.router, dependencies=keyed)
+    app.include_router(writing.router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
 
     @app.get("/healthz", tags=["health"])

@@ -55,6 +55,11 @@ class ErrorCode(StrEnum):
     STREAM_INTERRUPTED = "STREAM_INTERRUPTED"
     UNKNOWN_ERROR = "UNKNOWN_ERROR"
 
+    # the writing family's projects
+    PROJECT_NOT_FOUND = "PROJECT_NOT_FOUND"
+    CHAPTER_NOT_FOUND = "CHAPTER_NOT_FOUND"
+    CHARACTER_NOT_FOUND = "CHARACTER_NOT_FOUND"
+
 
 class ErrorInfo(CamelModel):
     """What went wrong in a run: a code from `ErrorCode`, a message for a person, and the node it happened in."""
