@@ -103,11 +103,11 @@ PHASE_OF_INTENT: dict[WritingIntent, CreationPhase | None] = {
 """The phase a request of each intent belongs to; None for the utilities, which belong to any phase."""
 
 
-EntityKind = Literal["chapter", "quoted"]
+EntityKind = Literal["chapter", "quoted", "named"]
 
 
 class ExtractedEntity(CamelModel):
-    """Something the request names: a chapter number, or a quoted name or title."""
+    """Something the request names: a chapter number, a quoted name or title, or a name the LLM found."""
 
     kind: EntityKind
     text: str
