@@ -211,6 +211,17 @@ async def test_a_session_started_again_never_reuses_an_earlier_runs_id(harness: 
     assert still_old.user_input.text == old.user_input.text == "生成一只赛博朋克风格的猫"
 
 
+async def finished(env: WorkflowEnvironment, run_id: str) -> None:
+    """Wait for a turn's run on a real server: its start follows the session's update by a moment."""
+    for _ in range(100):
+        try:
+            await env.client.get_workflow_handle(run_id).result()
+            return
+        except RPCError:
+            await asyncio.sleep(0.05)
+    await env.client.get_workflow_handle(run_id).result()
+
+
 async def test_a_message_after_a_worker_restart_is_not_queued_and_the_session_replays(
     dev_env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore
 ) -> None:
@@ -224,10 +235,10 @@ async def test_a_message_after_a_worker_restart_is_not_queued_and_the_session_re
     harness = Harness(env=env, settings=settings, blobs=LocalBlobStore(settings.blob_dir), llm_attempts=[])
     async with running_workers(env.client, settings, activities):
         first = await submit(harness, "restarted", "画一只猫")
-        await env.client.get_workflow_handle(first.run_id).result()
+        await finished(env, first.run_id)
     async with running_workers(env.client, settings, activities):
         after = await submit(harness, "restarted", "画一只狗")
-        await env.client.get_workflow_handle(after.run_id).result()
+        await finished(env, after.run_id)
         history = await env.client.get_workflow_handle(session_workflow_id(OWNER, "restarted")).fetch_history()
         await terminate_running(env.client, harness.sessions)
 
