@@ -25,6 +25,12 @@ from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
 from activities.image.rag import StyleRetriever
 from activities.image.validation import InputValidator
+from activities.writing.agents import WritingAgents
+from activities.writing.consistency_check import ConsistencyChecker
+from activities.writing.preprocess import Preprocessor
+from activities.writing.project_access import ProjectReader
+from activities.writing.project_updates import ProjectUpdater
+from activities.writing.router import Router
 from llm import LLMClient
 from llm.errors import ConfigurationError
 from models.settings import Settings
@@ -32,8 +38,11 @@ from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
+from stores.embedder import HashingEmbedder
 from stores.style_library import load_style_library, style_vocabulary
 from stores.style_store import LanceStyleStore, StyleStore
+from stores.writing_index import ProjectIndex, ProjectSearch
+from stores.writing_projects import ProjectStore
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
 
@@ -59,9 +68,12 @@ def build_activities(
     image_provider: ImageProvider | None = None,
     llm: LLMClient | None = None,
     style_store: StyleStore | None = None,
+    project_index: ProjectSearch | None = None,
+    embedder: HashingEmbedder | None = None,
 ) -> Activities:
     """Every activity, wired to its dependencies; tests swap in doubles for external services. `llm` is the
-    agents' model (None: the offline rule-based fallbacks)."""
+    agents' model (None: the offline rule-based fallbacks); `project_index` the writing family's search (None:
+    embedded LanceDB under `DATA_DIR`) and `embedder` its ranking of style samples (None: the offline embedder)."""
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     resolver = BlobResolver(blobs)
     fetcher = None
@@ -79,8 +91,39 @@ def build_activities(
             StyleRetriever(store).retrieve_styles,
             ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,
             ImageCritic(resolver, llm).critique,
-        ]
+        ],
+        "writing": writing_activities(settings, llm, project_index, embedder),
     }
+
+
+def writing_activities(
+    settings: Settings, llm: LLMClient | None, project_index: ProjectSearch | None, embedder: HashingEmbedder | None
+) -> list[Callable[..., Any]]:
+    """The writing family's activities over the writers' projects under `DATA_DIR`."""
+    index = project_index or ProjectIndex.open(settings.lancedb_dir / "writing")
+    reader = ProjectReader(ProjectStore.under(settings.data_dir), index)
+    preprocessor = Preprocessor(reader, embedder)
+    agents = WritingAgents(reader, llm)
+    updater = ProjectUpdater(reader)
+    return [
+        Router(llm).route,
+        preprocessor.rag,
+        preprocessor.character_states,
+        preprocessor.style_samples,
+        preprocessor.archetypes,
+        preprocessor.plot_loops,
+        preprocessor.preflight,
+        agents.writer,
+        agents.character,
+        agents.world_builder,
+        agents.planner,
+        agents.consistency,
+        agents.brainstorm,
+        agents.simple,
+        ConsistencyChecker(reader, llm).check,
+        updater.update_relationships,
+        updater.update_knowledge,
+    ]
 
 
 SINGLE_BATCH = _WorkflowLogicFlag.PROCESS_WORKFLOW_ACTIVATION_JOBS_AS_SINGLE_BATCH

@@ -131,7 +131,13 @@ BODY_LIMITS = {("POST", "/api/agent/chat"): LARGE_BODY_BYTES, ("POST", "/v1/runs
 BODY_LIMITS[("POST", "/v1/blobs")] = MAX_IMAGE_BYTES
 CHAPTER_BODY_BYTES = 1024 * 1024
 """A chapter of up to 100 000 characters, even with every character written as a JSON escape."""
-_CHAPTER_ROUTE = re.compile(r"^/v1/writing/projects/[^/]+/chapters(/[^/]+)?$")
+PROJECT_ITEM_BODY_BYTES = 256 * 1024
+"""Any other item of a writer's project (a character, plot loop, style sample, world note, relationship): a title
+and up to 20 000 characters of text, even with every character written as a JSON escape."""
+_PROJECT_ITEM_ROUTE = re.compile(
+    r"^/v1/writing/projects/[^/]+/"
+    r"(?P<kind>chapters|characters|plot-loops|style-samples|world-notes|relationships)(/[^/]+)?$"
+)
 
 
 class BodyTooLarge(Exception):
@@ -144,8 +150,8 @@ class BodyTooLarge(Exception):
 
 def body_limit(method: str, path: str) -> int:
     path = path.rstrip("/") or "/"
-    if method in ("POST", "PUT") and _CHAPTER_ROUTE.match(path):
-        return CHAPTER_BODY_BYTES
+    if method in ("POST", "PUT") and (item := _PROJECT_ITEM_ROUTE.match(path)):
+        return CHAPTER_BODY_BYTES if item["kind"] == "chapters" else PROJECT_ITEM_BODY_BYTES
     return BODY_LIMITS.get((method, path), SMALL_BODY_BYTES)
 
 

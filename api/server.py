@@ -24,7 +24,7 @@ from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers,
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import blobs, image, runs, workflows, writing
+from api.routes import blobs, image, runs, workflows, writing, writing_chat
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
@@ -84,6 +84,7 @@ def create_app(
     app.include_router(image.router, dependencies=keyed)
     app.include_router(blobs.router, dependencies=keyed)
     app.include_router(writing.router, dependencies=keyed)
+    app.include_router(writing_chat.router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
 
     @app.get("/healthz", tags=["health"])

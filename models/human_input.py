@@ -3,7 +3,7 @@ gateway delivers, and the events that announce both ends of the wait."""
 
 from datetime import datetime
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from models.base import CamelModel, RequestModel
 
@@ -54,3 +54,15 @@ class InputExpired(CamelModel):
     prompt: str
     deadline: datetime
     message: str
+
+
+REQUIRED_EVENT = "user_input_required"
+RECEIVED_EVENT = "user_input_received"
+EXPIRED_EVENT = "user_input_expired"
+
+HUMAN_INPUT_EVENTS: dict[str, type[BaseModel]] = {
+    REQUIRED_EVENT: AwaitingInput,
+    RECEIVED_EVENT: ReceivedAnswer,
+    EXPIRED_EVENT: InputExpired,
+}
+"""The events a run that asks declares in its family's catalog (`workflows.common.human_input` emits them)."""

@@ -72,6 +72,10 @@ class Settings(BaseSettings):
 
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0
+    writing_run_deadline_seconds: float = 600.0
+    """A writing run's active work: routing, preprocessing, agents, checks."""
+    writing_input_timeout_hours: float = 24.0
+    """How long a writing chain waits for the writer's choice before it ends with what it has."""
 
     worker_max_concurrent_activities: int = 32
     """Activities (and, separately, local activities) one worker process runs at once."""

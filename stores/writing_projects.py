@@ -1,40 +1,84 @@
-"""The writers' projects, chapters and characters: a small SQLite document store under
-`DATA_DIR/writing/projects.sqlite3`, shared by the gateway (which edits them) and the worker (whose agents read
-them). Every call names the owning principal: a project of another principal is not found, like one that does
-not exist. The methods block (one short connection each, WAL so readers never wait for a writer); async callers
-use the `a`-prefixed ones, which run them in a thread."""
+"""The writers' projects and what they hold (chapters, characters, plot loops, style samples, world notes and
+relationships between characters): a small SQLite document store under `DATA_DIR/writing/projects.sqlite3`,
+shared by the gateway (which edits them) and the worker (whose agents read them, and whose retrieval index is
+built from `documents`). Every call names the owning principal: a project of another principal is not found, like
+one that does not exist. Every change to a project raises its `revision` in the same transaction, so an index
+knows when it is stale. A database made by an earlier version gains the new tables and columns when it is opened;
+nothing in it is lost. The methods block (one short connection each, WAL so readers never wait for a writer);
+async callers run them in a thread with `run`."""
 
 import asyncio
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, Generic, Literal, ParamSpec, TypeVar
 
-from models.writing.projects import Chapter, ChapterIn, Character, CharacterIn, Project, ProjectIn
+from pydantic import BaseModel
+
+from models.base import CamelModel
+from models.writing.context import IndexDocument
+from models.writing.projects import (
+    Chapter,
+    ChapterIn,
+    Character,
+    CharacterIn,
+    PlotLoop,
+    PlotLoopIn,
+    Project,
+    ProjectIn,
+    Relationship,
+    RelationshipIn,
+    StyleSample,
+    StyleSampleIn,
+    WorldNote,
+    WorldNoteIn,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
+ItemT = TypeVar("ItemT", bound=CamelModel)
 
-_SCHEMA = """
+Upsert = Literal["added", "changed", "unchanged"]
+
+_ITEM = "id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE"
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS projects (
-    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT NOT NULL);
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT NOT NULL,
+    revision INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS chapters (
-    id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
-    position INTEGER NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
+    {_ITEM}, position INTEGER NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS characters (
-    id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
-    name TEXT NOT NULL, description TEXT NOT NULL, updated_at TEXT NOT NULL);
+    {_ITEM}, name TEXT NOT NULL, description TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS plot_loops (
+    {_ITEM}, title TEXT NOT NULL, description TEXT NOT NULL, status TEXT NOT NULL,
+    planted_in_chapter INTEGER, resolved_in_chapter INTEGER, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS style_samples (
+    {_ITEM}, title TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS world_notes (
+    {_ITEM}, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS relationships (
+    {_ITEM}, source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, description TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS chapters_by_project ON chapters(project_id, position);
 CREATE INDEX IF NOT EXISTS characters_by_project ON characters(project_id, name);
+CREATE INDEX IF NOT EXISTS plot_loops_by_project ON plot_loops(project_id);
+CREATE INDEX IF NOT EXISTS style_samples_by_project ON style_samples(project_id);
+CREATE INDEX IF NOT EXISTS world_notes_by_project ON world_notes(project_id);
+CREATE UNIQUE INDEX IF NOT EXISTS relationships_by_pair
+    ON relationships(project_id, min(source, target), max(source, target));
 CREATE INDEX IF NOT EXISTS projects_by_owner ON projects(owner, created_at);
 """
+_ADDED_COLUMNS = [("projects", "revision", "INTEGER NOT NULL DEFAULT 0")]
+"""Columns added to tables of the first release (`CREATE TABLE IF NOT EXISTS` leaves an existing table as it was)."""
 
 
 class NotFoundError(KeyError):
-    """No such project, chapter or character for this principal; `kind` says which."""
+    """No such project, or no such item in it, for this principal; `kind` says which (`project`, `chapter`,
+    `character`, `plot_loop`, `style_sample`, `world_note`, `relationship`)."""
 
     def __init__(self, kind: str, item_id: str) -> None:
         super().__init__(item_id)
@@ -42,8 +86,54 @@ class NotFoundError(KeyError):
         self.item_id = item_id
 
 
+class PairTakenError(ValueError):
+    """A relationship changed to a pair of characters that another relationship of the project already joins."""
+
+    def __init__(self, source: str, target: str) -> None:
+        super().__init__(f"{source} and {target} already have a relationship")
+        self.source = source
+        self.target = target
+
+
+@dataclass(frozen=True)
+class _Table(Generic[ItemT]):
+    """One kind of item a project holds: its table (whose columns are the request model's fields, plus `id`,
+    `project_id` and `updated_at`), the model a row becomes, and how a list of them is ordered."""
+
+    name: str
+    kind: str
+    """What `NotFoundError` calls a missing one; the model's id field is `<kind>_id`."""
+    id_prefix: str
+    model: type[ItemT]
+    order_by: str
+
+    def item(self, row: sqlite3.Row) -> ItemT:
+        values = _values(row)
+        values[f"{self.kind}_id"] = values.pop("id")
+        return self.model.model_validate(values)
+
+
+_CHAPTERS = _Table("chapters", "chapter", "chap", Chapter, "position")
+_CHARACTERS = _Table("characters", "character", "char", Character, "name")
+_PLOT_LOOPS = _Table(
+    "plot_loops", "plot_loop", "loop", PlotLoop, order_by="planted_in_chapter IS NULL, planted_in_chapter, rowid"
+)
+_STYLE_SAMPLES = _Table("style_samples", "style_sample", "style", StyleSample, "rowid")
+_WORLD_NOTES = _Table("world_notes", "world_note", "note", WorldNote, "rowid")
+_RELATIONSHIPS = _Table("relationships", "relationship", "rel", Relationship, "source, target")
+_TABLES: tuple[_Table[Any], ...] = (_CHAPTERS, _CHARACTERS, _PLOT_LOOPS, _STYLE_SAMPLES, _WORLD_NOTES, _RELATIONSHIPS)
+
+_PROJECTS = (
+    "SELECT p.id AS project_id, p.name, p.genre, p.created_at, p.revision, "
+    + ", ".join(f"(SELECT COUNT(*) FROM {table.name} WHERE project_id = p.id) AS {table.name}" for table in _TABLES)
+    + " FROM projects p"
+)
+"""Projects as `Project` has them: the counts are named after the tables, as the model's fields are."""
+_SAME_PAIR = "min(source, target) = min(?, ?) AND max(source, target) = max(?, ?)"
+
+
 class ProjectStore:
-    """Projects and their chapters and characters, per owner."""
+    """Projects and what they hold, per owner."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -51,6 +141,10 @@ class ProjectStore:
         with self._connection() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            db.execute("BEGIN IMMEDIATE")  # the gateway and the worker may open an old database at once
+            for table, column, declaration in _ADDED_COLUMNS:
+                if column not in {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     @classmethod
     def under(cls, data_dir: Path) -> "ProjectStore":
@@ -67,6 +161,19 @@ class ProjectStore:
         finally:
             db.close()
 
+    @contextmanager
+    def _editing(self, owner: str, project_id: str) -> Iterator[sqlite3.Connection]:
+        """A transaction that changes one of `owner`'s projects. It takes the write lock first, so what it reads
+        (the last chapter's number, a pair's relationship) stays true until it commits; if it changed anything,
+        the project's revision goes up in it."""
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            _require_project(db, owner, project_id)
+            changes = db.total_changes
+            yield db
+            if db.total_changes > changes:
+                db.execute("UPDATE projects SET revision = revision + 1 WHERE id = ?", (project_id,))
+
     async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """`method` (one of this store's) in a thread."""
         return await asyncio.to_thread(method, *args, **kwargs)
@@ -77,149 +184,303 @@ class ProjectStore:
         project_id = f"proj_{uuid.uuid4().hex[:16]}"
         with self._connection() as db:
             db.execute(
-                "INSERT INTO projects VALUES (?, ?, ?, ?, ?)", (project_id, owner, project.name, project.genre, _now())
+                "INSERT INTO projects (id, owner, name, genre, created_at) VALUES (?, ?, ?, ?, ?)",
+                (project_id, owner, project.name, project.genre, _now()),
             )
         return self.project(owner, project_id)
 
     def project(self, owner: str, project_id: str) -> Project:
         with self._connection() as db:
-            row = db.execute(
-                "SELECT p.*, (SELECT COUNT(*) FROM chapters WHERE project_id = p.id) AS chapter_count,"
-                " (SELECT COUNT(*) FROM characters WHERE project_id = p.id) AS character_count"
-                " FROM projects p WHERE p.id = ? AND p.owner = ?",
-                (project_id, owner),
-            ).fetchone()
+            row = db.execute(f"{_PROJECTS} WHERE p.id = ? AND p.owner = ?", (project_id, owner)).fetchone()
         if row is None:
             raise NotFoundError("project", project_id)
-        return Project(
-            project_id=row["id"],
-            name=row["name"],
-            genre=row["genre"],
-            created_at=row["created_at"],
-            chapters=row["chapter_count"],
-            characters=row["character_count"],
-        )
+        return Project.model_validate(_values(row))
+
+    def delete_project(self, owner: str, project_id: str) -> None:
+        """The project and everything in it (its items go with it: ON DELETE CASCADE)."""
+        with self._connection() as db:
+            if db.execute("DELETE FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).rowcount == 0:
+                raise NotFoundError("project", project_id)
 
     def projects(self, owner: str) -> list[Project]:
         with self._connection() as db:
-            ids = [
-                row["id"] for row in db.execute("SELECT id FROM projects WHERE owner = ? ORDER BY created_at", (owner,))
-            ]
-        return [self.project(owner, project_id) for project_id in ids]
+            rows = db.execute(f"{_PROJECTS} WHERE p.owner = ? ORDER BY p.created_at", (owner,)).fetchall()
+        return [Project.model_validate(_values(row)) for row in rows]
 
-    # chapters
+    def revision(self, owner: str, project_id: str) -> int:
+        """How many changes the project has had (see `Project.revision`)."""
+        with self._connection() as db:
+            row = db.execute("SELECT revision FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone()
+        if row is None:
+            raise NotFoundError("project", project_id)
+        revision: int = row["revision"]
+        return revision
+
+    def documents(self, owner: str, project_id: str) -> list[IndexDocument]:
+        """Everything in the project as the retrieval index takes it, one document per item: chapters in order,
+        then characters, style samples, world notes, plot loops and relationships. All read in one snapshot; read
+        `revision` before, and the documents are at least that new."""
+        with self._connection() as db:
+            db.execute("BEGIN")
+            _require_project(db, owner, project_id)
+            chapters = _rows(db, _CHAPTERS, project_id)
+            characters = _rows(db, _CHARACTERS, project_id)
+            samples = _rows(db, _STYLE_SAMPLES, project_id)
+            notes = _rows(db, _WORLD_NOTES, project_id)
+            loops = _rows(db, _PLOT_LOOPS, project_id)
+            relationships = _rows(db, _RELATIONSHIPS, project_id)
+        return [
+            *(_chapter_document(chapter) for chapter in chapters),
+            *(_character_document(character) for character in characters),
+            *(_style_sample_document(sample) for sample in samples),
+            *(_world_note_document(note) for note in notes),
+            *(_plot_loop_document(loop) for loop in loops),
+            *(_relationship_document(relationship) for relationship in relationships),
+        ]
+
+    # chapters (numbered 1, 2, ... in the order they are added)
 
     def add_chapter(self, owner: str, project_id: str, chapter: ChapterIn) -> Chapter:
-        chapter_id = f"chap_{uuid.uuid4().hex[:16]}"
-        with self._connection() as db:
-            self._require_project(db, owner, project_id)
+        with self._editing(owner, project_id) as db:
             (last,) = db.execute(
                 "SELECT COALESCE(MAX(position), 0) FROM chapters WHERE project_id = ?", (project_id,)
             ).fetchone()
-            db.execute(
-                "INSERT INTO chapters VALUES (?, ?, ?, ?, ?, ?)",
-                (chapter_id, project_id, last + 1, chapter.title, chapter.content, _now()),
-            )
-        return self.chapter(owner, project_id, chapter_id)
+            return _insert(db, _CHAPTERS, project_id, chapter, position=last + 1)
 
     def chapters(self, owner: str, project_id: str) -> list[Chapter]:
-        with self._connection() as db:
-            self._require_project(db, owner, project_id)
-            rows = db.execute("SELECT * FROM chapters WHERE project_id = ? ORDER BY position", (project_id,)).fetchall()
-        return [_chapter(row) for row in rows]
+        return self._list(owner, project_id, _CHAPTERS)
 
     def chapter(self, owner: str, project_id: str, chapter_id: str) -> Chapter:
-        with self._connection() as db:
-            return _chapter(self._item(db, owner, project_id, "chapters", chapter_id))
+        return self._get(owner, project_id, _CHAPTERS, chapter_id)
 
     def update_chapter(self, owner: str, project_id: str, chapter_id: str, chapter: ChapterIn) -> Chapter:
-        with self._connection() as db:
-            self._item(db, owner, project_id, "chapters", chapter_id)
-            db.execute(
-                "UPDATE chapters SET title = ?, content = ?, updated_at = ? WHERE id = ?",
-                (chapter.title, chapter.content, _now(), chapter_id),
-            )
-        return self.chapter(owner, project_id, chapter_id)
+        return self._update(owner, project_id, _CHAPTERS, chapter_id, chapter)
 
     def delete_chapter(self, owner: str, project_id: str, chapter_id: str) -> None:
-        with self._connection() as db:
-            self._item(db, owner, project_id, "chapters", chapter_id)
-            db.execute("DELETE FROM chapters WHERE id = ?", (chapter_id,))
+        self._delete(owner, project_id, _CHAPTERS, chapter_id)
 
-    # characters
+    # characters (by name)
 
     def add_character(self, owner: str, project_id: str, character: CharacterIn) -> Character:
-        character_id = f"char_{uuid.uuid4().hex[:16]}"
-        with self._connection() as db:
-            self._require_project(db, owner, project_id)
-            db.execute(
-                "INSERT INTO characters VALUES (?, ?, ?, ?, ?)",
-                (character_id, project_id, character.name, character.description, _now()),
-            )
-        return self.character(owner, project_id, character_id)
+        return self._add(owner, project_id, _CHARACTERS, character)
 
     def characters(self, owner: str, project_id: str) -> list[Character]:
-        with self._connection() as db:
-            self._require_project(db, owner, project_id)
-            rows = db.execute("SELECT * FROM characters WHERE project_id = ? ORDER BY name", (project_id,)).fetchall()
-        return [_character(row) for row in rows]
+        return self._list(owner, project_id, _CHARACTERS)
 
     def character(self, owner: str, project_id: str, character_id: str) -> Character:
-        with self._connection() as db:
-            return _character(self._item(db, owner, project_id, "characters", character_id))
+        return self._get(owner, project_id, _CHARACTERS, character_id)
 
     def update_character(self, owner: str, project_id: str, character_id: str, character: CharacterIn) -> Character:
-        with self._connection() as db:
-            self._item(db, owner, project_id, "characters", character_id)
-            db.execute(
-                "UPDATE characters SET name = ?, description = ?, updated_at = ? WHERE id = ?",
-                (character.name, character.description, _now(), character_id),
-            )
-        return self.character(owner, project_id, character_id)
+        return self._update(owner, project_id, _CHARACTERS, character_id, character)
 
     def delete_character(self, owner: str, project_id: str, character_id: str) -> None:
+        self._delete(owner, project_id, _CHARACTERS, character_id)
+
+    # plot loops (by the chapter they are planted in; those without one last)
+
+    def add_plot_loop(self, owner: str, project_id: str, plot_loop: PlotLoopIn) -> PlotLoop:
+        return self._add(owner, project_id, _PLOT_LOOPS, plot_loop)
+
+    def plot_loops(self, owner: str, project_id: str) -> list[PlotLoop]:
+        return self._list(owner, project_id, _PLOT_LOOPS)
+
+    def plot_loop(self, owner: str, project_id: str, plot_loop_id: str) -> PlotLoop:
+        return self._get(owner, project_id, _PLOT_LOOPS, plot_loop_id)
+
+    def update_plot_loop(self, owner: str, project_id: str, plot_loop_id: str, plot_loop: PlotLoopIn) -> PlotLoop:
+        return self._update(owner, project_id, _PLOT_LOOPS, plot_loop_id, plot_loop)
+
+    def delete_plot_loop(self, owner: str, project_id: str, plot_loop_id: str) -> None:
+        self._delete(owner, project_id, _PLOT_LOOPS, plot_loop_id)
+
+    # style samples (in the order they are added)
+
+    def add_style_sample(self, owner: str, project_id: str, sample: StyleSampleIn) -> StyleSample:
+        return self._add(owner, project_id, _STYLE_SAMPLES, sample)
+
+    def style_samples(self, owner: str, project_id: str) -> list[StyleSample]:
+        return self._list(owner, project_id, _STYLE_SAMPLES)
+
+    def style_sample(self, owner: str, project_id: str, sample_id: str) -> StyleSample:
+        return self._get(owner, project_id, _STYLE_SAMPLES, sample_id)
+
+    def update_style_sample(self, owner: str, project_id: str, sample_id: str, sample: StyleSampleIn) -> StyleSample:
+        return self._update(owner, project_id, _STYLE_SAMPLES, sample_id, sample)
+
+    def delete_style_sample(self, owner: str, project_id: str, sample_id: str) -> None:
+        self._delete(owner, project_id, _STYLE_SAMPLES, sample_id)
+
+    # world notes (in the order they are added)
+
+    def add_world_note(self, owner: str, project_id: str, note: WorldNoteIn) -> WorldNote:
+        return self._add(owner, project_id, _WORLD_NOTES, note)
+
+    def world_notes(self, owner: str, project_id: str) -> list[WorldNote]:
+        return self._list(owner, project_id, _WORLD_NOTES)
+
+    def world_note(self, owner: str, project_id: str, note_id: str) -> WorldNote:
+        return self._get(owner, project_id, _WORLD_NOTES, note_id)
+
+    def update_world_note(self, owner: str, project_id: str, note_id: str, note: WorldNoteIn) -> WorldNote:
+        return self._update(owner, project_id, _WORLD_NOTES, note_id, note)
+
+    def delete_world_note(self, owner: str, project_id: str, note_id: str) -> None:
+        self._delete(owner, project_id, _WORLD_NOTES, note_id)
+
+    # relationships (one per pair of characters, whichever way round; by source, then target)
+
+    def upsert_relationship(
+        self, owner: str, project_id: str, relationship: RelationshipIn
+    ) -> tuple[Relationship, Upsert]:
+        """The pair's relationship as given: added, or the pair's existing one changed to it (its direction too)."""
+        pair = (relationship.source, relationship.target) * 2
+        with self._editing(owner, project_id) as db:
+            row = db.execute(
+                f"SELECT * FROM relationships WHERE project_id = ? AND {_SAME_PAIR}", (project_id, *pair)
+            ).fetchone()
+            if row is None:
+                return _insert(db, _RELATIONSHIPS, project_id, relationship), "added"
+            if all(row[column] == value for column, value in _columns(relationship).items()):
+                return _RELATIONSHIPS.item(row), "unchanged"
+            return _set(db, _RELATIONSHIPS, project_id, row["id"], relationship), "changed"
+
+    def relationships(self, owner: str, project_id: str) -> list[Relationship]:
+        return self._list(owner, project_id, _RELATIONSHIPS)
+
+    def relationship(self, owner: str, project_id: str, relationship_id: str) -> Relationship:
+        return self._get(owner, project_id, _RELATIONSHIPS, relationship_id)
+
+    def update_relationship(
+        self, owner: str, project_id: str, relationship_id: str, relationship: RelationshipIn
+    ) -> Relationship:
+        """The relationship changed to `relationship`; `PairTakenError` if another one already joins its pair."""
+        try:
+            return self._update(owner, project_id, _RELATIONSHIPS, relationship_id, relationship)
+        except sqlite3.IntegrityError:  # the unique index on the pair
+            raise PairTakenError(relationship.source, relationship.target) from None
+
+    def delete_relationship(self, owner: str, project_id: str, relationship_id: str) -> None:
+        self._delete(owner, project_id, _RELATIONSHIPS, relationship_id)
+
+    # any kind of item
+
+    def _add(self, owner: str, project_id: str, table: _Table[ItemT], body: BaseModel) -> ItemT:
+        with self._editing(owner, project_id) as db:
+            return _insert(db, table, project_id, body)
+
+    def _list(self, owner: str, project_id: str, table: _Table[ItemT]) -> list[ItemT]:
         with self._connection() as db:
-            self._item(db, owner, project_id, "characters", character_id)
-            db.execute("DELETE FROM characters WHERE id = ?", (character_id,))
+            _require_project(db, owner, project_id)
+            return _rows(db, table, project_id)
 
-    # lookups
+    def _get(self, owner: str, project_id: str, table: _Table[ItemT], item_id: str) -> ItemT:
+        with self._connection() as db:
+            _require_project(db, owner, project_id)
+            return table.item(_row(db, table, project_id, item_id))
 
-    @staticmethod
-    def _require_project(db: sqlite3.Connection, owner: str, project_id: str) -> None:
-        if db.execute("SELECT 1 FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone() is None:
-            raise NotFoundError("project", project_id)
+    def _update(self, owner: str, project_id: str, table: _Table[ItemT], item_id: str, body: BaseModel) -> ItemT:
+        with self._editing(owner, project_id) as db:
+            return _set(db, table, project_id, item_id, body)
 
-    def _item(self, db: sqlite3.Connection, owner: str, project_id: str, table: str, item_id: str) -> sqlite3.Row:
-        self._require_project(db, owner, project_id)
-        row: sqlite3.Row | None = db.execute(
-            f"SELECT * FROM {table} WHERE id = ? AND project_id = ?",
-            (item_id, project_id),
-        ).fetchone()
-        if row is None:
-            raise NotFoundError(table.removesuffix("s"), item_id)
-        return row
+    def _delete(self, owner: str, project_id: str, table: _Table[Any], item_id: str) -> None:
+        with self._editing(owner, project_id) as db:
+            deleted = db.execute(f"DELETE FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id))
+            if deleted.rowcount == 0:
+                raise NotFoundError(table.kind, item_id)
+
+
+def _require_project(db: sqlite3.Connection, owner: str, project_id: str) -> None:
+    if db.execute("SELECT 1 FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone() is None:
+        raise NotFoundError("project", project_id)
+
+
+def _row(db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str) -> sqlite3.Row:
+    row: sqlite3.Row | None = db.execute(
+        f"SELECT * FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id)
+    ).fetchone()
+    if row is None:
+        raise NotFoundError(table.kind, item_id)
+    return row
+
+
+def _rows(db: sqlite3.Connection, table: _Table[ItemT], project_id: str) -> list[ItemT]:
+    rows = db.execute(f"SELECT * FROM {table.name} WHERE project_id = ? ORDER BY {table.order_by}", (project_id,))
+    return [table.item(row) for row in rows]
+
+
+def _insert(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, body: BaseModel, **more: object) -> ItemT:
+    """A new item of `table` from `body` (and `more` columns), as stored."""
+    item_id = f"{table.id_prefix}_{uuid.uuid4().hex[:16]}"
+    values = {"id": item_id, "project_id": project_id, **_columns(body), **more, "updated_at": _now()}
+    db.execute(
+        f"INSERT INTO {table.name} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+        tuple(values.values()),
+    )
+    return table.item(_row(db, table, project_id, item_id))
+
+
+def _set(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, item_id: str, body: BaseModel) -> ItemT:
+    """The item changed to `body`, as stored."""
+    values = {**_columns(body), "updated_at": _now()}
+    assignments = ", ".join(f"{column} = ?" for column in values)
+    changed = db.execute(
+        f"UPDATE {table.name} SET {assignments} WHERE id = ? AND project_id = ?",
+        (*values.values(), item_id, project_id),
+    )
+    if changed.rowcount == 0:
+        raise NotFoundError(table.kind, item_id)
+    return table.item(_row(db, table, project_id, item_id))
+
+
+def _columns(body: BaseModel) -> dict[str, Any]:
+    """A request body as its table's columns (named as the model's fields are in Python)."""
+    return body.model_dump(by_alias=False)
+
+
+def _values(row: sqlite3.Row) -> dict[str, Any]:
+    return dict(zip(row.keys(), row, strict=True))
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _chapter(row: sqlite3.Row) -> Chapter:
-    return Chapter(
-        chapter_id=row["id"],
-        project_id=row["project_id"],
-        position=row["position"],
-        title=row["title"],
-        content=row["content"],
-        updated_at=row["updated_at"],
+def _chapter_document(chapter: Chapter) -> IndexDocument:
+    return IndexDocument(
+        kind="chapter",
+        ref_id=chapter.chapter_id,
+        title=chapter.title,
+        text=chapter.content,
+        chapter_position=chapter.position,
     )
 
 
-def _character(row: sqlite3.Row) -> Character:
-    return Character(
-        character_id=row["id"],
-        project_id=row["project_id"],
-        name=row["name"],
-        description=row["description"],
-        updated_at=row["updated_at"],
-    )
+def _character_document(character: Character) -> IndexDocument:
+    text = f"{character.name}：{character.description}" if character.description else character.name
+    return IndexDocument(kind="character", ref_id=character.character_id, title=character.name, text=text)
+
+
+def _style_sample_document(sample: StyleSample) -> IndexDocument:
+    return IndexDocument(kind="style_sample", ref_id=sample.style_sample_id, title=sample.title, text=sample.text)
+
+
+def _world_note_document(note: WorldNote) -> IndexDocument:
+    return IndexDocument(kind="world_note", ref_id=note.world_note_id, title=note.title, text=note.content)
+
+
+def _plot_loop_document(loop: PlotLoop) -> IndexDocument:
+    """e.g. `伏笔「玉佩」，未回收（open），第3章埋下：苏念的玉佩来历不明`."""
+    facts = [f"伏笔「{loop.title}」", "已回收（resolved）" if loop.status == "resolved" else "未回收（open）"]
+    if loop.planted_in_chapter is not None:
+        facts.append(f"第{loop.planted_in_chapter}章埋下")
+    if loop.resolved_in_chapter is not None:
+        facts.append(f"第{loop.resolved_in_chapter}章回收")
+    text = "，".join(facts) + (f"：{loop.description}" if loop.description else "")
+    return IndexDocument(kind="plot_loop", ref_id=loop.plot_loop_id, title=loop.title, text=text)
+
+
+def _relationship_document(relationship: Relationship) -> IndexDocument:
+    """e.g. `林舟 — 师徒 — 苏念：十年前收她为徒`."""
+    title = f"{relationship.source} — {relationship.kind} — {relationship.target}"
+    text = f"{title}：{relationship.description}" if relationship.description else title
+    return IndexDocument(kind="relationship", ref_id=relationship.relationship_id, title=title, text=text)

@@ -43,11 +43,20 @@ class NodeOptions:
     """All attempts and the waits between them; no retry starts after it (schedule-to-close)."""
     local: bool = False
     """Run as a local activity (milliseconds of work, no remote service)."""
+    heartbeat: timedelta | None = None
+    """A long activity reports progress this often at least; a worker that died is noticed after it, not after
+    the whole start-to-close timeout."""
+
+    def __post_init__(self) -> None:
+        if self.local and self.heartbeat is not None:
+            raise ValueError("a local activity has no heartbeat timeout")
 
     def kwargs(self) -> dict[str, Any]:
         options: dict[str, Any] = {"start_to_close_timeout": self.start_to_close, "retry_policy": self.retry}
         if self.budget is not None:
             options["schedule_to_close_timeout"] = self.budget
+        if self.heartbeat is not None:
+            options["heartbeat_timeout"] = self.heartbeat
         if self.local:
             # A local activity's schedule-to-close is timed by the worker's own clock, not the workflow's: the
             # budget also caps its attempts, so it holds on the workflow clock too (and under time skipping).
@@ -105,3 +114,33 @@ IMAGE_CRITIC_CHECKS = NodeOptions(start_to_close=timedelta(seconds=8), budget=ti
 
 IMAGE_RUN_DEADLINE = timedelta(seconds=60)
 """Seed 000 §8.2: one run takes at most 60 s (the default of `Settings.run_deadline_seconds`)."""
+
+
+# --- writing assistant (seed 002) ------------------------------------------------------------------------------
+
+WRITING_ROUTER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
+"""The router's LLM path, a Planner: 10 s per attempt; after 20 s the keyword rules answer (GENERAL_CHAT at worst)."""
+WRITING_ROUTER_RULES = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
+"""The keyword rules alone: microseconds of regular expressions, local."""
+WRITING_PREPROCESS = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
+"""Each preprocessing task, a RAG node: 5 s per attempt; after 10 s of failures the run goes on without its part
+(Req 2.5). Regular activities, so the Web UI shows each task and they run side by side."""
+WRITING_AGENT = NodeOptions(
+    start_to_close=timedelta(seconds=90), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=120)
+)
+"""An agent with an LLM writes up to a chapter while it streams: an Executor whose work takes a minute, not 5 s.
+It heartbeats with every batch it streams, so a dead worker is noticed after 15 s; after 120 s of failures the
+offline agent answers instead."""
+WRITING_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
+"""The deterministic offline agent (no LLM, or the LLM's fallback), an Executor: 5 s, the full retry schedule."""
+WRITING_CHECK = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10))
+"""The draft's consistency check, a Critic: 8 s; after 10 s of failures the run ends with a degraded
+`check_result`."""
+WRITING_POSTPROCESS = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
+"""Saving to the project (relationship graph, world notes): 5 s; after 10 s the run reports it and goes on."""
+
+WRITING_RUN_DEADLINE = timedelta(minutes=10)
+"""A writing run's active work (`Settings.writing_run_deadline_seconds`); a chain's wait for the writer's choice
+comes on top."""
+WRITING_INPUT_TIMEOUT = timedelta(hours=24)
+"""How long a chain waits for the writer's choice (`Settings.writing_input_timeout_hours`)."""

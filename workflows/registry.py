@@ -2,5 +2,6 @@
 
 from workflows.common.registration import Registry
 from workflows.image.registration import IMAGE_AGENT, IMAGE_SESSION
+from workflows.writing.registration import RELATIONSHIP_UPDATE, WRITING
 
-REGISTRY = Registry([IMAGE_AGENT, IMAGE_SESSION])
+REGISTRY = Registry([IMAGE_AGENT, IMAGE_SESSION, WRITING, RELATIONSHIP_UPDATE])

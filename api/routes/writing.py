@@ -1,6 +1,7 @@
 """The writing family's projects (seed 002: the material every answer is grounded in): a writer's projects, their
-chapters and characters, each visible only to the principal that created it (anyone else gets the 404 of an item
-that does not exist). Stored by `stores.writing_projects`, which the worker's agents read too."""
+chapters, characters, plot loops, style samples, world notes and relationships between characters, each visible
+only to the principal that created it (anyone else gets the 404 of an item that does not exist). Stored by
+`stores.writing_projects`, which the worker's agents and retrieval index read too."""
 
 from collections.abc import Callable
 from typing import Annotated, ParamSpec, TypeVar
@@ -10,8 +11,23 @@ from fastapi import APIRouter, Depends, Request, Response
 from api.deps import Principal
 from api.errors import ApiError
 from models.errors import ErrorCode
-from models.writing.projects import Chapter, ChapterIn, Character, CharacterIn, Project, ProjectIn
-from stores.writing_projects import NotFoundError, ProjectStore
+from models.writing.projects import (
+    Chapter,
+    ChapterIn,
+    Character,
+    CharacterIn,
+    PlotLoop,
+    PlotLoopIn,
+    Project,
+    ProjectIn,
+    Relationship,
+    RelationshipIn,
+    StyleSample,
+    StyleSampleIn,
+    WorldNote,
+    WorldNoteIn,
+)
+from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -22,6 +38,10 @@ _NOT_FOUND = {
     "project": (ErrorCode.PROJECT_NOT_FOUND, "没有这个项目"),
     "chapter": (ErrorCode.CHAPTER_NOT_FOUND, "没有这个章节"),
     "character": (ErrorCode.CHARACTER_NOT_FOUND, "没有这个角色"),
+    "plot_loop": (ErrorCode.PLOT_LOOP_NOT_FOUND, "没有这个伏笔"),
+    "style_sample": (ErrorCode.STYLE_SAMPLE_NOT_FOUND, "没有这个风格样本"),
+    "world_note": (ErrorCode.WORLD_NOTE_NOT_FOUND, "没有这条设定"),
+    "relationship": (ErrorCode.RELATIONSHIP_NOT_FOUND, "没有这条关系"),
 }
 
 
@@ -33,85 +53,231 @@ def project_store(request: Request) -> ProjectStore:
 Projects = Annotated[ProjectStore, Depends(project_store)]
 
 
-async def _call(store: ProjectStore, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """`method` of the store in a thread; an item that is not found (or not the caller's) is a 404."""
+async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """`method` of the store in a thread; an item that is not found (or not the caller's) is a 404, a relationship
+    moved onto a pair that already has one a 409."""
     try:
         return await store.run(method, *args, **kwargs)
     except NotFoundError as err:
         code, message = _NOT_FOUND[err.kind]
         raise ApiError(404, code, f"{message}：{err.item_id}") from err
+    except PairTakenError as err:
+        message = f"{err.source}与{err.target}之间已有一条关系，请修改那一条"
+        raise ApiError(409, ErrorCode.RELATIONSHIP_EXISTS, message) from err
 
 
 @router.post("", response_model=Project, status_code=201)
 async def create_project(body: ProjectIn, store: Projects, principal: Principal) -> Project:
     """A new project: `{name, genre?}`; answers with its `projectId`."""
-    return await _call(store, store.create_project, principal, body)
+    return await call_store(store, store.create_project, principal, body)
 
 
 @router.get("", response_model=list[Project])
 async def list_projects(store: Projects, principal: Principal) -> list[Project]:
     """The caller's projects, oldest first."""
-    return await _call(store, store.projects, principal)
+    return await call_store(store, store.projects, principal)
 
 
 @router.get("/{project_id}", response_model=Project)
 async def get_project(project_id: str, store: Projects, principal: Principal) -> Project:
-    return await _call(store, store.project, principal, project_id)
+    return await call_store(store, store.project, principal, project_id)
+
+
+@router.delete("/{project_id}", status_code=204, response_class=Response)
+async def delete_project(project_id: str, store: Projects, principal: Principal) -> Response:
+    """The project with all its chapters, characters and notes; runs already started on it end with
+    PROJECT_NOT_FOUND where they next read it."""
+    await call_store(store, store.delete_project, principal, project_id)
+    return Response(status_code=204)
 
 
 @router.post("/{project_id}/chapters", response_model=Chapter, status_code=201)
 async def add_chapter(project_id: str, body: ChapterIn, store: Projects, principal: Principal) -> Chapter:
     """A chapter `{title, content}`, numbered after the project's last one."""
-    return await _call(store, store.add_chapter, principal, project_id, body)
+    return await call_store(store, store.add_chapter, principal, project_id, body)
 
 
 @router.get("/{project_id}/chapters", response_model=list[Chapter])
 async def list_chapters(project_id: str, store: Projects, principal: Principal) -> list[Chapter]:
-    return await _call(store, store.chapters, principal, project_id)
+    return await call_store(store, store.chapters, principal, project_id)
 
 
 @router.get("/{project_id}/chapters/{chapter_id}", response_model=Chapter)
 async def get_chapter(project_id: str, chapter_id: str, store: Projects, principal: Principal) -> Chapter:
-    return await _call(store, store.chapter, principal, project_id, chapter_id)
+    return await call_store(store, store.chapter, principal, project_id, chapter_id)
 
 
 @router.put("/{project_id}/chapters/{chapter_id}", response_model=Chapter)
 async def update_chapter(
     project_id: str, chapter_id: str, body: ChapterIn, store: Projects, principal: Principal
 ) -> Chapter:
-    return await _call(store, store.update_chapter, principal, project_id, chapter_id, body)
+    return await call_store(store, store.update_chapter, principal, project_id, chapter_id, body)
 
 
 @router.delete("/{project_id}/chapters/{chapter_id}", status_code=204, response_class=Response)
 async def delete_chapter(project_id: str, chapter_id: str, store: Projects, principal: Principal) -> Response:
-    await _call(store, store.delete_chapter, principal, project_id, chapter_id)
+    await call_store(store, store.delete_chapter, principal, project_id, chapter_id)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/characters", response_model=Character, status_code=201)
 async def add_character(project_id: str, body: CharacterIn, store: Projects, principal: Principal) -> Character:
     """A character `{name, description}`."""
-    return await _call(store, store.add_character, principal, project_id, body)
+    return await call_store(store, store.add_character, principal, project_id, body)
 
 
 @router.get("/{project_id}/characters", response_model=list[Character])
 async def list_characters(project_id: str, store: Projects, principal: Principal) -> list[Character]:
-    return await _call(store, store.characters, principal, project_id)
+    return await call_store(store, store.characters, principal, project_id)
 
 
 @router.get("/{project_id}/characters/{character_id}", response_model=Character)
 async def get_character(project_id: str, character_id: str, store: Projects, principal: Principal) -> Character:
-    return await _call(store, store.character, principal, project_id, character_id)
+    return await call_store(store, store.character, principal, project_id, character_id)
 
 
 @router.put("/{project_id}/characters/{character_id}", response_model=Character)
 async def update_character(
     project_id: str, character_id: str, body: CharacterIn, store: Projects, principal: Principal
 ) -> Character:
-    return await _call(store, store.update_character, principal, project_id, character_id, body)
+    return await call_store(store, store.update_character, principal, project_id, character_id, body)
 
 
 @router.delete("/{project_id}/characters/{character_id}", status_code=204, response_class=Response)
 async def delete_character(project_id: str, character_id: str, store: Projects, principal: Principal) -> Response:
-    await _call(store, store.delete_character, principal, project_id, character_id)
+    await call_store(store, store.delete_character, principal, project_id, character_id)
+    return Response(status_code=204)
+
+
+@router.post("/{project_id}/plot-loops", response_model=PlotLoop, status_code=201)
+async def add_plot_loop(project_id: str, body: PlotLoopIn, store: Projects, principal: Principal) -> PlotLoop:
+    """A plot loop (伏笔) `{title, description, status, plantedInChapter, resolvedInChapter}`."""
+    return await call_store(store, store.add_plot_loop, principal, project_id, body)
+
+
+@router.get("/{project_id}/plot-loops", response_model=list[PlotLoop])
+async def list_plot_loops(project_id: str, store: Projects, principal: Principal) -> list[PlotLoop]:
+    """By the chapter each is planted in; those without one last."""
+    return await call_store(store, store.plot_loops, principal, project_id)
+
+
+@router.get("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop)
+async def get_plot_loop(project_id: str, plot_loop_id: str, store: Projects, principal: Principal) -> PlotLoop:
+    return await call_store(store, store.plot_loop, principal, project_id, plot_loop_id)
+
+
+@router.put("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop)
+async def update_plot_loop(
+    project_id: str, plot_loop_id: str, body: PlotLoopIn, store: Projects, principal: Principal
+) -> PlotLoop:
+    return await call_store(store, store.update_plot_loop, principal, project_id, plot_loop_id, body)
+
+
+@router.delete("/{project_id}/plot-loops/{plot_loop_id}", status_code=204, response_class=Response)
+async def delete_plot_loop(project_id: str, plot_loop_id: str, store: Projects, principal: Principal) -> Response:
+    await call_store(store, store.delete_plot_loop, principal, project_id, plot_loop_id)
+    return Response(status_code=204)
+
+
+@router.post("/{project_id}/style-samples", response_model=StyleSample, status_code=201)
+async def add_style_sample(project_id: str, body: StyleSampleIn, store: Projects, principal: Principal) -> StyleSample:
+    """A passage in the writer's voice `{title, text}`, which the writer agent imitates."""
+    return await call_store(store, store.add_style_sample, principal, project_id, body)
+
+
+@router.get("/{project_id}/style-samples", response_model=list[StyleSample])
+async def list_style_samples(project_id: str, store: Projects, principal: Principal) -> list[StyleSample]:
+    return await call_store(store, store.style_samples, principal, project_id)
+
+
+@router.get("/{project_id}/style-samples/{sample_id}", response_model=StyleSample)
+async def get_style_sample(project_id: str, sample_id: str, store: Projects, principal: Principal) -> StyleSample:
+    return await call_store(store, store.style_sample, principal, project_id, sample_id)
+
+
+@router.put("/{project_id}/style-samples/{sample_id}", response_model=StyleSample)
+async def update_style_sample(
+    project_id: str, sample_id: str, body: StyleSampleIn, store: Projects, principal: Principal
+) -> StyleSample:
+    return await call_store(store, store.update_style_sample, principal, project_id, sample_id, body)
+
+
+@router.delete("/{project_id}/style-samples/{sample_id}", status_code=204, response_class=Response)
+async def delete_style_sample(project_id: str, sample_id: str, store: Projects, principal: Principal) -> Response:
+    await call_store(store, store.delete_style_sample, principal, project_id, sample_id)
+    return Response(status_code=204)
+
+
+@router.post("/{project_id}/world-notes", response_model=WorldNote, status_code=201)
+async def add_world_note(project_id: str, body: WorldNoteIn, store: Projects, principal: Principal) -> WorldNote:
+    """A note on the story's world (设定) `{title, content}`."""
+    return await call_store(store, store.add_world_note, principal, project_id, body)
+
+
+@router.get("/{project_id}/world-notes", response_model=list[WorldNote])
+async def list_world_notes(project_id: str, store: Projects, principal: Principal) -> list[WorldNote]:
+    return await call_store(store, store.world_notes, principal, project_id)
+
+
+@router.get("/{project_id}/world-notes/{note_id}", response_model=WorldNote)
+async def get_world_note(project_id: str, note_id: str, store: Projects, principal: Principal) -> WorldNote:
+    return await call_store(store, store.world_note, principal, project_id, note_id)
+
+
+@router.put("/{project_id}/world-notes/{note_id}", response_model=WorldNote)
+async def update_world_note(
+    project_id: str, note_id: str, body: WorldNoteIn, store: Projects, principal: Principal
+) -> WorldNote:
+    return await call_store(store, store.update_world_note, principal, project_id, note_id, body)
+
+
+@router.delete("/{project_id}/world-notes/{note_id}", status_code=204, response_class=Response)
+async def delete_world_note(project_id: str, note_id: str, store: Projects, principal: Principal) -> Response:
+    await call_store(store, store.delete_world_note, principal, project_id, note_id)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{project_id}/relationships",
+    response_model=Relationship,
+    status_code=201,
+    responses={200: {"model": Relationship, "description": "The pair already had a relationship: now this one."}},
+)
+async def upsert_relationship(
+    project_id: str, body: RelationshipIn, response: Response, store: Projects, principal: Principal
+) -> Relationship:
+    """How two characters stand to each other `{source, target, kind, description}`, e.g. 林舟 — 师徒 — 苏念. A pair
+    has one relationship whichever way round it is written: 201 when the pair had none, 200 when its relationship
+    is replaced by this one. `source` and `target` are names, not character ids, and need not be characters of
+    the project yet: a writer may sketch relationships before writing the characters down."""
+    relationship, outcome = await call_store(store, store.upsert_relationship, principal, project_id, body)
+    if outcome != "added":
+        response.status_code = 200
+    return relationship
+
+
+@router.get("/{project_id}/relationships", response_model=list[Relationship])
+async def list_relationships(project_id: str, store: Projects, principal: Principal) -> list[Relationship]:
+    """By source, then target."""
+    return await call_store(store, store.relationships, principal, project_id)
+
+
+@router.get("/{project_id}/relationships/{relationship_id}", response_model=Relationship)
+async def get_relationship(
+    project_id: str, relationship_id: str, store: Projects, principal: Principal
+) -> Relationship:
+    return await call_store(store, store.relationship, principal, project_id, relationship_id)
+
+
+@router.put("/{project_id}/relationships/{relationship_id}", response_model=Relationship)
+async def update_relationship(
+    project_id: str, relationship_id: str, body: RelationshipIn, store: Projects, principal: Principal
+) -> Relationship:
+    """The relationship changed, its pair too; 409 `RELATIONSHIP_EXISTS` if another relationship joins that pair."""
+    return await call_store(store, store.update_relationship, principal, project_id, relationship_id, body)
+
+
+@router.delete("/{project_id}/relationships/{relationship_id}", status_code=204, response_class=Response)
+async def delete_relationship(project_id: str, relationship_id: str, store: Projects, principal: Principal) -> Response:
+    await call_store(store, store.delete_relationship, principal, project_id, relationship_id)
     return Response(status_code=204)

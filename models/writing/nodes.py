@@ -5,6 +5,9 @@ from pydantic import Field
 
 from models.base import CamelModel
 from models.nodes import ActivitySpec
+from models.writing.agents import AgentName, AgentRequest, AgentResult, CharacterSketch, RelationshipEdge
+from models.writing.checks import CheckResult, ConsistencyCheckRequest
+from models.writing.context import PreprocessingTask, PreprocessPart, PreprocessRequest
 from models.writing.intents import IntentResult
 
 
@@ -17,3 +20,59 @@ class RouteRequest(CamelModel):
 
 
 ROUTER = ActivitySpec("writing.router", RouteRequest, IntentResult)
+
+PREPROCESSING: dict[PreprocessingTask, ActivitySpec[PreprocessRequest, PreprocessPart]] = {
+    task: ActivitySpec(f"writing.{task.value}", PreprocessRequest, PreprocessPart) for task in PreprocessingTask
+}
+"""One activity per preprocessing task: `writing.rag`, `writing.character_states`, ..."""
+
+AGENTS: dict[AgentName, ActivitySpec[AgentRequest, AgentResult]] = {
+    agent: ActivitySpec(f"writing.{agent.value}", AgentRequest, AgentResult) for agent in AgentName
+}
+"""One activity per agent: `writing.writer`, `writing.planner`, ..."""
+
+CONSISTENCY_CHECK = ActivitySpec("writing.consistency_check", ConsistencyCheckRequest, CheckResult)
+
+
+class RelationshipUpdateRequest(CamelModel):
+    """Post-processing of a character design: merge what it says about relationships into the project's graph."""
+
+    owner: str
+    project_id: str
+    characters: list[CharacterSketch] = Field(default_factory=list)
+    relationships: list[RelationshipEdge] = Field(default_factory=list)
+    text: str = ""
+    """The design's text, where relationships are read from when the agent gave none explicitly."""
+
+
+class RelationshipUpdateResult(CamelModel):
+    """What changed in the relationship graph."""
+
+    added: list[RelationshipEdge] = Field(default_factory=list)
+    changed: list[RelationshipEdge] = Field(default_factory=list)
+    skipped: list[RelationshipEdge] = Field(default_factory=list)
+    """Edges the graph cannot hold (a character related to itself, names too long)."""
+    total: int = 0
+
+
+UPDATE_RELATIONSHIPS = ActivitySpec("writing.update_relationships", RelationshipUpdateRequest, RelationshipUpdateResult)
+
+
+class KnowledgeUpdateRequest(CamelModel):
+    """Post-processing of world building: the setting saved as a world note of the project (indexed for retrieval)."""
+
+    owner: str
+    project_id: str
+    title: str
+    content: str
+
+
+class KnowledgeUpdateResult(CamelModel):
+    """The world note the setting was saved as."""
+
+    note_id: str
+    title: str
+    chars: int
+
+
+UPDATE_KNOWLEDGE = ActivitySpec("writing.update_knowledge", KnowledgeUpdateRequest, KnowledgeUpdateResult)

@@ -99,7 +99,12 @@ async def test_run_state_is_typed_per_workflow_in_the_openapi_schema(gateway: Ga
     ok = schema["paths"]["/v1/runs/{run_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
 
     variants = {ref["$ref"].rsplit("/", 1)[-1] for ref in ok["oneOf"]}
-    assert variants == {"ImageAgentWorkflowRun", "ImageSessionWorkflowRun"}
+    assert variants == {
+        "ImageAgentWorkflowRun",
+        "ImageSessionWorkflowRun",
+        "WritingWorkflowRun",
+        "RelationshipGraphWorkflowRun",
+    }
     assert ok["discriminator"]["propertyName"] == "workflowType"
     components = schema["components"]["schemas"]
     state = components["ImageAgentWorkflowRun"]["properties"]["state"]

@@ -78,3 +78,20 @@ def text_answer(protocol: str, text: str) -> Fixture:
             "modelVersion": "gemini-2.5-flash",
         }
     )
+
+
+def chat_stream(pieces: list[str]) -> Fixture:
+    """A streamed chat completion carrying `pieces` as its content deltas, in the recorded wire format of
+    `tests/fixtures/llm/openai_chat/text_stream.http` (role chunk, deltas, finish chunk, usage chunk, [DONE])."""
+    head = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1763700000, "model": "gpt-4.1-mini"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+        return head | {"choices": [choice], "usage": None}
+
+    usage = {"prompt_tokens": 120, "completion_tokens": len(pieces), "total_tokens": 120 + len(pieces)}
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in pieces]
+    chunks += [chunk({}, "stop"), head | {"choices": [], "usage": usage}]
+    body = "".join(f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    return Fixture(status=200, headers={"content-type": "text/event-stream; charset=utf-8"}, body=body.encode())

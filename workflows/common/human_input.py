@@ -9,14 +9,13 @@ was meant for an earlier question (INPUT_QUESTION_CHANGED), after the deadline (
 an offered option and the question takes no free text (INPUT_NOT_AN_OPTION); a refused answer is not recorded
 in the run's history. An unanswered question ends at its deadline with `user_input_expired`.
 
-A family that asks must declare the three events of `HUMAN_INPUT_EVENTS` in its catalog.
+A family that asks must declare the three events of `models.human_input.HUMAN_INPUT_EVENTS` in its catalog.
 """
 
 import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 
-from pydantic import BaseModel
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
@@ -25,19 +24,19 @@ from workflows.common.search_attributes import RUN_STATUS
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
-    from models.human_input import AwaitingInput, InputAnswer, InputExpired, InputOption, ReceivedAnswer
+    from models.human_input import (
+        EXPIRED_EVENT,
+        RECEIVED_EVENT,
+        REQUIRED_EVENT,
+        AwaitingInput,
+        InputAnswer,
+        InputExpired,
+        InputOption,
+        ReceivedAnswer,
+    )
 
 INPUT_UPDATE = "input"
 AWAITING_QUERY = "awaiting_input"
-REQUIRED_EVENT = "user_input_required"
-RECEIVED_EVENT = "user_input_received"
-EXPIRED_EVENT = "user_input_expired"
-
-HUMAN_INPUT_EVENTS: dict[str, type[BaseModel]] = {
-    REQUIRED_EVENT: AwaitingInput,
-    RECEIVED_EVENT: ReceivedAnswer,
-    EXPIRED_EVENT: InputExpired,
-}
 
 
 class HumanInput:

@@ -1,9 +1,12 @@
-"""Req 10 of issue 8 (the writer's project): projects, chapters and characters over HTTP, owned by their
-principal, bounded, and kept across a restart of the gateway."""
+"""Req 10 of issue 8 (the writer's project): projects, chapters, characters, plot loops, style samples, world notes
+and relationships over HTTP, owned by their principal, bounded, counted in the project's revision, and kept across
+a restart of the gateway."""
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
+import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from stores.style_store import LanceStyleStore
@@ -46,8 +49,13 @@ async def test_a_project_gets_chapters_and_characters_that_can_be_read_changed_a
         "name": "长夜",
         "genre": "悬疑",
         "createdAt": None,
+        "revision": 6,
         "chapters": 2,
         "characters": 1,
+        "plotLoops": 0,
+        "styleSamples": 0,
+        "worldNotes": 0,
+        "relationships": 0,
     }
     gone = await http.get(f"{base}/characters/{lin['characterId']}")
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "CHARACTER_NOT_FOUND"
@@ -64,6 +72,17 @@ async def test_bad_project_input_gets_a_code_and_stores_nothing(gateway: Gateway
         ("POST", f"{base}/chapters", {"content": "没有标题"}),
         ("POST", f"{base}/chapters", {"title": "太长", "content": "字" * 100_001}),
         ("POST", f"{base}/characters", {"name": "x" * 201}),
+        ("POST", f"{base}/plot-loops", {"title": "玉佩", "status": "closed"}),
+        ("POST", f"{base}/plot-loops", {"title": "玉佩", "plantedInChapter": 5, "resolvedInChapter": 2}),
+        ("POST", f"{base}/plot-loops", {"title": "玉佩", "plantedInChapter": 0}),
+        ("POST", f"{base}/plot-loops", {"title": "玉佩", "plantedInChapter": 2**63}),
+        ("POST", f"{base}/style-samples", {"title": "空的", "text": ""}),
+        ("POST", f"{base}/style-samples", {"title": "太长", "text": "字" * 20_001}),
+        ("POST", f"{base}/world-notes", {"content": "没有标题"}),
+        ("POST", f"{base}/world-notes", {"title": "城", "content": "x", "tags": ["多余"]}),
+        ("POST", f"{base}/relationships", {"source": "林舟", "target": " 林舟 ", "kind": "自己"}),
+        ("POST", f"{base}/relationships", {"source": "林舟", "target": "苏念", "kind": "师" * 101}),
+        ("POST", f"{base}/relationships", {"source": "  ", "target": "苏念", "kind": "师徒"}),
     ]
     for method, path, body in cases:
         response = await http.request(method, path, json=body)
@@ -71,7 +90,9 @@ async def test_bad_project_input_gets_a_code_and_stores_nothing(gateway: Gateway
         assert response.json()["error"]["code"] == "INVALID_REQUEST"
 
     assert len((await http.get("/v1/writing/projects")).json()) == 1
-    assert (await http.get(f"{base}/chapters")).json() == []
+    for kind in ("chapters", "characters", "plot-loops", "style-samples", "world-notes", "relationships"):
+        assert (await http.get(f"{base}/{kind}")).json() == [], kind
+    assert (await http.get(base)).json()["revision"] == 0
     missing = await http.post("/v1/writing/projects/proj_nope/chapters", json={"title": "t"})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "PROJECT_NOT_FOUND"
 
@@ -90,6 +111,150 @@ async def test_a_full_length_chapter_fits_the_body_limit(gateway: Gateway) -> No
     assert response.json()["content"] == content
 
 
+async def test_a_full_length_style_sample_fits_the_body_limit(gateway: Gateway) -> None:
+    project = await create_project(gateway)
+
+    response = await gateway.http.post(
+        f"/v1/writing/projects/{project}/style-samples",
+        content=('{"title": "长样本", "text": "' + "\\u5b57" * 20_000 + '"}').encode(),  # 120 000 bytes
+        headers={"content-type": "application/json"},
+    )
+
+    assert response.status_code == 201, response.text[:200]
+    assert response.json()["text"] == "字" * 20_000
+
+
+ITEM_KINDS = [
+    pytest.param(
+        "plot-loops",
+        "plotLoopId",
+        {"title": "玉佩", "description": "来历不明", "plantedInChapter": 3},
+        {
+            "title": "玉佩",
+            "description": "是林家的",
+            "status": "resolved",
+            "plantedInChapter": 3,
+            "resolvedInChapter": 9,
+        },
+        "PLOT_LOOP_NOT_FOUND",
+        id="plot-loops",
+    ),
+    pytest.param(
+        "style-samples",
+        "styleSampleId",
+        {"title": "开篇", "text": "雨下了一整夜。"},
+        {"title": "开篇", "text": "雨停了。"},
+        "STYLE_SAMPLE_NOT_FOUND",
+        id="style-samples",
+    ),
+    pytest.param(
+        "world-notes",
+        "worldNoteId",
+        {"title": "临江城", "content": "终年多雨"},
+        {"title": "临江城", "content": "终年多雨的港城"},
+        "WORLD_NOTE_NOT_FOUND",
+        id="world-notes",
+    ),
+    pytest.param(
+        "relationships",
+        "relationshipId",
+        {"source": "林舟", "target": "苏念", "kind": "师徒"},
+        {"source": "林舟", "target": "苏念", "kind": "仇人", "description": "师父杀了她父亲"},
+        "RELATIONSHIP_NOT_FOUND",
+        id="relationships",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "id_field", "created", "changed", "not_found"), ITEM_KINDS)
+async def test_an_item_of_each_kind_can_be_added_read_changed_and_deleted(
+    gateway: Gateway, kind: str, id_field: str, created: dict[str, Any], changed: dict[str, Any], not_found: str
+) -> None:
+    http = gateway.http
+    project = await create_project(gateway)
+    base = f"/v1/writing/projects/{project}/{kind}"
+
+    added = await http.post(base, json=created)
+    item_id = added.json()[id_field]
+    updated = await http.put(f"{base}/{item_id}", json=changed)
+    read = (await http.get(f"{base}/{item_id}")).json()
+    listed = (await http.get(base)).json()
+    counted = (await http.get(f"/v1/writing/projects/{project}")).json()
+    deleted = await http.delete(f"{base}/{item_id}")
+    gone = await http.get(f"{base}/{item_id}")
+    missing = await http.put(f"{base}/{item_id}", json=changed)
+
+    assert added.status_code == 201, added.text
+    assert added.json() | created == added.json() and added.json()["projectId"] == project
+    assert updated.status_code == 200 and updated.json() | changed == updated.json()
+    assert read == updated.json() and listed == [read]
+    assert counted[id_field.removesuffix("Id") + "s"] == 1
+    assert deleted.status_code == 204 and (await http.get(base)).json() == []
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == not_found
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == not_found
+    assert (await http.delete(f"{base}/{item_id}")).json()["error"]["code"] == not_found
+
+
+async def test_a_relationship_is_added_once_per_pair_then_changed(gateway: Gateway) -> None:
+    http = gateway.http
+    project = await create_project(gateway)
+    base = f"/v1/writing/projects/{project}/relationships"
+
+    added = await http.post(base, json={"source": "林舟", "target": "苏念", "kind": "师徒"})
+    changed = await http.post(base, json={"source": "苏念", "target": "林舟", "kind": "仇人", "description": "旧仇"})
+    other = await http.post(base, json={"source": "林舟", "target": "老周", "kind": "旧识"})
+    moved = await http.put(
+        f"{base}/{other.json()['relationshipId']}", json={"source": "林舟", "target": "苏念", "kind": "同伴"}
+    )
+
+    assert (added.status_code, changed.status_code, other.status_code) == (201, 200, 201)
+    assert changed.json() | {"updatedAt": None} == {
+        "relationshipId": added.json()["relationshipId"],
+        "projectId": project,
+        "source": "苏念",
+        "target": "林舟",
+        "kind": "仇人",
+        "description": "旧仇",
+        "updatedAt": None,
+    }
+    assert moved.status_code == 409 and moved.json()["error"]["code"] == "RELATIONSHIP_EXISTS"
+    assert [(r["source"], r["target"], r["kind"]) for r in (await http.get(base)).json()] == [
+        ("林舟", "老周", "旧识"),
+        ("苏念", "林舟", "仇人"),
+    ]
+
+
+async def test_the_revision_goes_up_with_each_edit_and_not_with_reads(gateway: Gateway) -> None:
+    http = gateway.http
+    project = await create_project(gateway)
+    base = f"/v1/writing/projects/{project}"
+
+    async def revision() -> int:
+        value: int = (await http.get(base)).json()["revision"]
+        return value
+
+    seen = [await revision()]
+    chapter = (await http.post(f"{base}/chapters", json={"title": "雨夜"})).json()["chapterId"]
+    seen.append(await revision())
+    await http.put(f"{base}/chapters/{chapter}", json={"title": "雨夜", "content": "门开了。"})
+    seen.append(await revision())
+    loop = (await http.post(f"{base}/plot-loops", json={"title": "玉佩"})).json()["plotLoopId"]
+    seen.append(await revision())
+    await http.put(f"{base}/plot-loops/{loop}", json={"title": "玉佩", "status": "resolved"})
+    seen.append(await revision())
+    await http.post(f"{base}/relationships", json={"source": "林舟", "target": "苏念", "kind": "师徒"})
+    seen.append(await revision())
+    await http.delete(f"{base}/plot-loops/{loop}")
+    seen.append(await revision())
+    for path in ("", "/chapters", f"/chapters/{chapter}", "/plot-loops", "/relationships", "/world-notes"):
+        assert (await http.get(f"{base}{path}")).status_code == 200
+    await http.post(f"{base}/relationships", json={"source": "林舟", "target": "苏念", "kind": "师徒"})  # the same
+    await http.put(f"{base}/world-notes/note_nope", json={"title": "没有这条"})
+    seen.append(await revision())
+
+    assert seen == [0, 1, 2, 3, 4, 5, 6, 6]
+
+
 async def test_another_principal_cannot_see_or_touch_a_project(
     env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
 ) -> None:
@@ -97,6 +262,11 @@ async def test_another_principal_cannot_see_or_touch_a_project(
         project = await create_project(keyed, **ALICE)
         base = f"/v1/writing/projects/{project}"
         chapter = (await keyed.http.post(f"{base}/chapters", json={"title": "t"}, headers=ALICE)).json()["chapterId"]
+        loop = (await keyed.http.post(f"{base}/plot-loops", json={"title": "玉佩"}, headers=ALICE)).json()["plotLoopId"]
+        relationship = {"source": "林舟", "target": "苏念", "kind": "师徒"}
+        bond = (await keyed.http.post(f"{base}/relationships", json=relationship, headers=ALICE)).json()
+        bond = bond["relationshipId"]
+        revision = (await keyed.http.get(base, headers=ALICE)).json()["revision"]
 
         for method, path, body in [
             ("GET", base, None),
@@ -106,12 +276,26 @@ async def test_another_principal_cannot_see_or_touch_a_project(
             ("PUT", f"{base}/chapters/{chapter}", {"title": "改掉"}),
             ("DELETE", f"{base}/chapters/{chapter}", None),
             ("POST", f"{base}/characters", {"name": "x"}),
+            ("GET", f"{base}/plot-loops", None),
+            ("POST", f"{base}/plot-loops", {"title": "x"}),
+            ("PUT", f"{base}/plot-loops/{loop}", {"title": "改掉"}),
+            ("DELETE", f"{base}/plot-loops/{loop}", None),
+            ("POST", f"{base}/style-samples", {"title": "x", "text": "y"}),
+            ("GET", f"{base}/world-notes", None),
+            ("POST", f"{base}/world-notes", {"title": "x"}),
+            ("GET", f"{base}/relationships", None),
+            ("POST", f"{base}/relationships", {"source": "林舟", "target": "苏念", "kind": "仇人"}),
+            ("GET", f"{base}/relationships/{bond}", None),
+            ("DELETE", f"{base}/relationships/{bond}", None),
         ]:
             response = await keyed.http.request(method, path, json=body, headers=BOB)
             assert response.status_code == 404, (method, path)
             assert response.json()["error"]["code"] == "PROJECT_NOT_FOUND"
         assert (await keyed.http.get("/v1/writing/projects", headers=BOB)).json() == []
         assert (await keyed.http.get(f"{base}/chapters/{chapter}", headers=ALICE)).json()["title"] == "t"
+        assert (await keyed.http.get(f"{base}/plot-loops/{loop}", headers=ALICE)).json()["title"] == "玉佩"
+        assert (await keyed.http.get(f"{base}/relationships/{bond}", headers=ALICE)).json()["kind"] == "师徒"
+        assert (await keyed.http.get(base, headers=ALICE)).json()["revision"] == revision
         assert (await keyed.http.get("/v1/writing/projects")).status_code == 401
 
 

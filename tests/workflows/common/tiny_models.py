@@ -7,10 +7,9 @@ from pydantic import Field
 from models.base import CamelModel
 from models.errors import ErrorInfo
 from models.events import CarriedEvents, EventCatalog, RunEnd
-from models.human_input import AwaitingInput
+from models.human_input import HUMAN_INPUT_EVENTS, AwaitingInput
 from models.nodes import ActivitySpec
 from models.runs import GraphPosition
-from workflows.common.human_input import HUMAN_INPUT_EVENTS
 
 
 class Note(CamelModel):

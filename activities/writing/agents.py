@@ -1,0 +1,232 @@
+"""The writing agents as activities (seed 002's WriterAgent, CharacterAgent, ...): one activity per agent, all
+stateless (Req 15–16): everything a call needs is in its `AgentRequest`, nothing is kept between calls.
+
+An agent reads `metadata.preprocessingContext` first and retrieves from the project itself only when the request
+has none (Req 10.2, 11.2–11.4). With an LLM, the writer, the world builder and the simple agents stream their
+text to the run (`activities.writing.streaming`); the brainstorm, planner, character and consistency agents ask
+for JSON, which becomes their structured output. Without one (or once the LLM path has failed and the workflow
+asks again with `use_llm=False`), the deterministic offline agents of `activities.writing.offline_agents` answer.
+"""
+
+import asyncio
+
+from pydantic import BaseModel, Field
+
+from activities.common.failures import permanent
+from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.writing.agent_prompt import user_prompt
+from activities.writing.consistency import check_chapters
+from activities.writing.offline_agents import compose
+from activities.writing.project_access import ProjectReader
+from activities.writing.prompts import base_prompt
+from activities.writing.story_facts import character_states
+from activities.writing.streaming import ContentStreamer
+from llm import LLMClient, LLMRequest, Message, TextDelta
+from llm.errors import LLMError, OutputValidationError
+from models.errors import ErrorCode
+from models.writing.agents import (
+    MAX_OPTIONS,
+    AgentName,
+    AgentRequest,
+    AgentResult,
+    BrainstormOption,
+    CharacterSketch,
+    ContextSource,
+    OutlineSection,
+    RelationshipEdge,
+)
+from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
+from models.writing.nodes import AGENTS
+from models.writing.projects import Chapter
+
+LLM_TEMPERATURE = 0.8
+EXCERPT_CHARS = 40
+
+
+class BrainstormAnswer(BaseModel):
+    """The JSON the brainstorm agent asks for."""
+
+    options: list[BrainstormOption] = Field(min_length=2, max_length=MAX_OPTIONS)
+    text: str
+
+
+class PlanAnswer(BaseModel):
+    """The JSON the planner asks for."""
+
+    sections: list[OutlineSection] = Field(min_length=1, max_length=20)
+    text: str
+
+
+class CharacterAnswer(BaseModel):
+    """The JSON the character agent asks for."""
+
+    characters: list[CharacterSketch] = Field(min_length=1, max_length=5)
+    relationships: list[RelationshipEdge] = Field(default_factory=list, max_length=20)
+    text: str
+
+
+class FoundIssue(BaseModel):
+    """One issue as the consistency agent's LLM reports it: `excerpt` is copied from the text, to find its place."""
+
+    kind: str
+    severity: Severity
+    message: str
+    excerpt: str
+    suggestion: str | None = None
+
+
+class ConsistencyAnswer(BaseModel):
+    """The JSON the consistency agent asks for."""
+
+    issues: list[FoundIssue] = Field(default_factory=list, max_length=30)
+    text: str
+
+
+class WritingAgents:
+    """Every writing agent, over the writer's project and the LLM (None: offline only)."""
+
+    def __init__(self, reader: ProjectReader, llm: LLMClient | None = None) -> None:
+        self._reader = reader
+        self._llm = llm
+
+    @AGENTS[AgentName.WRITER].defn
+    async def writer(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.WRITER, request)
+
+    @AGENTS[AgentName.CHARACTER].defn
+    async def character(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.CHARACTER, request)
+
+    @AGENTS[AgentName.WORLD_BUILDER].defn
+    async def world_builder(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.WORLD_BUILDER, request)
+
+    @AGENTS[AgentName.PLANNER].defn
+    async def planner(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.PLANNER, request)
+
+    @AGENTS[AgentName.CONSISTENCY].defn
+    async def consistency(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.CONSISTENCY, request)
+
+    @AGENTS[AgentName.BRAINSTORM].defn
+    async def brainstorm(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.BRAINSTORM, request)
+
+    @AGENTS[AgentName.SIMPLE].defn
+    async def simple(self, request: AgentRequest) -> AgentResult:
+        return await self._answer(AgentName.SIMPLE, request)
+
+    async def _answer(self, agent: AgentName, request: AgentRequest) -> AgentResult:
+        if request.agent is not agent:
+            raise permanent(ErrorCode.AGENT_FAILED, f"{agent} 收到了给 {request.agent} 的请求")
+        context, source = await self._context(request)
+        chapters = await self._reader.chapters(request.owner, request.project_id)
+        if agent is AgentName.CONSISTENCY and not context.characters:
+            # the cast is the material under check, not retrieved context: its table row preprocesses RAG and
+            # preflight only (seed 002), so the agent reads the characters itself
+            characters = await self._reader.characters(request.owner, request.project_id)
+            states = await asyncio.to_thread(character_states, characters, chapters)
+            context = context.model_copy(update={"characters": states})
+        prepared = request.model_copy(
+            update={"metadata": request.metadata.model_copy(update={"preprocessing_context": context})}
+        )
+        if self._llm is None or not request.use_llm:
+            result = await asyncio.to_thread(compose, prepared, chapters)
+            return result.model_copy(update={"context_source": source})
+        try:
+            return await self._with_llm(self._llm, prepared, context, chapters, source)
+        except OutputValidationError as err:
+            raise permanent(
+                ErrorCode.AGENT_FAILED, f"LLM 的 JSON 不符合 {agent} 的格式：{len(err.errors)} 处错误"
+            ) from err
+        except LLMError as err:
+            raise llm_failure(err) from err
+
+    async def _context(self, request: AgentRequest) -> tuple[PreprocessingContext, ContextSource]:
+        """The preprocessing context when the workflow sent one; else the agent's own retrieval (Req 10.2)."""
+        given = request.metadata.preprocessing_context
+        if given is not None:
+            return given, "preprocessing"
+        owner, project = request.owner, request.project_id
+        passages = await self._reader.passages(owner, project, request.text)
+        characters, chapters = await asyncio.gather(
+            self._reader.characters(owner, project), self._reader.chapters(owner, project)
+        )
+        states = await asyncio.to_thread(character_states, characters, chapters)
+        return PreprocessingContext(passages=passages, characters=states), "own_retrieval"
+
+    async def _with_llm(
+        self,
+        llm: LLMClient,
+        request: AgentRequest,
+        context: PreprocessingContext,
+        chapters: list[Chapter],
+        source: ContextSource,
+    ) -> AgentResult:
+        system = request.metadata.enhanced_system_prompt or base_prompt(request.agent, request.intent.intent)
+        messages = [Message.user(user_prompt(request, context))]
+        timeout = llm_timeout(llm.timeout)
+        base = AgentResult(agent=request.agent, text="", offline=False, context_source=source)
+        if request.agent is AgentName.BRAINSTORM:
+            ideas = await llm.chat_with_json(messages, BrainstormAnswer, system=system, timeout=timeout)
+            return base.model_copy(update={"text": ideas.text, "options": ideas.options})
+        if request.agent is AgentName.PLANNER:
+            plan = await llm.chat_with_json(messages, PlanAnswer, system=system, timeout=timeout)
+            return base.model_copy(update={"text": plan.text, "sections": plan.sections})
+        if request.agent is AgentName.CHARACTER:
+            design = await llm.chat_with_json(messages, CharacterAnswer, system=system, timeout=timeout)
+            update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
+            return base.model_copy(update=update)
+        if request.agent is AgentName.CONSISTENCY:
+            found = await llm.chat_with_json(
+                [Message.user(_chapters_prompt(request, chapters))], ConsistencyAnswer, system=system, timeout=timeout
+            )
+            ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
+            located = [_located(issue, chapters) for issue in found.issues]
+            return base.model_copy(update={"text": found.text, "issues": ruled + located})
+        text, streamed = await self._write(llm, request, system, messages, timeout)
+        return base.model_copy(update={"text": text, "streamed": streamed})
+
+    async def _write(
+        self, llm: LLMClient, request: AgentRequest, system: str, messages: list[Message], timeout: float
+    ) -> tuple[str, bool]:
+        """The agent's text, streamed to the run while it is written when the request says where to."""
+        call = LLMRequest(messages=tuple(messages), system=system, temperature=LLM_TEMPERATURE)
+        if request.stream is None:
+            return (await llm.complete(call, timeout=timeout)).text, False
+        streamer = ContentStreamer(request.stream, request.agent)
+        async with llm.stream(call, timeout=timeout) as stream:
+            async for event in stream:
+                if isinstance(event, TextDelta):
+                    await streamer.add(event.text)
+            response = await stream.response()
+        await streamer.flush()
+        return response.text, streamer.sent_chars > 0
+
+
+def _chapters_prompt(request: AgentRequest, chapters: list[Chapter]) -> str:
+    """The consistency agent reads the chapters themselves: the material under check, not retrieved context."""
+    bodies = "\n\n".join(f"### 第{c.position}章 {c.title}\n{c.content}" for c in chapters)
+    return f"## 作者的请求\n{request.text}\n\n## 章节全文\n{bodies}\n\n每个问题的 excerpt 必须逐字摘自章节原文。"
+
+
+def _located(issue: FoundIssue, chapters: list[Chapter]) -> ConsistencyIssue:
+    """An LLM-reported issue with its place: the first chapter containing its excerpt (None when none does)."""
+    location = None
+    excerpt = issue.excerpt.strip()
+    for chapter in chapters:
+        start = chapter.content.find(excerpt) if excerpt else -1
+        if start >= 0:
+            location = TextLocation(
+                source="chapter",
+                chapter_id=chapter.chapter_id,
+                chapter_position=chapter.position,
+                start=start,
+                end=start + len(excerpt),
+                excerpt=excerpt[: EXCERPT_CHARS * 2],
+            )
+            break
+    return ConsistencyIssue(
+        kind=issue.kind, severity=issue.severity, message=issue.message, location=location, suggestion=issue.suggestion
+    )

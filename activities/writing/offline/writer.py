@@ -1,0 +1,238 @@
+"""The offline WriterAgent: a scene draft of several paragraphs, built from the project and the request.
+
+It continues from the retrieved passage furthest into the story (its chapter and title, its closing sentence),
+puts on stage the living characters the request names (else the most mentioned ones) or the character a chain's
+previous step designed, follows the chosen brainstorm option or the outline section being written, writes an
+action, dialogue, inner-life or description paragraph for each active skill, and borrows the first style
+sample's quotation marks, ellipses and sentence length. A dead (已故) character is only ever remembered: it never
+speaks or acts.
+"""
+
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+
+from activities.writing.offline.grounding import Grounding, offline_label, without_acting
+from activities.writing.skills.action import ACTION_SKILL
+from activities.writing.skills.description import DESCRIPTION_SKILL
+from activities.writing.skills.dialogue import DIALOGUE_SKILL
+from activities.writing.skills.psychology import PSYCHOLOGY_SKILL
+from activities.writing.story_facts import split_sentences
+from models.writing.agents import AgentName, AgentResult
+
+LABEL = offline_label("草稿")
+SHORT_SENTENCE_CHARS = 14
+"""A style sample whose sentences average fewer characters than this is written in short sentences."""
+
+_SECTION_LINE = re.compile(r"第(\d+)章《([^》]+)》：([^\n]+)")
+_DESIGNED = re.compile(r"姓名：(?P<name>[^\n]+)\n定位：(?P<role>[^\n]+)")
+
+_TIMES = ("天色将明未明", "雨后的黄昏", "夜已经深了", "正午的日头正毒", "晨雾还没有散尽")
+_SCENERY = (
+    "风从{place}的方向吹来，带着潮湿的土腥味",
+    "石板路上积着昨夜的雨水，映出灰白的天色",
+    "檐下的灯笼晃了晃，光影在地上碎成一片",
+    "远处传来几声犬吠，很快又被风声吞没",
+)
+_TURNS = (
+    "就在这时，巷口传来急促的脚步声",
+    "忽然，远处亮起一点火光，又迅速熄灭",
+    "一阵马蹄声由远及近，在不远处停了下来",
+)
+_GESTURES = ("把手按在剑柄上", "拢了拢被风吹乱的衣襟", "在路口停下脚步", "抬头望向远处")
+_OPENING_LINES = ("你还是来了。", "有些事，总得有人去做。", "别回头，往前走就是。", "我等这一天，等了很久。")
+_ACTIONS = (
+    "话音未落，{lead}已经动了：侧身、错步、抬手，一气呵成",
+    "{lead}脚下一点，身形掠过墙头，落地时带起一片尘土",
+    "{lead}猛地拔剑，寒光贴着对方的衣袖划过，逼得那人连退三步",
+)
+
+
+@dataclass(frozen=True)
+class _Voice:
+    """What the draft borrows from the first style sample."""
+
+    open_quote: str = "“"
+    close_quote: str = "”"
+    short_sentences: bool = False
+    ellipsis: bool = False
+
+
+def _voice(grounding: Grounding) -> _Voice:
+    samples = grounding.context.style_samples
+    if not samples:
+        return _Voice()
+    text = samples[0].text
+    sentences = split_sentences(text)
+    average = sum(map(len, sentences)) / len(sentences) if sentences else SHORT_SENTENCE_CHARS
+    quotes = ("「", "」") if "「" in text else ('"', '"') if '"' in text and "“" not in text else ("“", "”")
+    return _Voice(*quotes, short_sentences=average < SHORT_SENTENCE_CHARS, ellipsis="……" in text)
+
+
+def _prose(clauses: list[str], voice: _Voice) -> str:
+    """Clauses as sentences: one sentence each in a short-sentence voice, else up to three to a sentence, as
+    evenly as they go (four clauses make two sentences of two)."""
+    if voice.short_sentences:
+        return "".join(f"{c}。" for c in clauses)
+    count = -(-len(clauses) // 3)
+    bounds = [round(i * len(clauses) / count) for i in range(count + 1)]
+    return "".join("，".join(clauses[a:b]) + "。" for a, b in pairwise(bounds))
+
+
+def _line(voice: _Voice, words: str, speaker: str, verb: str) -> str:
+    if voice.ellipsis and words.endswith("。"):
+        words = words[:-1] + "……"
+    return f"{voice.open_quote}{words}{voice.close_quote}{speaker}{verb}。"
+
+
+def _direction(grounding: Grounding) -> tuple[str, str]:
+    """Where the chain points the scene: (a header note, a sentence for the draft); empty outside a chain."""
+    step = grounding.previous_step()
+    if step is None:
+        return "", ""
+    dead = grounding.dead_names
+    option = grounding.chosen_option()
+    if option is not None:
+        summary = without_acting(option.summary, dead)
+        return f"方案{option.id}「{option.title}」", f"这一场沿着「{option.title}」展开：{summary}"
+    selection = grounding.free_selection()
+    if selection:
+        return "作者的选择", f"这一场按作者的意思展开：{without_acting(selection, dead)}"
+    if step.agent is AgentName.PLANNER:
+        sections = _SECTION_LINE.findall(step.text)
+        wanted = {str(n) for n in grounding.requested_chapters()}
+        chosen = next((s for s in sections if s[0] in wanted), sections[0] if sections else None)
+        if chosen:
+            number, title, summary = chosen
+            return (
+                f"大纲第{number}章《{title}》",
+                f"本章照大纲第{number}章《{title}》来写：{without_acting(summary, dead)}",
+            )
+    designed = _designed(step.text) if step.agent is AgentName.CHARACTER else None
+    if designed:
+        name, role = designed
+        return f"角色设计「{name}」", f"这是{role}{name}在故事里的第一场戏"
+    return f"上一步（{step.agent}）", ""
+
+
+def _designed(text: str) -> tuple[str, str] | None:
+    """The name and role of the character a chain's character step designed, from its rendered text."""
+    match = _DESIGNED.search(text)
+    return (match["name"], match["role"]) if match else None
+
+
+def _cast(grounding: Grounding) -> list[str]:
+    step = grounding.previous_step()
+    designed = _designed(step.text) if step and step.agent is AgentName.CHARACTER else None
+    names = [designed[0]] if designed else []
+    names += [c.name for c in grounding.cast(2) if c.name not in names]
+    names += [n for n in grounding.quoted_names() if n not in names and n not in grounding.dead_names]
+    return names[:2] or ["主人公"]
+
+
+@dataclass(frozen=True)
+class _Scene:
+    """Who and where: the lead, the partner (if any), the dead the request names, the place, the open loop."""
+
+    lead: str
+    partner: str | None
+    remembered: list[str]
+    place: str
+    loop: str | None
+
+
+def _scene(grounding: Grounding) -> _Scene:
+    lead, *others = _cast(grounding)
+    places, loops = grounding.places(), grounding.open_loops()
+    return _Scene(
+        lead=lead,
+        partner=others[0] if others else None,
+        remembered=[c.name for c in grounding.named() if c.name in grounding.dead_names],
+        place=places[0] if places else "城外",
+        loop=loops[0].title if loops else None,
+    )
+
+
+def _continuation(grounding: Grounding) -> tuple[tuple[int, str] | None, str]:
+    """The chapter the draft continues (its number and title) and its last sentence no dead character acts in."""
+    passage = grounding.latest_passage()
+    if passage is not None and passage.chapter_position is not None:
+        return (passage.chapter_position, passage.title), grounding.closing_sentence(passage.text)
+    if grounding.chapters:
+        chapter = grounding.chapters[-1]
+        return (chapter.position, chapter.title), grounding.closing_sentence(chapter.content)
+    return None, ""
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith(("。", "！", "？", "…", "」", "”")) else text + "。"
+
+
+def _paragraphs(grounding: Grounding, scene: _Scene, voice: _Voice, direction: str) -> list[str]:
+    lead, partner, place, skills = scene.lead, scene.partner, scene.place, set(grounding.skills)
+    continued, closing = _continuation(grounding)
+    opening = [grounding.pick(_TIMES, "time"), f"{place}一带静得出奇", f"{lead}{grounding.pick(_GESTURES, 'gesture')}"]
+    if continued:
+        opening.append(f"第{continued[0]}章《{continued[1]}》里的那一幕还压在{lead}心头")
+    paragraphs = [_prose(opening, voice) + (f"那时的情形是：{closing}" if closing else "")]
+    if direction:
+        paragraphs.append(_sentence(direction))
+    scenery = [
+        grounding.pick(_SCENERY, "scenery").format(place=place),
+        f"{lead}闻得到雨水和泥土混在一起的气味",
+        "天边压着厚厚的云，像随时要塌下来",
+    ]
+    if DESCRIPTION_SKILL.name in skills:
+        scenery += ["街边的旧招牌褪了色，字迹只剩一半", "更远处，群山的轮廓隐在云里，看不分明"]
+    paragraphs.append(_prose(scenery, voice))
+    movement = [f"{lead}沿着{place}的小路往前走", "脚下的碎石发出细小的声响"]
+    movement += [f"每走一步，{lead}都觉得暗处有一双眼睛跟着", "却始终没有回头"]
+    paragraphs.append(_prose(movement, voice))
+    turn = [grounding.pick(_TURNS, "turn"), f"{lead}屏住呼吸，手心里全是汗", "来的会是谁，又为何偏偏是此刻"]
+    paragraphs.append(_prose(turn, voice))
+    if partner is not None:
+        paragraphs.append(_line(voice, grounding.pick(_OPENING_LINES, "line"), partner, "说"))
+        reply = f"{scene.loop}的事，你查到哪一步了？" if scene.loop else "你既然来了，就说吧。"
+        paragraphs.append(_line(voice, reply, lead, "低声道"))
+    else:
+        paragraphs.append(_line(voice, "再往前一步，就知道了。", lead, "低声道") + "没有人回答，只有风声。")
+    if DIALOGUE_SKILL.name in skills:
+        paragraphs.append(_line(voice, "我不会再退了。", lead, "说"))
+        paragraphs.append(_line(voice, "那就走到底吧。", partner or "暗处有人", "答"))
+    if ACTION_SKILL.name in skills:
+        paragraphs.append(_prose([grounding.pick(_ACTIONS, "action").format(lead=lead), "胜负只在一瞬之间"], voice))
+    inner = [f"{lead}心里清楚，回头的路早就断了", "该来的总会来，躲是躲不掉的"]
+    inner += [f"{lead}想起出发前的那个夜晚，灯下的影子被拉得很长"]
+    inner += [f"{lead}想起了{name}，那个人已经不在了" for name in scene.remembered]
+    if PSYCHOLOGY_SKILL.name in skills:
+        inner += ["恐惧像一根细线，一头系在胸口，一头系在看不见的地方", f"可{lead}还是往前迈了一步"]
+    paragraphs.append(_prose(inner, voice))
+    paragraphs.append(
+        _prose([f"{lead}深吸一口气，把所有犹豫都压回心底", "不管前面等着的是什么，这一步总要迈出去"], voice)
+    )
+    hook = f"而「{scene.loop}」的谜底，也许就藏在{place}深处" if scene.loop else "夜色渐浓，谁也不知明天会怎样"
+    paragraphs.append(_prose([hook, "风又起了，吹得人心里发紧"], voice))
+    return paragraphs
+
+
+def _header(grounding: Grounding, scene: _Scene, note: str) -> str:
+    continued, _ = _continuation(grounding)
+    parts = [f"接续：第{continued[0]}章《{continued[1]}》"] if continued else []
+    parts.append(f"出场：{'、'.join(n for n in (scene.lead, scene.partner) if n)}")
+    if scene.remembered:
+        parts.append(f"已故（仅以回忆提及）：{'、'.join(scene.remembered)}")
+    if grounding.skills:
+        parts.append(f"技能：{'、'.join(grounding.skills)}")
+    if grounding.context.style_samples:
+        parts.append(f"文风参照：《{grounding.context.style_samples[0].title}》")
+    if note:
+        parts.append(f"依据：{note}")
+    return "｜".join(parts)
+
+
+def write(grounding: Grounding) -> AgentResult:
+    """The offline writer's draft (see the module)."""
+    scene, voice = _scene(grounding), _voice(grounding)
+    note, direction = _direction(grounding)
+    paragraphs = _paragraphs(grounding, scene, voice, direction)
+    return grounding.answer(f"{LABEL}\n{_header(grounding, scene, note)}\n\n" + "\n\n".join(paragraphs))

@@ -1,0 +1,98 @@
+"""The writing assistant's conversation at the gateway: `POST /v1/writing/projects/{projectId}/chat` starts a
+`WritingWorkflow` on the caller's project and streams its events as SSE (seed 002 Req 1.4: one unified stream);
+the run id is in `X-Run-Id`, and the generic run API serves its state, events, input (a chain's choice) and
+cancel. When the gateway is full the request waits for a place like any run (`api.admission`)."""
+
+import uuid
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+from temporalio.client import Client
+
+from api.admission import queued_then_streamed, start_admitted
+from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
+from api.errors import ApiError
+from api.launch import run_search_attributes
+from api.routes.writing import Projects, call_store
+from api.streaming import SSE_HEADERS, sse_stream
+from models.errors import ErrorCode
+from models.settings import Settings
+from models.writing.runs import WritingChatRequest, WritingRunInput
+from workflows.writing.plans import chain_problem
+from workflows.writing.workflow import WritingWorkflow
+
+router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
+
+SUMMARY_CHARS = 60
+
+
+@router.post(
+    "/{project_id}/chat",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "the run's events as SSE, ending with `done`"},
+        404: {"description": "PROJECT_NOT_FOUND"},
+        422: {"description": "INVALID_REQUEST, or CHAIN_CONTEXT_INVALID for a chainContext that cannot go on"},
+    },
+)
+async def chat(
+    project_id: str,
+    body: WritingChatRequest,
+    client: TemporalClient,
+    settings: AppSettings,
+    projects: Projects,
+    principal: Principal,
+    admission: RunAdmission,
+    links: Links,
+) -> StreamingResponse:
+    """Ask the writing assistant about a project: the router picks the workflow; its events stream as SSE
+    (`intent_recognized`, `workflow_preprocessing`, `preprocessing_task`, `agent_started`, `content`, ...,
+    `done`). A chain that waits for the writer's choice emits `user_input_required`; answer it with
+    `POST /v1/runs/{id}/input`. A `chainContext` (from a `chain_summary`) continues that chain."""
+    await call_store(projects, projects.project, principal, project_id)  # 404 unless it is the caller's
+    if body.chain_context is not None and (problem := chain_problem(body.chain_context)) is not None:
+        raise ApiError(422, ErrorCode.CHAIN_CONTEXT_INVALID, problem)
+    place = admission.enter()
+
+    async def start() -> tuple[str, str | None]:
+        run_id = await start_writing(client, settings, principal, project_id, body)
+        return run_id, body.session_id
+
+    if not place.admitted.is_set():
+        return StreamingResponse(
+            queued_then_streamed(admission, place, client, start, links),
+            media_type="text/event-stream",
+            headers=SSE_HEADERS,
+        )
+    run_id, _ = await start_admitted(admission, place, client, start)
+    return StreamingResponse(
+        sse_stream(client, run_id, links, starting=True),
+        media_type="text/event-stream",
+        headers=SSE_HEADERS | {"X-Run-Id": run_id},
+    )
+
+
+async def start_writing(
+    client: Client, settings: Settings, owner: str, project_id: str, body: WritingChatRequest
+) -> str:
+    """Start one writing run on `owner`'s project; its id."""
+    run_id = f"writing-{uuid.uuid4().hex[:16]}"
+    run_input = WritingRunInput(
+        owner=owner,
+        project_id=project_id,
+        text=body.text,
+        session_id=body.session_id,
+        chain_context=body.chain_context,
+        llm_configured=settings.llm_provider is not None,
+        deadline_seconds=settings.writing_run_deadline_seconds,
+        input_timeout_seconds=settings.writing_input_timeout_hours * 3600,
+    )
+    await client.start_workflow(
+        WritingWorkflow.run,
+        run_input,
+        id=run_id,
+        task_queue=settings.task_queue("writing"),
+        search_attributes=run_search_attributes(owner, body.session_id),
+        static_summary=f"writing on {project_id}: {body.text[:SUMMARY_CHARS]}",
+    )
+    return run_id

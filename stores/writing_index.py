@@ -1,0 +1,436 @@
+"""Hybrid retrieval over one writer's project (seed 002 Req 2, `HybridSearchService`): a `ProjectSearch` protocol
+and its embedded-LanceDB index, full text and vectors fused by reciprocal rank.
+
+Indexing. A project's index is one table per project and revision (`writing_<project>_r<revision>`). A search
+for a revision with no complete table takes the project's build lock (an `flock` on a file under `.locks/`, so
+threads and the gateway and worker processes all queue on it), looks again, and only then loads the documents
+and builds; afterwards it drops the tables of older revisions (revisions grow with every edit). Readers never
+see a half-built table: one is used only once it carries its FTS index, and a process that loses a table to
+another's clean-up rebuilds its revision and retries once. A per-process cache remembers which revision each
+project's table holds, so searching an unchanged project touches neither the document store nor the lock.
+
+Passages. A chapter is cut at paragraph and sentence ends (。！？ and . ! ?, with closing quotes) into passages
+of about 300-600 characters, each with its offset in the chapter; any other document (character, world note,
+plot loop, ...) is one passage of at most `MAX_PASSAGE_CHARS`. Both the FTS and the vector see the document's
+title with the passage, so a character's description is found by the character's name.
+
+Full text. LanceDB's native FTS (not tantivy) with the `ngram` tokenizer, 2- and 3-grams, lower-cased, no
+stemming or stop words, ASCII folding. Measured on Chinese and English text (lancedb 0.40): the `simple`
+tokenizer finds no Chinese substring (a run of Chinese is one token); `icu` segments by dictionary and so misses
+names it splits otherwise ("黛玉" in "林黛玉", "宝玉哭"); 1-grams match every passage that shares a common
+character. 2-grams find any Chinese substring of two or more characters and still match English words, case
+and accents aside ("Dragon", "run" in "running", "cafe" in "café"); 3-grams rank the whole word above its
+scattered pieces ("dragon": "the dragon slept" over "drag on, gone", which 2-grams alone put first). The grams
+run across spaces and punctuation, which only adds a few tokens. A one-character query finds nothing by full
+text; the vectors still can.
+
+Ranking. Each list (BM25 over n-grams; cosine over `HashingEmbedder` rows) is ranked on its own, and a passage
+scores the sum of 1 / (60 + rank) over the lists that found it. A passage only the vectors found is dropped
+when its cosine is under `VECTOR_FLOOR`: any two Chinese texts share common characters, and in a generated
+project of 50 chapters x 5000 characters unrelated passages reach cosines of 0.16-0.2 ("帮我写第三章",
+"继续写"; "黛玉" against 贾宝玉's description), while a passage sharing a name or a phrase with the request is
+found by the full text as well. A passage naming something the request mentions (`favour`, in its
+text or its document's title) gains half of a first rank's score: enough to lift it past passages found about
+as well, not past clearly better ones.
+"""
+
+import fcntl
+import hashlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, Self, cast
+
+import lancedb
+import pyarrow as pa
+from lancedb.index import FTS
+from lancedb.query import LanceVectorQueryBuilder
+from lancedb.table import Table
+
+from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
+from stores.embedder import HashingEmbedder
+
+log = logging.getLogger(__name__)
+
+CHUNK_MIN = 300
+CHUNK_MAX = 600
+"""A chapter passage closes at the first paragraph end after `CHUNK_MIN` characters, or before `CHUNK_MAX`."""
+TAIL_MIN = 100
+"""A chapter's last passage shorter than this joins the one before (which stays under `MAX_PASSAGE_CHARS`)."""
+
+RRF_K = 60
+FAVOUR_BONUS = 0.5 / (RRF_K + 1)
+VECTOR_FLOOR = 0.2
+"""Cosine under which a passage only the vectors found is noise (see the module docstring)."""
+MIN_CANDIDATES = 24
+"""Each list contributes at least this many candidates (or 4 per requested passage) to the fusion."""
+
+LOCK_TIMEOUT_SECONDS = 30.0
+_LOCK_POLL_SECONDS = 0.02
+
+_FTS_CONFIG = FTS(
+    base_tokenizer="ngram",
+    ngram_min_length=2,
+    ngram_max_length=3,
+    lower_case=True,
+    stem=False,
+    remove_stop_words=False,
+    ascii_folding=True,
+)
+_INDEX_FORMAT = "passages-v1;fts-ngram-2-3"
+"""Bump whenever passages or the FTS change: tables built in another format are rebuilt."""
+_FORMAT_KEY = b"index_format"
+_EMBEDDER_KEY = b"embedder_version"
+
+_TABLE_PREFIX = "writing_"
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PARAGRAPH = re.compile(r"[^\n]+")
+_SENTENCE_END = re.compile(r"(?:[。！？!?]+|\.(?=\s|$))[”’」』）)\"']*")
+_SOFT_BREAKS = "，,；;：: 、"
+_COLUMNS = ["passage_id", "kind", "ref_id", "title", "chapter_position", "start", "text", "search_text"]
+
+DocumentLoader = Callable[[], list[IndexDocument]]
+_Source = Literal["text", "vector"]
+_Span = tuple[int, int]
+
+
+class ProjectSearch(Protocol):
+    """Hybrid search over one project's documents (embedded LanceDB here, Weaviate at scale)."""
+
+    def search(
+        self,
+        project_id: str,
+        revision: int,
+        documents: DocumentLoader,
+        query: str,
+        *,
+        limit: int = 6,
+        favour: Sequence[str] = (),
+    ) -> list[Passage]:
+        """Up to `limit` passages of the project at `revision` most relevant to `query`, best first;
+        `documents()` is called only when the index of that revision must be built."""
+        ...
+
+
+class ProjectIndex:
+    """Projects' passages in embedded LanceDB tables, searched by full text and by vector."""
+
+    def __init__(self, db: lancedb.DBConnection, locks: Path, embedder: HashingEmbedder) -> None:
+        self._db = db
+        self._locks = locks
+        self._embedder = embedder
+        self._metadata = {_FORMAT_KEY: _INDEX_FORMAT.encode(), _EMBEDDER_KEY: embedder.version.encode()}
+        self._tables: dict[str, tuple[int, Table | None]] = {}
+        """project id -> the revision indexed and its table (None: the project has nothing to index)."""
+        self._tables_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, directory: Path, embedder: HashingEmbedder | None = None) -> Self:
+        """Connect to `directory` (created if missing); tables are built by the searches that need them."""
+        locks = directory / ".locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        return cls(lancedb.connect(directory), locks, embedder or HashingEmbedder())
+
+    def search(
+        self,
+        project_id: str,
+        revision: int,
+        documents: DocumentLoader,
+        query: str,
+        *,
+        limit: int = 6,
+        favour: Sequence[str] = (),
+    ) -> list[Passage]:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        table = self._table(project_id, revision, documents)
+        if table is None:
+            return []
+        try:
+            return self._ranked(table, query, limit, favour)
+        except RuntimeError as exc:  # lance's "Not found": another process indexed a newer revision, dropped this
+            log.info(
+                "project %s revision %d: table gone while searching (%s); indexing again", project_id, revision, exc
+            )
+            self._forget(project_id, table)
+            table = self._table(project_id, revision, documents)
+            return [] if table is None else self._ranked(table, query, limit, favour)
+
+    # indexing
+
+    def _table(self, project_id: str, revision: int, documents: DocumentLoader) -> Table | None:
+        cached = self._cached(project_id, revision)
+        if cached is not None:
+            return cached[1]
+        key = _project_key(project_id)
+        with _exclusive(self._locks / f"{key}.lock"):
+            cached = self._cached(project_id, revision)  # another thread of this process built it meanwhile
+            if cached is not None:
+                return cached[1]
+            name = f"{_TABLE_PREFIX}{key}_r{revision}"
+            table = self._complete_table(name)
+            if table is None:
+                table = self._build(name, documents())
+            self._drop_older(key, revision)
+        with self._tables_lock:
+            self._tables[project_id] = (revision, table)
+        return table
+
+    def _cached(self, project_id: str, revision: int) -> tuple[int, Table | None] | None:
+        with self._tables_lock:
+            cached = self._tables.get(project_id)
+        return cached if cached is not None and cached[0] == revision else None
+
+    def _forget(self, project_id: str, table: Table) -> None:
+        with self._tables_lock:
+            cached = self._tables.get(project_id)
+            if cached is not None and cached[1] is table:
+                del self._tables[project_id]
+
+    def _complete_table(self, name: str) -> Table | None:
+        """The table `name` if a build finished it (rows written, FTS index committed) in this format."""
+        try:
+            table = self._db.open_table(name)
+        except ValueError:  # lancedb's "Table '...' was not found"
+            return None
+        stored = table.schema.metadata or {}
+        if any(stored.get(key) != value for key, value in self._metadata.items()):
+            return None
+        indexed = any(index.index_type == "FTS" and index.columns == ["search_text"] for index in table.list_indices())
+        return table if indexed else None
+
+    def _build(self, name: str, documents: list[IndexDocument]) -> Table | None:
+        started = time.perf_counter()
+        rows = self._rows(documents)
+        _drop(self._db, name)  # a table an interrupted build left, or one built in another format
+        if rows.num_rows == 0:
+            return None
+        table = self._db.create_table(name, data=rows)
+        table.create_index("search_text", config=_FTS_CONFIG)  # the first argument names the column
+        elapsed = time.perf_counter() - started
+        log.info("indexed %s: %d documents, %d passages in %.2f s", name, len(documents), rows.num_rows, elapsed)
+        return table
+
+    def _drop_older(self, key: str, revision: int) -> None:
+        pattern = re.compile(rf"{re.escape(_TABLE_PREFIX + key)}_r(-?\d+)")
+        for name in _table_names(self._db):
+            match = pattern.fullmatch(name)
+            if match is not None and int(match.group(1)) < revision:
+                _drop(self._db, name)
+
+    def _rows(self, documents: Sequence[IndexDocument]) -> pa.Table:
+        records = [record for document in documents for record in _passage_records(document)]
+        search_texts = [record["search_text"] for record in records]
+        vectors = self._embedder.embed(search_texts).ravel()
+        schema = pa.schema(
+            [
+                pa.field("passage_id", pa.string()),
+                pa.field("kind", pa.string()),
+                pa.field("ref_id", pa.string()),
+                pa.field("title", pa.string()),
+                pa.field("chapter_position", pa.int32()),
+                pa.field("start", pa.int32()),
+                pa.field("text", pa.string()),
+                pa.field("search_text", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), self._embedder.dim)),
+            ],
+            metadata=self._metadata,
+        )
+        columns = [pa.array([record[column] for record in records], schema.field(column).type) for column in _COLUMNS]
+        columns.append(pa.FixedSizeListArray.from_arrays(pa.array(vectors, pa.float32()), self._embedder.dim))
+        return pa.Table.from_arrays(columns, schema=schema)
+
+    # searching
+
+    def _ranked(self, table: Table, query: str, limit: int, favour: Sequence[str]) -> list[Passage]:
+        depth = max(MIN_CANDIDATES, 4 * limit)
+        rankings: tuple[tuple[_Source, list[dict[str, Any]]], ...] = (
+            ("text", self._text_hits(table, query, depth)),
+            ("vector", self._vector_hits(table, query, depth)),
+        )
+        candidates: dict[str, _Candidate] = {}
+        for source, hits in rankings:
+            for rank, row in enumerate(hits, start=1):
+                candidate = candidates.setdefault(row["passage_id"], _Candidate(row))
+                candidate.score += 1.0 / (RRF_K + rank)
+                candidate.matched_by.append(source)
+        related = [candidate for candidate in candidates.values() if candidate.related]
+        names = [name.casefold() for name in favour if name.strip()]
+        for candidate in related:
+            if any(name in candidate.row["search_text"].casefold() for name in names):
+                candidate.score += FAVOUR_BONUS
+        related.sort(key=lambda candidate: (-candidate.score, candidate.row["passage_id"]))
+        return [candidate.passage() for candidate in related[:limit]]
+
+    def _text_hits(self, table: Table, query: str, depth: int) -> list[dict[str, Any]]:
+        if not query.strip():
+            return []
+        hits = table.search(query, query_type="fts", fts_columns="search_text").limit(depth)
+        return _unique(hits.select([*_COLUMNS, "_score"]).to_list())
+
+    def _vector_hits(self, table: Table, query: str, depth: int) -> list[dict[str, Any]]:
+        vector = self._embedder.embed([query])[0]
+        if not vector.any():
+            return []
+        # `Table.search` is typed as returning the generic builder; a vector query builds a vector query.
+        nearest = cast(LanceVectorQueryBuilder, table.search(vector, vector_column_name="vector"))
+        rows = nearest.distance_type("cosine").limit(depth).select([*_COLUMNS, "_distance"]).to_list()
+        return _unique(rows)
+
+
+def chapter_spans(text: str) -> list[_Span]:
+    """The (start, end) offsets of a chapter's passages: about `CHUNK_MIN`-`CHUNK_MAX` characters each, cut at
+    paragraph and sentence ends, without leading or trailing whitespace."""
+    spans: list[_Span] = []
+    start: int | None = None
+    end = 0
+    for piece_start, piece_end, closes_paragraph in _pieces(text):
+        if start is not None and piece_end - start > CHUNK_MAX:
+            spans.append((start, end))
+            start = None
+        if start is None:
+            start = piece_start
+        end = piece_end
+        if closes_paragraph and end - start >= CHUNK_MIN:
+            spans.append((start, end))
+            start = None
+    if start is not None:
+        if spans and end - start < TAIL_MIN:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    trimmed = (_trimmed(text, span_start, span_end) for span_start, span_end in spans)
+    return [span for span in trimmed if span[1] > span[0]]
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, bool]]:
+    """Sentences as (start, end, closes its paragraph), none longer than `CHUNK_MAX`."""
+    for paragraph in _PARAGRAPH.finditer(text):
+        start = paragraph.start()
+        ends = [match.end() for match in _SENTENCE_END.finditer(text, start, paragraph.end())]
+        if not ends or ends[-1] < paragraph.end():
+            ends.append(paragraph.end())
+        for end in ends:
+            yield from _bounded(text, start, end, closes_paragraph=end == paragraph.end())
+            start = end
+
+
+def _bounded(text: str, start: int, end: int, *, closes_paragraph: bool) -> Iterator[tuple[int, int, bool]]:
+    """A sentence longer than `CHUNK_MAX` cut at its last comma (or space) before each limit, else at the limit."""
+    while end - start > CHUNK_MAX:
+        window = text[start + CHUNK_MIN : start + CHUNK_MAX]
+        soft = max(window.rfind(mark) for mark in _SOFT_BREAKS)
+        cut = start + CHUNK_MIN + soft + 1 if soft >= 0 else start + CHUNK_MAX
+        yield start, cut, False
+        start = cut
+    yield start, end, closes_paragraph
+
+
+def _trimmed(text: str, start: int, end: int) -> _Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _passage_records(document: IndexDocument) -> Iterator[dict[str, Any]]:
+    if document.kind == "chapter":
+        spans = chapter_spans(document.text)
+    else:
+        start, end = _trimmed(document.text, 0, len(document.text))
+        spans = [(start, min(end, start + MAX_PASSAGE_CHARS))] if end > start else []
+    for start, end in spans:
+        text = document.text[start:end]
+        yield {
+            "passage_id": f"{document.kind}:{document.ref_id}:{start}",
+            "kind": document.kind,
+            "ref_id": document.ref_id,
+            "title": document.title,
+            "chapter_position": document.chapter_position,
+            "start": start,
+            "text": text,
+            "search_text": f"{document.title}\n{text}",
+        }
+
+
+@dataclass
+class _Candidate:
+    """A passage one or both rankings found, with its fused score so far."""
+
+    row: dict[str, Any]
+    score: float = 0.0
+    matched_by: list[_Source] = field(default_factory=list)
+
+    @property
+    def related(self) -> bool:
+        """False for a passage only the vectors found, and only as nearest noise (cosine under the floor)."""
+        return self.matched_by != ["vector"] or 1.0 - self.row["_distance"] >= VECTOR_FLOOR
+
+    def passage(self) -> Passage:
+        row = self.row
+        return Passage(
+            kind=row["kind"],
+            ref_id=row["ref_id"],
+            title=row["title"],
+            text=row["text"],
+            chapter_position=row["chapter_position"],
+            start=row["start"],
+            score=self.score,
+            matched_by=self.matched_by,
+        )
+
+
+def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows in order, each passage once."""
+    by_id: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        by_id.setdefault(row["passage_id"], row)
+    return list(by_id.values())
+
+
+def _project_key(project_id: str) -> str:
+    """The project id where it is a safe table name, else a stable hash of it."""
+    if _SAFE_ID.fullmatch(project_id):
+        return project_id
+    return "h" + hashlib.blake2b(project_id.encode(), digest_size=12).hexdigest()
+
+
+def _table_names(db: lancedb.DBConnection) -> list[str]:
+    names: list[str] = []
+    page_token: str | None = None
+    while True:
+        page = db.list_tables(page_token=page_token)
+        names.extend(page.tables)
+        page_token = page.page_token
+        if not page_token:
+            return names
+
+
+def _drop(db: lancedb.DBConnection, name: str) -> None:
+    with suppress(ValueError):  # "Table '...' was not found": another process dropped it first
+        db.drop_table(name)
+
+
+@contextmanager
+def _exclusive(path: Path, timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """Holds an exclusive `flock` on `path` (threads and processes alike; the OS frees it if a holder dies)."""
+    deadline = time.monotonic() + timeout
+    with path.open("a") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(f"{path.name}: the project is being indexed for over {timeout:.0f} s") from None
+                time.sleep(_LOCK_POLL_SECONDS)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

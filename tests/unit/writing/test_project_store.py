@@ -1,0 +1,218 @@
+"""The writer's project store on its own: what the retrieval index gets from `documents`, the revision that every
+change (and no read) raises, relationships kept one per pair, and a database made by the first release opened by
+this one with nothing lost."""
+
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from models.writing.projects import (
+    ChapterIn,
+    CharacterIn,
+    PlotLoopIn,
+    ProjectIn,
+    RelationshipIn,
+    StyleSampleIn,
+    WorldNoteIn,
+)
+from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore
+
+OWNER = "alice"
+WRITTEN = "2024-05-01T00:00:00+00:00"
+
+FIRST_RELEASE_SCHEMA = """
+CREATE TABLE projects (
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT NOT NULL);
+CREATE TABLE chapters (
+    id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE characters (
+    id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name TEXT NOT NULL, description TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX chapters_by_project ON chapters(project_id, position);
+CREATE INDEX characters_by_project ON characters(project_id, name);
+CREATE INDEX projects_by_owner ON projects(owner, created_at);
+"""
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ProjectStore:
+    return ProjectStore(tmp_path / "projects.sqlite3")
+
+
+def new_project(store: ProjectStore) -> str:
+    return store.create_project(OWNER, ProjectIn(name="长夜")).project_id
+
+
+def test_documents_hold_every_item_of_the_project_as_the_index_reads_it(store: ProjectStore) -> None:
+    project = new_project(store)
+    store.add_chapter(OWNER, project, ChapterIn(title="雨夜", content="林舟推开门。"))
+    second = store.add_chapter(OWNER, project, ChapterIn(title="码头", content="苏念在等。"))
+    lin = store.add_character(OWNER, project, CharacterIn(name="林舟", description="退役侦探"))
+    su = store.add_character(OWNER, project, CharacterIn(name="苏念"))
+    sample = store.add_style_sample(OWNER, project, StyleSampleIn(title="开篇", text="雨下了一整夜。"))
+    note = store.add_world_note(OWNER, project, WorldNoteIn(title="临江城", content="终年多雨的港城"))
+    jade = store.add_plot_loop(
+        OWNER, project, PlotLoopIn(title="玉佩", description="苏念的玉佩来历不明", planted_in_chapter=3)
+    )
+    letter = store.add_plot_loop(
+        OWNER,
+        project,
+        PlotLoopIn(title="旧信", status="resolved", planted_in_chapter=1, resolved_in_chapter=2),
+    )
+    bond, _ = store.upsert_relationship(
+        OWNER, project, RelationshipIn(source="林舟", target="苏念", kind="师徒", description="十年前收她为徒")
+    )
+
+    documents = [d.model_dump(by_alias=False) for d in store.documents(OWNER, project)]
+
+    assert [(d["kind"], d["text"]) for d in documents] == [
+        ("chapter", "林舟推开门。"),
+        ("chapter", "苏念在等。"),
+        ("character", "林舟：退役侦探"),
+        ("character", "苏念"),
+        ("style_sample", "雨下了一整夜。"),
+        ("world_note", "终年多雨的港城"),
+        ("plot_loop", "伏笔「旧信」，已回收（resolved），第1章埋下，第2章回收"),
+        ("plot_loop", "伏笔「玉佩」，未回收（open），第3章埋下：苏念的玉佩来历不明"),
+        ("relationship", "林舟 — 师徒 — 苏念：十年前收她为徒"),
+    ]
+    assert [d["ref_id"] for d in documents] == [
+        store.chapters(OWNER, project)[0].chapter_id,
+        second.chapter_id,
+        lin.character_id,
+        su.character_id,
+        sample.style_sample_id,
+        note.world_note_id,
+        letter.plot_loop_id,
+        jade.plot_loop_id,
+        bond.relationship_id,
+    ]
+    assert [d["chapter_position"] for d in documents] == [1, 2, *[None] * 7]
+    assert [d["title"] for d in documents][4:] == ["开篇", "临江城", "旧信", "玉佩", "林舟 — 师徒 — 苏念"]
+
+
+def test_every_change_raises_the_revision_and_reads_do_not(store: ProjectStore) -> None:
+    project = new_project(store)
+    revisions = [store.revision(OWNER, project)]
+
+    def changed() -> bool:
+        revisions.append(store.revision(OWNER, project))
+        return revisions[-1] == revisions[-2] + 1
+
+    chapter = store.add_chapter(OWNER, project, ChapterIn(title="雨夜"))
+    assert changed()
+    store.update_chapter(OWNER, project, chapter.chapter_id, ChapterIn(title="雨夜", content="门开了。"))
+    assert changed()
+    note = store.add_world_note(OWNER, project, WorldNoteIn(title="临江城"))
+    assert changed()
+    store.delete_world_note(OWNER, project, note.world_note_id)
+    assert changed()
+    store.upsert_relationship(OWNER, project, RelationshipIn(source="林舟", target="苏念", kind="师徒"))
+    assert changed()
+
+    store.chapters(OWNER, project)
+    store.documents(OWNER, project)
+    store.project(OWNER, project)
+    store.upsert_relationship(OWNER, project, RelationshipIn(source="林舟", target="苏念", kind="师徒"))
+    assert not changed()  # neither reads nor an upsert that changes nothing
+    with pytest.raises(NotFoundError):
+        store.update_chapter(OWNER, project, "chap_nope", ChapterIn(title="x"))
+    assert not changed()  # a failed change is rolled back, revision and all
+    assert store.project(OWNER, project).revision == revisions[-1] == 5
+
+
+def test_a_relationship_is_one_per_pair_whichever_way_round(store: ProjectStore) -> None:
+    project = new_project(store)
+
+    first, added = store.upsert_relationship(OWNER, project, RelationshipIn(source="林舟", target="苏念", kind="师徒"))
+    again, changed = store.upsert_relationship(
+        OWNER, project, RelationshipIn(source=" 苏念", target="林舟 ", kind="师徒", description="她是他的徒弟")
+    )
+    same, unchanged = store.upsert_relationship(
+        OWNER, project, RelationshipIn(source="苏念", target="林舟", kind="师徒", description="她是他的徒弟")
+    )
+
+    assert (added, changed, unchanged) == ("added", "changed", "unchanged")
+    assert first.relationship_id == again.relationship_id == same.relationship_id
+    assert (again.source, again.target, again.description) == ("苏念", "林舟", "她是他的徒弟")
+    assert [r.relationship_id for r in store.relationships(OWNER, project)] == [first.relationship_id]
+
+
+def test_a_relationship_cannot_be_moved_onto_a_pair_that_has_one(store: ProjectStore) -> None:
+    project = new_project(store)
+    store.upsert_relationship(OWNER, project, RelationshipIn(source="林舟", target="苏念", kind="师徒"))
+    other, _ = store.upsert_relationship(OWNER, project, RelationshipIn(source="林舟", target="老周", kind="旧识"))
+    revision = store.revision(OWNER, project)
+
+    with pytest.raises(PairTakenError):
+        store.update_relationship(
+            OWNER, project, other.relationship_id, RelationshipIn(source="苏念", target="林舟", kind="仇人")
+        )
+
+    assert [(r.target, r.kind) for r in store.relationships(OWNER, project)] == [("老周", "旧识"), ("苏念", "师徒")]
+    assert store.revision(OWNER, project) == revision
+
+
+def test_items_of_another_owner_are_not_found(store: ProjectStore) -> None:
+    project = new_project(store)
+    loop = store.add_plot_loop(OWNER, project, PlotLoopIn(title="玉佩"))
+
+    with pytest.raises(NotFoundError) as missing:
+        store.plot_loop("bob", project, loop.plot_loop_id)
+    with pytest.raises(NotFoundError):
+        store.delete_plot_loop("bob", project, loop.plot_loop_id)
+    with pytest.raises(NotFoundError) as wrong_item:
+        store.style_sample(OWNER, project, loop.plot_loop_id)
+
+    assert missing.value.kind == "project"
+    assert wrong_item.value.kind == "style_sample"
+    assert store.plot_loops(OWNER, project) == [loop]
+
+
+def test_chapters_added_at_once_get_distinct_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "projects.sqlite3"
+    gateway, worker = ProjectStore(path), ProjectStore(path)  # two processes' stores on one file
+    project = new_project(gateway)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(
+            pool.map(lambda n: (gateway, worker)[n % 2].add_chapter(OWNER, project, ChapterIn(title=f"{n}")), range(24))
+        )
+
+    assert sorted(c.position for c in gateway.chapters(OWNER, project)) == list(range(1, 25))
+    assert gateway.revision(OWNER, project) == 24
+
+
+def test_a_database_of_the_first_release_keeps_its_projects_and_gains_the_new_kinds(tmp_path: Path) -> None:
+    path = tmp_path / "projects.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(FIRST_RELEASE_SCHEMA)
+        old.execute("INSERT INTO projects VALUES ('proj_old', ?, '长夜', '悬疑', ?)", (OWNER, WRITTEN))
+        old.execute("INSERT INTO chapters VALUES ('chap_old', 'proj_old', 1, '雨夜', '林舟推开门。', ?)", (WRITTEN,))
+        old.execute("INSERT INTO characters VALUES ('char_old', 'proj_old', '林舟', '退役侦探', ?)", (WRITTEN,))
+    old.close()
+
+    store = ProjectStore(path)
+    before = store.project(OWNER, "proj_old")
+    loop = store.add_plot_loop(OWNER, "proj_old", PlotLoopIn(title="玉佩", planted_in_chapter=1))
+    store.upsert_relationship(OWNER, "proj_old", RelationshipIn(source="林舟", target="苏念", kind="师徒"))
+    chapter = store.add_chapter(OWNER, "proj_old", ChapterIn(title="码头"))
+    ProjectStore(path)  # opening it again changes nothing
+
+    assert (before.chapters, before.characters, before.revision) == (1, 1, 0)
+    assert store.chapter(OWNER, "proj_old", "chap_old").content == "林舟推开门。"
+    assert store.character(OWNER, "proj_old", "char_old").description == "退役侦探"
+    assert chapter.position == 2
+    assert store.plot_loops(OWNER, "proj_old") == [loop]
+    after = store.project(OWNER, "proj_old")
+    assert (after.revision, after.chapters, after.plot_loops, after.relationships) == (3, 2, 1, 1)
+    assert [d.kind for d in store.documents(OWNER, "proj_old")] == [
+        "chapter",
+        "chapter",
+        "character",
+        "plot_loop",
+        "relationship",
+    ]

@@ -1,0 +1,86 @@
+"""The writing agents with an LLM configured: the loopback server answers in the recorded OpenAI Chat wire format.
+The writer's text streams into the run in batches (issue 8 item 8) and is whole in the state; a failing LLM is
+reported with an `error` event and the offline agent answers instead (Req 1.5); the consistency check adds the
+LLM's review to its rules, each finding placed in the draft."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from temporalio.testing import WorkflowEnvironment
+
+from tests.llm.answers import chat_completion, chat_stream
+from tests.llm.loopback import Fixture, Loopback
+from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
+from tests.workflows.writing.harness import WritingHarness, writing_harness
+
+SCENE = "写一段林舟和苏念在码头的场景"
+
+
+@pytest.fixture
+async def llm_writing(env: WorkflowEnvironment, tmp_path: Path, loopback: Loopback) -> AsyncIterator[WritingHarness]:
+    async with writing_harness(env, tmp_path, llm_base_url=loopback.base_url) as harness:
+        yield harness
+
+
+@pytest.fixture
+def llm_project(llm_writing: WritingHarness) -> str:
+    return llm_writing.project(
+        chapters=CHAPTERS, characters=CHARACTERS, plot_loops=PLOT_LOOPS, style_samples=STYLE_SAMPLES
+    )
+
+
+async def test_the_writers_text_streams_in_batches_and_is_whole_in_the_state(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    pieces = [f"第{i}句：雨还在下，林舟看着苏念。" for i in range(120)]
+    loopback.queue(chat_stream(pieces), chat_completion({"issues": []}))
+
+    outcome = await llm_writing.run(llm_project, SCENE)
+
+    written = "".join(pieces)
+    contents = outcome.of_type("content")
+    assert 1 < len(contents) < len(pieces) / 3, "batched: far fewer events than the provider's deltas"
+    assert outcome.content == written
+    result = outcome.state.result
+    assert result is not None and result.text == written and result.streamed and not result.offline
+    assert outcome.one("check_result")["offline"] is False
+    writer_call = loopback.requests[0].json()
+    system = writer_call["messages"][0]["content"]
+    prompt = writer_call["messages"][1]["content"]
+    assert "老陈" in prompt and "雨下了一整夜" in prompt, "the prompt carries the preprocessing context"
+    assert system == outcome.state.enhanced_system_prompt
+
+
+async def test_req_1_5_a_failing_llm_is_reported_and_the_offline_agent_answers(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    refused = Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)
+    loopback.queue(refused, chat_completion({"issues": []}))
+
+    outcome = await llm_writing.run(llm_project, SCENE)
+
+    assert outcome.result.status == "completed"
+    degraded = outcome.of_type("error")
+    assert [e.data["code"] for e in degraded] == ["AGENT_DEGRADED"]
+    assert outcome.state.result is not None and outcome.state.result.offline
+    assert outcome.content == outcome.result.text and outcome.result.text.startswith("【离线")
+    assert outcome.types[-1] == "done"
+
+
+async def test_req_3_5_the_llm_review_adds_located_issues_to_the_rules_findings(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    draft = "苏念推开门。林舟的黑色眼睛里全是血丝。"
+    review = {
+        "issues": [{"kind": "trait_conflict", "severity": "warning", "message": "林舟是蓝眼睛", "excerpt": "黑色眼睛"}]
+    }
+    loopback.queue(chat_stream([draft]), chat_completion(review))
+
+    outcome = await llm_writing.run(llm_project, SCENE)
+
+    check = outcome.one("check_result")
+    issue = next(i for i in check["issues"] if i["kind"] == "trait_conflict")
+    location = issue["location"]
+    assert draft[location["start"] : location["end"]] == "黑色眼睛"
+    assert check["passed"] is True, "a warning does not fail the check"

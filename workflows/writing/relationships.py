@@ -1,0 +1,95 @@
+"""RelationshipGraphWorkflow: the relationship-graph update a character design schedules (seed 002 Req 4.3–4.4).
+
+The design's request starts it as an abandoned child and ends without waiting: the update outlives the request,
+survives worker restarts like any run, and streams its own `relationship_update` and `done`, which a client
+follows at `GET /v1/runs/{id}/events` (the request's `relationship_update` event names the run).
+"""
+
+from datetime import timedelta
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.common.event_log import EventLog
+from workflows.common.graph import START, Edge, Graph
+from workflows.common.run import GraphRun, NodeFailed
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode, ErrorInfo
+    from models.events import RunStatus
+    from models.writing import nodes
+    from models.writing.events import WRITING_EVENTS, RelationshipUpdate
+    from models.writing.runs import RelationshipRunInput, RelationshipRunState, WritingMetadata
+
+UPDATE = "update_relationships"
+FAILED = "update_failed"
+END = "done"
+
+RELATIONSHIP_GRAPH = Graph(
+    name="RelationshipGraphWorkflow",
+    nodes={START: "角色设计完成", UPDATE: "关系图更新", FAILED: "更新失败", END: "done"},
+    edges=(
+        Edge(START, UPDATE, "后台开始"),
+        Edge(UPDATE, END, "已合并到关系图"),
+        Edge(UPDATE, FAILED, "写入失败"),
+        Edge(FAILED, END, "推送失败事件"),
+    ),
+    end=END,
+)
+
+
+@workflow.defn
+class RelationshipGraphWorkflow:
+    """Merges a character design's relationships into the project's relationship graph."""
+
+    @workflow.init
+    def __init__(self, input: RelationshipRunInput) -> None:
+        self._input = input
+        self._state = RelationshipRunState(
+            requested_by=input.requested_by,
+            metadata=WritingMetadata(current_node=START, start_time=workflow.now()),
+        )
+        self._events = EventLog(WRITING_EVENTS)
+        self._run = GraphRun(RELATIONSHIP_GRAPH, self._events, self._state, error_node=FAILED)
+
+    @workflow.query(name="state")
+    def state(self) -> RelationshipRunState:
+        return self._state
+
+    @workflow.run
+    async def run(self, input: RelationshipRunInput) -> RunStatus:
+        deadline = timedelta(minutes=5)
+        return await self._run.execute({UPDATE: self._update, FAILED: self._failed}, first=UPDATE, deadline=deadline)
+
+    async def _update(self) -> str:
+        try:
+            result = await self._run.call(
+                nodes.UPDATE_RELATIONSHIPS,
+                self._input.request,
+                policies.WRITING_POSTPROCESS,
+                summary=f"merge {len(self._input.request.relationships)} relationships",
+            )
+        except NodeFailed as err:
+            return self._run.fail(err, ErrorCode.RELATIONSHIP_UPDATE_FAILED)
+        self._state.result = result
+        run_id = workflow.info().workflow_id
+        message = f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
+        update = RelationshipUpdate(
+            status="updated",
+            run_id=run_id,
+            added=result.added,
+            changed=result.changed,
+            total=result.total,
+            message=message,
+        )
+        self._events.emit("relationship_update", UPDATE, update)
+        return END
+
+    async def _failed(self) -> str:
+        error = self._state.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node=UPDATE)
+        run_id = workflow.info().workflow_id
+        self._events.emit(
+            "relationship_update", FAILED, RelationshipUpdate(status="failed", run_id=run_id, message=error.message)
+        )
+        self._events.emit("error", FAILED, error)
+        return END
