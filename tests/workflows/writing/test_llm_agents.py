@@ -13,6 +13,7 @@ from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Fixture, Loopback
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
 from tests.workflows.writing.harness import WritingHarness, writing_harness
+from tests.workflows.writing.test_chains import BRAINSTORM, choose, question_of
 
 SCENE = "写一段林舟和苏念在码头的场景"
 
@@ -84,3 +85,32 @@ async def test_req_3_5_the_llm_review_adds_located_issues_to_the_rules_findings(
     location = issue["location"]
     assert draft[location["start"] : location["end"]] == "黑色眼睛"
     assert check["passed"] is True, "a warning does not fail the check"
+
+
+async def test_req_14_5_with_an_llm_the_brainstorms_json_options_are_offered_and_the_choice_reaches_the_writer(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    ideas = {
+        "options": [
+            {"id": "A", "title": "怀表里的胶卷", "summary": "老陈把证据藏在怀表里"},
+            {"id": "B", "title": "苏念的父亲", "summary": "走私船的主人是苏念的父亲"},
+        ],
+        "text": "两个方向，请选择。",
+    }
+    loopback.queue(
+        chat_completion(ideas), chat_stream(["林舟打开怀表，", "里面是一卷胶卷。"]), chat_completion({"issues": []})
+    )
+
+    handle = await llm_writing.start(llm_project, BRAINSTORM)
+    question = await question_of(handle)
+    await choose(handle, "A")
+    outcome = await llm_writing.finish(handle)
+
+    assert [(o.id, o.label) for o in question.options] == [
+        ("A", "怀表里的胶卷：老陈把证据藏在怀表里"),
+        ("B", "苏念的父亲：走私船的主人是苏念的父亲"),
+    ]
+    writer_prompt = loopback.requests[1].json()["messages"][1]["content"]
+    assert "A. 怀表里的胶卷" in writer_prompt and "两个方向" in writer_prompt, "chain context and choice in the prompt"
+    assert outcome.result.text == "林舟打开怀表，里面是一卷胶卷。"
+    assert [step.agent for step in outcome.state.chain.steps] == ["brainstorm", "writer"]  # type: ignore[union-attr]

@@ -3,10 +3,17 @@ router's intent selects the workflow (Req 1), its phases run in order with paral
 each workflow's agent and post-processing (Req 3–7), skills (Req 8), events in order (Req 9), and agents that
 read the prepared context (Req 10–11). Every run's transitions are checked against the declared graph."""
 
+import asyncio
+import time
+
 import pytest
 
 from models.writing.intents import WorkflowKind
 from tests.workflows.writing.harness import OWNER, WritingHarness
+from workflows.writing.plans import PLANS, PostProcessing
+
+MAX_LOOP_STALL_SECONDS = 0.5
+"""Far above a busy loop's jitter on 2 cores, far below what one blocking store or index call per run would add."""
 
 
 @pytest.mark.parametrize(
@@ -198,14 +205,32 @@ async def test_req_10_and_req_11_an_agent_retrieves_itself_only_without_a_prepro
     assert "雨夜" in simple.result.text, "the summary is grounded in chapter 1"
 
 
-async def test_req_16_runs_in_different_projects_never_see_each_others_context(writing: WritingHarness) -> None:
+async def test_req_15_and_req_16_concurrent_runs_stay_isolated_and_never_block_the_event_loop(
+    writing: WritingHarness,
+) -> None:
+    """20 runs at once in 20 projects, their worker in this process: each sees only its own project, and the
+    event loop they share never stalls (store and index work runs in threads)."""
     names = [f"角色{chr(0x4E00 + 37 * i)}{chr(0x4E00 + 91 * i + 5)}" for i in range(20)]
     projects = [
         writing.project(f"项目{i}", chapters=[("第一章", f"{name}在港口等船。")], characters=[(name, f"第{i}号主角")])
         for i, name in enumerate(names)
     ]
-    handles = [await writing.start(p, "写一段主角在港口等船的场景") for p in projects]
-    outcomes = [await writing.finish(handle) for handle in handles]
+    stalls: list[float] = []
+    running = True
+
+    async def watch_loop() -> None:
+        while running:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            stalls.append(time.perf_counter() - before - 0.01)
+
+    watcher = asyncio.create_task(watch_loop())
+    handles = await asyncio.gather(*(writing.start(p, "写一段主角在港口等船的场景") for p in projects))
+    outcomes = [await writing.finish(handle) for handle in handles]  # the runs go on together meanwhile
+    running = False
+    await watcher
+
+    assert max(stalls) < MAX_LOOP_STALL_SECONDS, f"the event loop stalled for {max(stalls):.3f} s"
 
     for own, outcome in zip(names, outcomes, strict=True):
         context = outcome.state.preprocessing_context
@@ -213,3 +238,15 @@ async def test_req_16_runs_in_different_projects_never_see_each_others_context(w
         assert [c.name for c in context.characters] == [own]
         seen = {other for other in names if other in outcome.result.text or other in context.model_dump_json()}
         assert seen == {own}
+
+
+async def test_req_12_content_generation_does_what_scene_creation_did(writing: WritingHarness, project: str) -> None:
+    """Seed 002 Req 12: SceneCreationOrchestrator's RAG retrieval and its consistency-check trigger live in
+    ContentGeneration (there is no other scene orchestrator): a scene request retrieves, writes, then checks."""
+    plan = PLANS[WorkflowKind.CONTENT_GENERATION]
+    outcome = await writing.run(project, "写一段林舟在码头回忆老陈的场景")
+
+    assert plan.post is PostProcessing.CONSISTENCY
+    assert outcome.state.workflow == WorkflowKind.CONTENT_GENERATION
+    assert outcome.state.preprocessing_context is not None and outcome.state.preprocessing_context.passages
+    assert outcome.state.check_result is not None and outcome.state.check_result.characters_checked == 3
