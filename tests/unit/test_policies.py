@@ -39,3 +39,21 @@ def test_a_local_node_keeps_its_budget_in_attempts_on_the_workflow_clock() -> No
     assert local["retry_policy"].maximum_attempts == 2 and local["schedule_to_close_timeout"] == timedelta(seconds=10)
     assert local["local_retry_threshold"] < timedelta(seconds=5), "retries wait on workflow timers"
     assert "local_retry_threshold" not in policies.IMAGE_EXECUTOR.kwargs()
+
+
+def test_a_writing_chains_worst_degrade_path_fits_its_deadline() -> None:
+    """A two-agent chain where everything degrades: the router's LLM path, then its rules; the preprocessing tasks
+    (side by side) at their budget; each agent's LLM path, then every attempt of the offline agent; the check at
+    its budget. The writer's wait for a choice comes on top of the deadline (`input_timeout_seconds`)."""
+    agent = policies.WRITING_AGENT.worst_case() + policies.WRITING_AGENT_OFFLINE.worst_case()
+    worst = (
+        policies.WRITING_ROUTER.worst_case()
+        + policies.WRITING_ROUTER_RULES.start_to_close
+        + policies.WRITING_PREPROCESS.worst_case()
+        + 2 * agent
+        + policies.WRITING_CHECK.worst_case()
+    )
+    assert worst <= policies.WRITING_RUN_DEADLINE, f"worst degrade path {worst} > {policies.WRITING_RUN_DEADLINE}"
+    settings = Settings(_env_file=None)
+    assert settings.writing_run_deadline_seconds == policies.WRITING_RUN_DEADLINE.total_seconds()
+    assert settings.writing_input_timeout_hours * 3600 == policies.WRITING_INPUT_TIMEOUT.total_seconds()
