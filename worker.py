@@ -25,6 +25,10 @@ from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
 from activities.image.rag import StyleRetriever
 from activities.image.validation import InputValidator
+from activities.supervisor.agents import ContentAgents
+from activities.supervisor.images import ImageAgent
+from activities.supervisor.research import ResearchAgent
+from activities.supervisor.supervisor import SupervisorAgent
 from activities.writing.agents import WritingAgents
 from activities.writing.consistency_check import ConsistencyChecker
 from activities.writing.preprocess import Preprocessor
@@ -84,16 +88,42 @@ def build_activities(
         fetcher = GuardedImageFetcher(http, max_bytes=MAX_IMAGE_BYTES, timeout_seconds=timeout)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
+    provider = image_provider or LocalImageProvider()
     return {
         "image": [
             InputValidator(blobs, fetcher).validate_input,
             Planner(style_vocabulary(library), llm).plan,
             StyleRetriever(store).retrieve_styles,
-            ImageExecutor(image_provider or LocalImageProvider(), resolver).execute,
+            ImageExecutor(provider, resolver).execute,
             ImageCritic(resolver, llm).critique,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
+        "supervisor": supervisor_activities(blobs, provider, llm),
     }
+
+
+def supervisor_activities(
+    blobs: LocalBlobStore, provider: ImageProvider, llm: LLMClient | None
+) -> list[Callable[..., Any]]:
+    """The content run's activities: the Supervisor, its agents and their tools."""
+    agents = ContentAgents(blobs, llm)
+    supervisor = SupervisorAgent(blobs, llm)
+    research = ResearchAgent(blobs, llm)
+    images = ImageAgent(provider, blobs, llm)
+    return [
+        supervisor.supervisor_turn,
+        supervisor.supervisor_tool,
+        agents.brief_compiler,
+        research.research_turn,
+        research.research_tool,
+        agents.reference_intelligence,
+        agents.layout_planner,
+        agents.image_planner,
+        agents.writer,
+        images.image_turn,
+        images.image_tool,
+        agents.review,
+    ]
 
 
 def writing_activities(

@@ -24,6 +24,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Literal
 
+from fastapi.responses import StreamingResponse
 from temporalio.api.common.v1 import WorkflowExecution
 from temporalio.api.enums.v1 import EventType, HistoryEventFilterType
 from temporalio.api.workflowservice.v1 import GetWorkflowExecutionHistoryRequest
@@ -32,7 +33,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import BlobLinks
 from api.errors import ApiError
-from api.streaming import STARTING_RUN_SECONDS, sse_stream
+from api.streaming import SSE_HEADERS, STARTING_RUN_SECONDS, sse_stream
 from models.errors import ErrorCode
 
 BUSY_RETRY_SECONDS = 5
@@ -190,6 +191,25 @@ async def queued_then_streamed(
     yield admitted_sse(run_id, session_id)
     async for text in sse_stream(client, run_id, links, starting=True):
         yield text
+
+
+async def admitted_stream(
+    admission: Admission, client: Client, links: BlobLinks, start: StartRun, *, session_header: bool = False
+) -> StreamingResponse:
+    """A streaming request's response: the run's events at once when there is a place (its id in `X-Run-Id`, and
+    its session in `X-Session-Id` when asked), else `queued` events until there is one."""
+    place = admission.enter()
+    if not place.admitted.is_set():
+        return StreamingResponse(
+            queued_then_streamed(admission, place, client, start, links),
+            media_type="text/event-stream",
+            headers=SSE_HEADERS,
+        )
+    run_id, session_id = await start_admitted(admission, place, client, start)
+    headers = {"X-Run-Id": run_id} | ({"X-Session-Id": session_id or ""} if session_header else {})
+    return StreamingResponse(
+        sse_stream(client, run_id, links, starting=True), media_type="text/event-stream", headers=SSE_HEADERS | headers
+    )
 
 
 def queued_sse(position: int) -> str:

@@ -204,6 +204,18 @@ def palette_for(prompt: str) -> Palette:
     )
 
 
+def style_palette(family: str) -> list[str]:
+    """A style family's palette colours as `#rrggbb`: sky_top, sky_bottom, the accents, subject and glow.
+
+    Raises `ValueError` for a family the renderer does not know (see `STYLE_KEYWORDS`).
+    """
+    palette = _STYLE_PALETTES.get(family)
+    if palette is None:
+        raise ValueError(f"unknown style family {family!r}; known: {', '.join(_STYLE_PALETTES)}")
+    colours = (palette.sky_top, palette.sky_bottom, *palette.accents, palette.subject, palette.glow)
+    return ["#" + "".join(f"{round(channel * 255):02x}" for channel in colour) for colour in colours]
+
+
 def binary_mask(mask: Image.Image, size: tuple[int, int]) -> npt.NDArray[np.bool_]:
     """The mask as a boolean (height, width) array, True = repaint: resized NEAREST and cut at 127."""
     gray = mask.convert("L")

@@ -73,6 +73,11 @@ class ErrorCode(StrEnum):
     KNOWLEDGE_UPDATE_FAILED = "KNOWLEDGE_UPDATE_FAILED"
     RELATIONSHIP_UPDATE_FAILED = "RELATIONSHIP_UPDATE_FAILED"
 
+    # the supervisor family
+    AGENT_FIELD_NOT_OWNED = "AGENT_FIELD_NOT_OWNED"
+    REFERENCE_IMAGE_INVALID = "REFERENCE_IMAGE_INVALID"
+    POST_NOT_READY = "POST_NOT_READY"
+
 
 class ErrorInfo(CamelModel):
     """What went wrong in a run: a code from `ErrorCode`, a message for a person, and the node it happened in."""

@@ -77,6 +77,15 @@ class Settings(BaseSettings):
     writing_input_timeout_hours: float = 24.0
     """How long a writing chain waits for the writer's choice before it ends with what it has."""
 
+    content_run_deadline_seconds: float = 900.0
+    """A content run's active work: the Supervisor's decisions, the agents and their tools."""
+    content_input_timeout_hours: float = 24.0
+    """How long a content run waits for the answer to a clarification before it ends with what it has."""
+    content_max_iterations: int = 20
+    """The Supervisor's decisions per run when the request names no `maxIterations` (`iterationCount`)."""
+    content_max_clarifications: int = 2
+    """Questions one content run may ask its user (`clarificationRounds`); beyond that the agents assume."""
+
     worker_max_concurrent_activities: int = 32
     """Activities (and, separately, local activities) one worker process runs at once."""
     worker_max_concurrent_workflow_tasks: int = 32

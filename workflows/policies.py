@@ -144,3 +144,28 @@ WRITING_RUN_DEADLINE = timedelta(minutes=10)
 comes on top."""
 WRITING_INPUT_TIMEOUT = timedelta(hours=24)
 """How long a chain waits for the writer's choice (`Settings.writing_input_timeout_hours`)."""
+
+
+# --- content creation under a supervisor (seed 001) ---------------------------------------------------------------
+
+SUPERVISOR_TURN = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
+"""One LLM turn of the Supervisor, a Planner: 10 s; after 20 s of failures its offline policy decides instead."""
+SUPERVISOR_TURN_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
+"""The offline Supervisor policy: microseconds of rules over the run's progress, local."""
+SUPERVISOR_TOOL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
+"""One tool call of a loop that reads (the Supervisor's `inspect_artifact`, research's `search_notes` and
+`extract_facts`), a RAG node: 5 s; after 10 s of failures the model reads the failure as the tool's result."""
+CONTENT_AGENT = NodeOptions(start_to_close=timedelta(seconds=30), budget=timedelta(seconds=60))
+"""An agent's LLM call (one JSON answer: a brief, a layout, a post's text, a review): 30 s per attempt; after 60 s
+of failures its offline agent answers instead."""
+CONTENT_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
+"""An offline agent, an Executor: 5 s, the full retry schedule; when it fails for good the run ends with an error."""
+REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
+"""Measures every reference image (decoding and pixel statistics, a few hundred ms each): 10 s."""
+IMAGE_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
+"""`generate_image`, an Executor: renders one planned image into the blob store, 5 s; retried 5/10/20 s apart."""
+
+CONTENT_RUN_DEADLINE = timedelta(minutes=15)
+"""A content run's active work (`Settings.content_run_deadline_seconds`); each clarification's wait comes on top."""
+CONTENT_INPUT_TIMEOUT = timedelta(hours=24)
+"""How long a clarification waits for the user (`Settings.content_input_timeout_hours`)."""

@@ -2,6 +2,7 @@
 
 from workflows.common.registration import Registry
 from workflows.image.registration import IMAGE_AGENT, IMAGE_SESSION
+from workflows.supervisor.registration import CONTENT_SUPERVISOR
 from workflows.writing.registration import RELATIONSHIP_UPDATE, WRITING
 
-REGISTRY = Registry([IMAGE_AGENT, IMAGE_SESSION, WRITING, RELATIONSHIP_UPDATE])
+REGISTRY = Registry([IMAGE_AGENT, IMAGE_SESSION, WRITING, RELATIONSHIP_UPDATE, CONTENT_SUPERVISOR])

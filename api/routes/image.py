@@ -12,13 +12,12 @@ from temporalio.client import Client, WithStartWorkflowOperation, WorkflowUpdate
 from temporalio.common import SearchAttributePair, TypedSearchAttributes, WorkflowIDConflictPolicy
 from temporalio.exceptions import ApplicationError
 
-from api.admission import queued_then_streamed, start_admitted
+from api.admission import admitted_stream
 from api.bodies import body_chunks, documented, parse_body
 from api.deps import AppSettings, Preparation, Principal, RequestIntake, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher, PrepareContext
 from api.mask_intake import store_mask
-from api.streaming import SSE_HEADERS, sse_stream
 from models.image.requests import ChatRequest, ImageRunInput
 from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
 from models.image.state import UserInput
@@ -52,24 +51,12 @@ async def chat(
     `api.admission`) a message waits for a place: `queued` events without an id, then `admitted` with its run id.
     """
     message = await intake.run(prepare_chat, await body_chunks(request), preparation)
-    place = admission.enter()
 
     async def start() -> tuple[str, str | None]:
         ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
         return ticket.run_id, ticket.session_id
 
-    if not place.admitted.is_set():
-        return StreamingResponse(
-            queued_then_streamed(admission, place, client, start, preparation.links),
-            media_type="text/event-stream",
-            headers=SSE_HEADERS,
-        )
-    run_id, session_id = await start_admitted(admission, place, client, start)
-    return StreamingResponse(
-        sse_stream(client, run_id, preparation.links, starting=True),
-        media_type="text/event-stream",
-        headers=SSE_HEADERS | {"X-Run-Id": run_id, "X-Session-Id": session_id or ""},
-    )
+    return await admitted_stream(admission, client, preparation.links, start, session_header=True)
 
 
 @dataclass(frozen=True)

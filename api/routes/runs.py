@@ -188,7 +188,7 @@ def build_router(registry: Registry) -> APIRouter:
         run_id: str, client: TemporalClient, links: Links, workflows: WorkflowRegistry, principal: Principal
     ) -> Response:
         """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
-        handle, description = await _owned(client, run_id, principal)
+        handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         state = await handle.query("state", result_type=entry.state_model)
         asked = await handle.query(AWAITING_QUERY) if entry.human_input else None
@@ -219,7 +219,7 @@ def build_router(registry: Registry) -> APIRouter:
         after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
     ) -> StreamingResponse:
         """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
-        _, description = await _owned(client, run_id, principal)
+        _, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         if entry.events is None:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
@@ -237,7 +237,7 @@ def build_router(registry: Registry) -> APIRouter:
         409 when the run is not waiting (or asks something else now, or the question expired), 422 when the
         answer is not one of the offered options.
         """
-        handle, description = await _owned(client, run_id, principal)
+        handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         _require_running(description)
         if not entry.human_input:
@@ -259,7 +259,7 @@ def build_router(registry: Registry) -> APIRouter:
     @router.post("/v1/runs/{run_id}/cancel", status_code=202)
     async def cancel_run(run_id: str, client: TemporalClient, principal: Principal) -> dict[str, str]:
         """Ask a running run to stop: it ends through its error path with a CANCELLED error and its terminal event."""
-        handle, description = await _owned(client, run_id, principal)
+        handle, description = await owned_run(client, run_id, principal)
         _require_running(description)
         await handle.cancel()
         return {"runId": run_id, "status": "cancel_requested"}
@@ -267,7 +267,7 @@ def build_router(registry: Registry) -> APIRouter:
     return router
 
 
-async def _owned(
+async def owned_run(
     client: Client, run_id: str, principal: str
 ) -> tuple[WorkflowHandle[Any, Any], WorkflowExecutionDescription]:
     """The run and Temporal's description of it, if `principal` owns it: anyone else gets the same 404 as for a

@@ -9,12 +9,11 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from temporalio.client import Client
 
-from api.admission import queued_then_streamed, start_admitted
+from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import run_search_attributes
 from api.routes.writing import Projects, call_store
-from api.streaming import SSE_HEADERS, sse_stream
 from models.errors import ErrorCode
 from models.settings import Settings
 from models.writing.runs import WritingChatRequest, WritingRunInput
@@ -52,24 +51,12 @@ async def chat(
     await call_store(projects, projects.project, principal, project_id)  # 404 unless it is the caller's
     if body.chain_context is not None and (problem := chain_problem(body.chain_context)) is not None:
         raise ApiError(422, ErrorCode.CHAIN_CONTEXT_INVALID, problem)
-    place = admission.enter()
 
     async def start() -> tuple[str, str | None]:
         run_id = await start_writing(client, settings, principal, project_id, body)
         return run_id, body.session_id
 
-    if not place.admitted.is_set():
-        return StreamingResponse(
-            queued_then_streamed(admission, place, client, start, links),
-            media_type="text/event-stream",
-            headers=SSE_HEADERS,
-        )
-    run_id, _ = await start_admitted(admission, place, client, start)
-    return StreamingResponse(
-        sse_stream(client, run_id, links, starting=True),
-        media_type="text/event-stream",
-        headers=SSE_HEADERS | {"X-Run-Id": run_id},
-    )
+    return await admitted_stream(admission, client, links, start)
 
 
 async def start_writing(

@@ -51,6 +51,8 @@ def test_no_generated_request_gets_a_5xx_or_an_undocumented_body(stack: Stack) -
         def check(case: Any) -> None:
             if case.path.endswith("/events") and case.headers is not None:
                 case.headers["Last-Event-ID"] = "999999"  # a stream past its end ends at once
+            if case.path == "/v1/content/runs" and isinstance(case.body, dict):
+                case.body["platform"] = "weibo"  # else a valid run asks which platform, and its stream waits a day
             try:
                 response = case.call(base_url=stack.gateway, timeout=60)
                 statuses.append(response.status_code)

@@ -95,3 +95,22 @@ def chat_stream(pieces: list[str]) -> Fixture:
     chunks += [chunk({}, "stop"), head | {"choices": [], "usage": usage}]
     body = "".join(f"data: {json.dumps(c, ensure_ascii=False)}\n\n" for c in chunks) + "data: [DONE]\n\n"
     return Fixture(status=200, headers={"content-type": "text/event-stream; charset=utf-8"}, body=body.encode())
+
+
+def chat_tool_calls(calls: list[tuple[str, str, dict[str, Any]]], content: str | None = None) -> Fixture:
+    """A chat completion whose answer is tool calls: (id, tool name, arguments) each."""
+    tool_calls = [
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+        for call_id, name, arguments in calls
+    ]
+    message = {"role": "assistant", "content": content, "tool_calls": tool_calls}
+    return Fixture.json(
+        {
+            "id": "chatcmpl-tools",
+            "object": "chat.completion",
+            "created": 1763700000,
+            "model": "gpt-4.1-mini-2025-04-14",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+            "usage": {"prompt_tokens": 150, "completion_tokens": 20, "total_tokens": 170},
+        }
+    )

@@ -57,3 +57,17 @@ def test_a_writing_chains_worst_degrade_path_fits_its_deadline() -> None:
     settings = Settings(_env_file=None)
     assert settings.writing_run_deadline_seconds == policies.WRITING_RUN_DEADLINE.total_seconds()
     assert settings.writing_input_timeout_hours * 3600 == policies.WRITING_INPUT_TIMEOUT.total_seconds()
+
+
+def test_a_content_runs_first_pass_with_a_dead_llm_fits_its_deadline() -> None:
+    """Seed 001's eight stages, each decided by a Supervisor whose LLM spends its whole budget before the offline
+    policy decides, and each agent's LLM spending its budget before its offline version answers (at its first
+    attempt), with the tool rounds of research and images: the run still ends inside its deadline."""
+    decision = policies.SUPERVISOR_TURN.worst_case() + policies.SUPERVISOR_TURN_OFFLINE.start_to_close
+    agent = policies.CONTENT_AGENT.worst_case() + policies.CONTENT_AGENT_OFFLINE.start_to_close
+    tools = 2 * policies.SUPERVISOR_TOOL.worst_case() + policies.IMAGE_TOOL.start_to_close
+    worst = 8 * decision + 6 * agent + policies.REFERENCE_ANALYSIS.start_to_close + tools
+    assert worst <= policies.CONTENT_RUN_DEADLINE, f"worst first pass {worst} > {policies.CONTENT_RUN_DEADLINE}"
+    settings = Settings(_env_file=None)
+    assert settings.content_run_deadline_seconds == policies.CONTENT_RUN_DEADLINE.total_seconds()
+    assert settings.content_input_timeout_hours * 3600 == policies.CONTENT_INPUT_TIMEOUT.total_seconds()

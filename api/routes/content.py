@@ -1,0 +1,145 @@
+"""Content creation at the gateway (seed 001): `POST /v1/content/runs` starts a `ContentSupervisorWorkflow` and
+streams its events as SSE (run id in `X-Run-Id`); `GET /v1/content/runs/{id}/post` returns the finished post with
+its image URLs in place. The generic run API serves the run's state, its clarification answers
+(`POST /v1/runs/{id}/input`), cancel and the graph; `POST /v1/runs` starts the same run through `CONTENT_RUN`.
+
+Reference images are URLs this gateway issued (`POST /v1/blobs`): each becomes its blob key again and must be an
+image; the user's evidence notes are stored as one blob. Both happen before the run starts (the claim check)."""
+
+import asyncio
+import uuid
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
+
+from activities.supervisor.evidence import store_notes
+from api.admission import admitted_stream
+from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
+from api.errors import ApiError
+from api.launch import LaunchContext, Launcher, PrepareContext, run_search_attributes
+from api.routes.runs import owned_run
+from imaging.rendering import ImageDecodeError, decode_image
+from models.blobs import blob_ref
+from models.errors import ErrorCode
+from models.runs import RunTicket
+from models.supervisor.runs import ContentRunBody, ContentRunInput, ContentRunRequest
+from stores.blob_store import BlobNotFoundError
+from workflows.supervisor.graph import GRAPH
+from workflows.supervisor.post import assemble_post
+from workflows.supervisor.registration import CONTENT_SUPERVISOR
+from workflows.supervisor.workflow import ContentSupervisorWorkflow
+
+router = APIRouter(prefix="/v1/content", tags=["content"])
+
+SUMMARY_CHARS = 60
+
+
+@router.post(
+    "/runs",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "the run's events as SSE, ending with `done`"},
+        422: {"description": "INVALID_REQUEST, or REFERENCE_IMAGE_INVALID for a reference this gateway did not issue"},
+    },
+)
+async def start_content_run(
+    body: ContentRunBody,
+    client: TemporalClient,
+    settings: AppSettings,
+    preparation: Preparation,
+    principal: Principal,
+    admission: RunAdmission,
+    links: Links,
+) -> StreamingResponse:
+    """Make a post (text and generated images) for a topic: the Supervisor routes the agents; the events stream as
+    SSE (`supervisor_decision`, `agent_started`, `tool_call`, `image_generated`, `review_result`, `post_ready`, ...,
+    `done`). A clarification arrives as `user_input_required`: answer it with `POST /v1/runs/{id}/input`."""
+    prepared = await asyncio.to_thread(prepare_content, body, preparation)
+    context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
+
+    async def start() -> tuple[str, str | None]:
+        ticket = await start_content(context, prepared, body.session_id)
+        return ticket.run_id, ticket.session_id
+
+    return await admitted_stream(admission, client, links, start)
+
+
+@router.get(
+    "/runs/{run_id}/post",
+    responses={404: {"description": "RUN_NOT_FOUND"}, 409: {"description": "POST_NOT_READY while the run works"}},
+)
+async def get_post(run_id: str, client: TemporalClient, principal: Principal, links: Links) -> JSONResponse:
+    """The finished post: title, sections in layout order (text blocks, images by URL), hashtags, quality scores,
+    whether it is complete and why the run ended."""
+    handle, description = await owned_run(client, run_id, principal)
+    if description.workflow_type != ContentSupervisorWorkflow.__name__:
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个内容运行：{run_id}")
+    state = await handle.query(ContentSupervisorWorkflow.state)
+    if state.metadata.current_node != GRAPH.end:
+        raise ApiError(
+            409,
+            ErrorCode.POST_NOT_READY,
+            f"成品还没有完成：运行在 {state.metadata.current_node}（the run still works）",
+        )
+    return JSONResponse(links.present(assemble_post(state).model_dump(mode="json", by_alias=True)))
+
+
+def prepare_content(run_input: BaseModel, context: PrepareContext) -> ContentRunInput:
+    """The request with its reference images as blob keys (each checked to be an image this gateway issued) and
+    its evidence notes stored; the owner is set when the run starts. Blocking: runs in a thread or the intake."""
+    assert isinstance(run_input, ContentRunRequest)
+    references = [blob_ref(_reference_key(url, index, context)) for index, url in enumerate(run_input.reference_images)]
+    settings = context.settings
+    return ContentRunInput(
+        owner="",
+        topic=run_input.topic,
+        platform=run_input.platform,
+        reference_images=references,
+        evidence_notes_ref=store_notes(context.blobs, run_input.evidence) if run_input.evidence else None,
+        evidence_notes=len(run_input.evidence),
+        layout_preference=run_input.layout_preference,
+        image_gen_provider=run_input.image_gen_provider,
+        max_iterations=run_input.max_iterations or settings.content_max_iterations,
+        max_clarification_rounds=settings.content_max_clarifications,
+        llm_configured=settings.llm_provider is not None,
+        deadline_seconds=settings.content_run_deadline_seconds,
+        input_timeout_seconds=settings.content_input_timeout_hours * 3600,
+    )
+
+
+async def start_content(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
+    """Start one content run owned by the principal that asked."""
+    assert isinstance(prepared, ContentRunInput)
+    run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
+    run_id = f"content-{uuid.uuid4().hex[:16]}"
+    await context.client.start_workflow(
+        ContentSupervisorWorkflow.run,
+        run_input,
+        id=run_id,
+        task_queue=context.settings.task_queue("supervisor"),
+        search_attributes=run_search_attributes(context.principal, session_id),
+        static_summary=f"content: {run_input.topic[:SUMMARY_CHARS]}",
+    )
+    return RunTicket(run_id=run_id, workflow=ContentSupervisorWorkflow.__name__, session_id=session_id)
+
+
+CONTENT_RUN = Launcher(prepare=prepare_content, start=start_content)
+
+
+def _reference_key(url: str, index: int, context: PrepareContext) -> str:
+    key = context.links.own_key(url)
+    if key is None:
+        raise ApiError(
+            422,
+            ErrorCode.REFERENCE_IMAGE_INVALID,
+            f"referenceImages[{index}] 不是本服务签发的图片 URL：先用 POST /v1/blobs 上传"
+            "（not a URL this gateway issued）",
+        )
+    try:
+        decode_image(context.blobs.get(key))
+    except (BlobNotFoundError, ImageDecodeError) as err:
+        raise ApiError(
+            422, ErrorCode.REFERENCE_IMAGE_INVALID, f"referenceImages[{index}] 不是可解码的图片（not an image）"
+        ) from err
+    return key

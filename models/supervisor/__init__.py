@@ -1,0 +1,1 @@
+"""The supervisor family's models (seed 001)."""

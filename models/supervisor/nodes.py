@@ -1,0 +1,29 @@
+"""The content run's activities: the typed `ActivitySpec` that names each one `supervisor.<node>` for the worker
+and the workflow alike. Agents without tools are one activity each; each tool loop has a turn and a tool call."""
+
+from models.nodes import ActivitySpec
+from models.supervisor.agents import AgentName, AgentOutcome, AgentRequest
+from models.supervisor.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
+
+TOOLLESS_AGENTS = (
+    AgentName.BRIEF_COMPILER,
+    AgentName.REFERENCE_INTELLIGENCE,
+    AgentName.LAYOUT_PLANNER,
+    AgentName.IMAGE_PLANNER,
+    AgentName.WRITER,
+    AgentName.REVIEW,
+)
+"""Agents that are one activity; research_evidence_agent and image_agent are tool loops."""
+
+AGENTS: dict[AgentName, ActivitySpec[AgentRequest, AgentOutcome]] = {
+    agent: ActivitySpec(f"supervisor.{agent.value.removesuffix('_agent')}", AgentRequest, AgentOutcome)
+    for agent in TOOLLESS_AGENTS
+}
+"""`supervisor.brief_compiler`, `supervisor.writer`, ..."""
+
+SUPERVISOR_TURN = ActivitySpec("supervisor.supervisor_turn", TurnRequest, Turn)
+SUPERVISOR_TOOL = ActivitySpec("supervisor.supervisor_tool", ToolCallRequest, ToolCallResult)
+RESEARCH_TURN = ActivitySpec("supervisor.research_turn", TurnRequest, Turn)
+RESEARCH_TOOL = ActivitySpec("supervisor.research_tool", ToolCallRequest, ToolCallResult)
+IMAGE_TURN = ActivitySpec("supervisor.image_turn", TurnRequest, Turn)
+IMAGE_TOOL = ActivitySpec("supervisor.image_tool", ToolCallRequest, ToolCallResult)

@@ -1,0 +1,1 @@
+"""Gateway tests of the supervisor family."""

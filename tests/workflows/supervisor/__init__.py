@@ -1,0 +1,1 @@
+"""Workflow tests of the supervisor family."""

@@ -1,0 +1,1 @@
+"""The supervisor family's workflow (seed 001): ContentSupervisorWorkflow, its graph and its routing."""
