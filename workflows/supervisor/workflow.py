@@ -179,11 +179,12 @@ class ContentSupervisorWorkflow:
             return self._end("max_iterations", message)
         conversation = self._conversations["supervisor"]
         rounds = sum(1 for message in conversation if message.role == "tool")
+        before = progress(state)
         request = TurnRequest(
             loop="supervisor",
             view=self._view(),
             conversation=list(conversation),
-            progress=progress(state),
+            progress=before,
             tool_calls_made=rounds,
             tools_allowed=rounds < SUPERVISOR_TOOL_ROUNDS,
             use_llm=self._input.llm_configured,
@@ -221,7 +222,7 @@ class ContentSupervisorWorkflow:
             return SUPERVISOR
         agent = AgentName(target)
         self._assignment = turn.decision or SupervisorDecision()
-        fallback = progress(state).quality_fallback
+        fallback = before.quality_fallback
         if fallback is not None and fallback.agent is agent:
             tried = state.metadata.fallbacks_tried
             tried[fallback.dimension.value] = tried.get(fallback.dimension.value, 0) + 1
