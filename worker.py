@@ -7,16 +7,22 @@ family's task queue (`TASK_QUEUE_PREFIX` + family) until SIGINT/SIGTERM, then sh
 import asyncio
 import logging
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
 from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from temporalio.client import Client
-from temporalio.worker import UnsandboxedWorkflowRunner, Worker
+from temporalio.worker import Interceptor, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker._workflow_instance import _WorkflowLogicFlag
 
+from activities.app_builder.analysis import AnalysisAgents
+from activities.app_builder.execution import ExecutionAgents
+from activities.app_builder.patches import PatchApplier
+from activities.app_builder.planner import Planner as AppPlanner
+from activities.app_builder.quality import QualityAgent
+from activities.app_builder.task_loop import TaskLoop
 from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from activities.common.image_fetch import GuardedImageFetcher
 from activities.image.critic import ImageCritic
@@ -99,7 +105,36 @@ def build_activities(
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
         "supervisor": supervisor_activities(blobs, provider, llm),
+        "app_builder": app_builder_activities(settings, blobs, llm),
     }
+
+
+def app_builder_activities(
+    settings: Settings, blobs: LocalBlobStore, llm: LLMClient | None
+) -> list[Callable[..., Any]]:
+    """The app run's agents, its merging and its quality checks (their npm work under `DATA_DIR/app_builder`)."""
+    analysis = AnalysisAgents(llm)
+    execution = ExecutionAgents(blobs)
+    loop = TaskLoop(blobs, llm)
+    quality = QualityAgent(blobs, settings.data_dir / "app_builder")
+    return [
+        analysis.product_manager,
+        analysis.frontend_architect,
+        analysis.ui_expert,
+        analysis.ux_expert,
+        AppPlanner(blobs, llm).planner,
+        execution.scaffold_agent,
+        execution.page_agent,
+        execution.state_agent,
+        execution.style_agent,
+        execution.interaction_agent,
+        execution.repair_agent,
+        loop.task_turn,
+        loop.task_tool,
+        PatchApplier(blobs).apply_patches,
+        quality.quality_checks,
+        quality.toolchain_checks,
+    ]
 
 
 def supervisor_activities(
@@ -166,9 +201,15 @@ replay in the old order."""
 
 
 def build_workers(
-    client: Client, settings: Settings, activities: Activities, registry: Registry = REGISTRY
+    client: Client,
+    settings: Settings,
+    activities: Activities,
+    registry: Registry = REGISTRY,
+    *,
+    interceptors: Sequence[Interceptor] = (),
 ) -> list[Worker]:
-    """One worker per family: its task queue, its workflows and its activities."""
+    """One worker per family: its task queue, its workflows and its activities (and `interceptors`, which tests
+    use to watch activities run)."""
     workers = []
     for family in sorted(set(registry.families()) | set(activities)):
         workflows = [entry.workflow for entry in registry.of_family(family)]
@@ -182,6 +223,7 @@ def build_workers(
             max_concurrent_local_activities=settings.worker_max_concurrent_activities,
             max_concurrent_workflow_tasks=settings.worker_max_concurrent_workflow_tasks,
             max_cached_workflows=settings.worker_max_cached_workflows,
+            interceptors=interceptors,
         )
         if workflows:
             family_worker._set_default_workflow_logic_flag(SINGLE_BATCH, enabled=True)
@@ -191,11 +233,17 @@ def build_workers(
 
 @asynccontextmanager
 async def running_workers(
-    client: Client, settings: Settings, activities: Activities, registry: Registry = REGISTRY
+    client: Client,
+    settings: Settings,
+    activities: Activities,
+    registry: Registry = REGISTRY,
+    *,
+    interceptors: Sequence[Interceptor] = (),
 ) -> AsyncIterator[list[Worker]]:
     """Run every family's worker until the block ends, then shut them all down."""
+    built = build_workers(client, settings, activities, registry, interceptors=interceptors)
     async with AsyncExitStack() as stack:
-        workers = [await stack.enter_async_context(w) for w in build_workers(client, settings, activities, registry)]
+        workers = [await stack.enter_async_context(w) for w in built]
         yield workers
 
 

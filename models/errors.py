@@ -78,6 +78,16 @@ class ErrorCode(StrEnum):
     REFERENCE_IMAGE_INVALID = "REFERENCE_IMAGE_INVALID"
     POST_NOT_READY = "POST_NOT_READY"
 
+    # the app builder family
+    ANALYSIS_FAILED = "ANALYSIS_FAILED"
+    DOCUMENT_INVALID = "DOCUMENT_INVALID"
+    PLANNING_FAILED = "PLANNING_FAILED"
+    PLAN_INVALID = "PLAN_INVALID"
+    INVALID_PATCH = "INVALID_PATCH"
+    QUALITY_CHECK_FAILED = "QUALITY_CHECK_FAILED"
+    WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
+    FILE_NOT_FOUND = "FILE_NOT_FOUND"
+
 
 class ErrorInfo(CamelModel):
     """What went wrong in a run: a code from `ErrorCode`, a message for a person, and the node it happened in."""

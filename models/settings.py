@@ -86,6 +86,13 @@ class Settings(BaseSettings):
     content_max_clarifications: int = 2
     """Questions one content run may ask its user (`clarificationRounds`); beyond that the agents assume."""
 
+    app_run_deadline_seconds: float = 3600.0
+    """An app run's whole work: analysis, planning, the waves and the quality/repair rounds."""
+    app_toolchain_checks: Literal["off", "auto", "on"] = "auto"
+    """Whether the app builder's quality agent also runs `tsc --noEmit` and the build in the generated project:
+    `auto` when `npm` is on the worker's PATH (dependencies come from the npm registry, cached under `DATA_DIR`),
+    `on` to require it, `off` for the parsers and the import check alone."""
+
     worker_max_concurrent_activities: int = 32
     """Activities (and, separately, local activities) one worker process runs at once."""
     worker_max_concurrent_workflow_tasks: int = 32

@@ -52,14 +52,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_stack(data_dir: Path, log: Path, startup_timeout: float = 120.0) -> Iterator[Stack]:
+def running_stack(
+    data_dir: Path, log: Path, startup_timeout: float = 120.0, env: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """The embedded stack on free ports with its data under `data_dir`; `env` adds settings."""
     api_port, temporal_port = free_port(), free_port()
-    env = os.environ | {
-        "TEMPORAL_PORT": str(temporal_port),
-        "TEMPORAL_UI_PORT": str(free_port()),
-        "API_PORT": str(api_port),
-        "DATA_DIR": str(data_dir),
-    }
+    env = (
+        os.environ
+        | (env or {})
+        | {
+            "TEMPORAL_PORT": str(temporal_port),
+            "TEMPORAL_UI_PORT": str(free_port()),
+            "API_PORT": str(api_port),
+            "DATA_DIR": str(data_dir),
+        }
+    )
     with log.open("wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "deploy.stack"], cwd=REPO, env=env, stdout=out, stderr=out)
         stack = Stack(

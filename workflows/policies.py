@@ -169,3 +169,39 @@ CONTENT_RUN_DEADLINE = timedelta(minutes=15)
 """A content run's active work (`Settings.content_run_deadline_seconds`); each clarification's wait comes on top."""
 CONTENT_INPUT_TIMEOUT = timedelta(hours=24)
 """How long a clarification waits for the user (`Settings.content_input_timeout_hours`)."""
+
+
+# --- the app builder (seed 003) -----------------------------------------------------------------------------------
+
+APP_ANALYSIS_AGENT = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
+"""An analysis agent's LLM call: one Session_Document, a long JSON answer (a Planner that writes a document, not a
+10 s routing decision): 90 s per attempt, retried 5/10/20 s apart within 5 minutes; then the layer stops."""
+APP_ANALYSIS_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
+"""An offline analysis agent: milliseconds of rules, local."""
+APP_PLANNER = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
+"""The planning layer's LLM call (the Execution_Plan from four documents), like an analysis agent."""
+APP_PLANNER_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
+"""The offline planner (the seed's wave graph as tasks) and the storing of the documents: local."""
+APP_TASK_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=30))
+"""One execution task without a model (rules that write files into the blob store), an Executor with file work:
+30 s, retried 5/10/20 s apart; when it fails for good the task is failed and its dependents are skipped."""
+APP_TASK_TURN = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
+"""One LLM turn of a writing agent's tool loop (it may write a whole file as a tool call's arguments)."""
+APP_TASK_TOOL = NodeOptions(start_to_close=timedelta(seconds=10))
+"""One workspace tool call (list, read, write a blob): 10 s, retried 5/10/20 s apart."""
+APP_APPLY_PATCHES = NodeOptions(start_to_close=timedelta(seconds=30))
+"""Applying a wave's patch intents: reads the snapshot, merges three-way, writes the new manifest."""
+APP_QUALITY_CHECKS = NodeOptions(start_to_close=timedelta(seconds=60))
+"""Parsing every file and resolving its imports (tree-sitter; a few ms per file), a Critic with a large input."""
+APP_TOOLCHAIN_CHECKS = NodeOptions(
+    start_to_close=timedelta(minutes=10), heartbeat=timedelta(seconds=30), budget=timedelta(minutes=25)
+)
+"""`npm install`, `tsc --noEmit` and the build (minutes the first time, seconds with the dependency cache); a
+worker that dies is noticed after 30 s without a heartbeat."""
+
+APP_TASK_TOOL_CALLS = 12
+"""Tool calls a writing agent may make per task; after that its turn is asked for its summary alone."""
+APP_MAX_REPAIR_ROUNDS = 2
+"""Repair rounds after a failed quality check (seed 003); then the remaining tasks are marked degraded."""
+APP_RUN_DEADLINE = timedelta(hours=1)
+"""An app run's whole work (`Settings.app_run_deadline_seconds`)."""

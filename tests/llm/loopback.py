@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -93,6 +94,8 @@ class Loopback:
     requests: list[RecordedRequest] = field(default_factory=list)
     unexpected: list[RecordedRequest] = field(default_factory=list)
     """Requests that found nothing queued (answered 599)."""
+    responder: Callable[[RecordedRequest], Fixture | None] | None = None
+    """Answers by what a request says instead of in queue order (runs whose LLM calls happen side by side)."""
     _queue: deque[Fixture] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: _QuietServer | None = None
@@ -114,12 +117,15 @@ class Loopback:
     def reset(self) -> None:
         with self._lock:
             self._queue.clear()
+            self.responder = None
             self.requests.clear()
             self.unexpected.clear()
 
     def _next(self, request: RecordedRequest) -> Fixture | None:
         with self._lock:
             self.requests.append(request)
+            if self.responder is not None:
+                return self.responder(request)
             if not self._queue:
                 self.unexpected.append(request)
                 return None

@@ -115,7 +115,9 @@ async def collect_events(harness: Harness, run_id: str) -> list[RunEvent]:
 
 
 def settings_for(data_dir: Path, **fields: Any) -> Settings:
-    """Settings for one test: its own data dir and its own task queues (so no other test's worker answers)."""
+    """Settings for one test: its own data dir and its own task queues (so no other test's worker answers); app
+    runs check their projects without npm unless a test asks (`app_toolchain_checks`)."""
+    fields = {"app_toolchain_checks": "off"} | fields
     return Settings(data_dir=data_dir, task_queue_prefix=f"t{uuid.uuid4().hex[:8]}-", _env_file=None, **fields)
 
 

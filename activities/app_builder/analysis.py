@@ -1,0 +1,111 @@
+"""The analysis layer's agents, one activity each (`app_builder.product_manager`, `.frontend_architect`,
+`.ui_expert`, `.ux_expert`).
+
+Each reads the brief and every document before it and returns its Session_Document. With a model, the model
+writes the document's `content` as JSON in the seed's schema (one repair round inside the client when it does
+not fit); a content that still does not fit is DOCUMENT_INVALID, non-retryable, naming the agent and the fields,
+which stops the layer. Without a model the offline agent writes it (labelled offline).
+"""
+
+import time
+import uuid
+
+from pydantic import BaseModel, ValidationError
+
+from activities.app_builder.offline.analysis import analysis_document
+from activities.app_builder.prompts import ANALYSIS_ROLES, analysis_input
+from activities.common.failures import permanent
+from activities.common.llm_calls import llm_failure, llm_timeout
+from llm import LLMClient, Message
+from llm.errors import LLMError, OutputValidationError
+from models.app_builder import nodes
+from models.app_builder.agents import AnalysisOutcome, AnalysisRequest
+from models.app_builder.documents import (
+    DOCUMENT_MODELS,
+    SESSION_DOCUMENT,
+    AnalysisAgentID,
+    FrontendArchitectContent,
+    ProductManagerContent,
+    UIExpertContent,
+    UXExpertContent,
+)
+from models.errors import ErrorCode
+
+LLM_TEMPERATURE = 0.4
+CONTENT_MODELS: dict[AnalysisAgentID, type[BaseModel]] = {
+    AnalysisAgentID.PRODUCT_MANAGER: ProductManagerContent,
+    AnalysisAgentID.FRONTEND_ARCHITECT: FrontendArchitectContent,
+    AnalysisAgentID.UI_EXPERT: UIExpertContent,
+    AnalysisAgentID.UX_EXPERT: UXExpertContent,
+}
+
+
+class AnalysisAgents:
+    """The four analysis agents over the LLM (None: offline only)."""
+
+    def __init__(self, llm: LLMClient | None = None) -> None:
+        self._llm = llm
+
+    @nodes.ANALYSIS[AnalysisAgentID.PRODUCT_MANAGER].defn
+    async def product_manager(self, request: AnalysisRequest) -> AnalysisOutcome:
+        return await self._document(request)
+
+    @nodes.ANALYSIS[AnalysisAgentID.FRONTEND_ARCHITECT].defn
+    async def frontend_architect(self, request: AnalysisRequest) -> AnalysisOutcome:
+        return await self._document(request)
+
+    @nodes.ANALYSIS[AnalysisAgentID.UI_EXPERT].defn
+    async def ui_expert(self, request: AnalysisRequest) -> AnalysisOutcome:
+        return await self._document(request)
+
+    @nodes.ANALYSIS[AnalysisAgentID.UX_EXPERT].defn
+    async def ux_expert(self, request: AnalysisRequest) -> AnalysisOutcome:
+        return await self._document(request)
+
+    async def _document(self, request: AnalysisRequest) -> AnalysisOutcome:
+        agent = request.agent_id
+        document_id = f"{agent.value}-{uuid.uuid4().hex[:12]}"
+        created_at = int(time.time() * 1000)
+        if self._llm is None or not request.use_llm:
+            try:
+                document = analysis_document(
+                    agent, request.brief, request.previous_documents, document_id=document_id, created_at=created_at
+                )
+            except ValueError as err:
+                raise permanent(ErrorCode.DOCUMENT_INVALID, f"{agent.value}：{err}") from err
+            return AnalysisOutcome(document=document, offline=True)
+        content = await self._ask(self._llm, request)
+        raw = {"id": document_id, "agentId": agent.value, "createdAt": created_at, "version": 1, "content": content}
+        try:
+            document = SESSION_DOCUMENT.validate_python(raw)
+        except ValidationError as err:
+            raise _invalid(agent, err.errors()) from err
+        return AnalysisOutcome(document=document, offline=False)
+
+    async def _ask(self, llm: LLMClient, request: AnalysisRequest) -> dict[str, object]:
+        agent = request.agent_id
+        schema = CONTENT_MODELS[agent]
+        try:
+            answer = await llm.chat_with_json(
+                [Message.user(analysis_input(request.brief, request.previous_documents))],
+                schema,
+                system=ANALYSIS_ROLES[agent],
+                temperature=LLM_TEMPERATURE,
+                timeout=llm_timeout(llm.timeout),
+            )
+        except OutputValidationError as err:
+            raise _invalid(agent, err.errors) from err
+        except LLMError as err:
+            raise llm_failure(err) from err
+        dumped: dict[str, object] = answer.model_dump(mode="json", by_alias=True)
+        return dumped
+
+
+def _invalid(agent: AnalysisAgentID, errors: object) -> Exception:
+    fields = []
+    for error in errors if isinstance(errors, list) else []:
+        location = ".".join(str(part) for part in error.get("loc", ())) or "(root)"
+        fields.append(f"{location}: {error.get('msg', '')}")
+    model = DOCUMENT_MODELS[agent].__name__
+    detail = "; ".join(fields[:8]) or "not a JSON object"
+    return permanent(ErrorCode.DOCUMENT_INVALID, f"{agent.value} 的文档不符合 {model} 的格式：{detail}")

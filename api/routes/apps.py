@@ -1,0 +1,162 @@
+"""The app builder at the gateway (seed 003): `POST /v1/apps/runs` starts an `AppBuilderWorkflow` and streams its
+events as SSE (run id in `X-Run-Id`); the generated project is served from the run's workspace: the whole of it
+as a zip (`GET /v1/apps/runs/{id}/workspace.zip`), its file list and one file at a time. The generic run API
+serves the run's state (the blackboard), cancel and the graph; `POST /v1/runs` starts the same run
+(`APP_RUN`)."""
+
+import asyncio
+import uuid
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel
+
+from activities.app_builder.archive import workspace_listing, workspace_zip
+from activities.app_builder.workspace import WorkspacePathError, load_manifest, read_text, workspace_path
+from api.admission import admitted_stream
+from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
+from api.errors import ApiError
+from api.launch import LaunchContext, Launcher, PrepareContext, run_search_attributes
+from api.routes.runs import owned_run
+from models.app_builder.agents import AppBrief
+from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
+from models.app_builder.state import AppBuilderState
+from models.errors import ErrorCode
+from models.runs import RunTicket
+from workflows.app_builder.registration import APP_BUILDER
+from workflows.app_builder.workflow import AppBuilderWorkflow
+
+router = APIRouter(prefix="/v1/apps", tags=["apps"])
+
+SUMMARY_CHARS = 60
+TEXT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}
+"""A generated file is served as text, never rendered: its author is a model."""
+
+
+@router.post(
+    "/runs",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"text/event-stream": {}}, "description": "the run's events as SSE, ending with `done`"}
+    },
+)
+async def start_app_run(
+    body: AppRunBody,
+    client: TemporalClient,
+    settings: AppSettings,
+    preparation: Preparation,
+    principal: Principal,
+    admission: RunAdmission,
+    links: Links,
+) -> StreamingResponse:
+    """Build a front-end project from a description: analysis (`document_ready` ×4), planning (`plan_ready`),
+    execution in waves (`wave_started`, `task_started`, `task_finished`, `conflict`), quality and repair
+    (`quality_result`, `repair_round`), then `app_ready` and `done`. Download the project from
+    `GET /v1/apps/runs/{id}/workspace.zip`."""
+    prepared = prepare_app(body, preparation)
+    context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
+
+    async def start() -> tuple[str, str | None]:
+        ticket = await start_app(context, prepared, body.session_id)
+        return ticket.run_id, ticket.session_id
+
+    return await admitted_stream(admission, client, links, start)
+
+
+@router.get(
+    "/runs/{run_id}/workspace.zip",
+    response_class=Response,
+    responses={
+        200: {"content": {"application/zip": {}}, "description": "the project, every file under one folder"},
+        404: {"description": "RUN_NOT_FOUND"},
+        409: {"description": "WORKSPACE_NOT_READY: no file is written yet"},
+    },
+)
+async def download_workspace(run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> Response:
+    """The run's project as a zip, every file under a folder named after the run: the final workspace once the
+    run ended, else the newest snapshot (`X-Workspace-Final` says which)."""
+    state = await _app_state(client, run_id, principal)
+    if state.workspace.manifest_ref is None:
+        raise ApiError(409, ErrorCode.WORKSPACE_NOT_READY, "工作区还没有文件（the run has not written any file yet）")
+    data = await asyncio.to_thread(workspace_zip, blobs, state.workspace, run_id)
+    headers = {
+        "Content-Disposition": f'attachment; filename="{run_id}.zip"',
+        "X-Workspace-Final": "true" if state.finished_at is not None else "false",
+    }
+    return Response(data, media_type="application/zip", headers=headers)
+
+
+@router.get("/runs/{run_id}/files", responses={404: {"description": "RUN_NOT_FOUND"}})
+async def list_files(run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> JSONResponse:
+    """The workspace's files: path and size, sorted by path."""
+    state = await _app_state(client, run_id, principal)
+    listing = await asyncio.to_thread(workspace_listing, blobs, state.workspace)
+    files: list[dict[str, Any]] = [{"path": path, "size": size} for path, size in listing]
+    return JSONResponse({"runId": run_id, "final": state.finished_at is not None, "files": files})
+
+
+@router.get(
+    "/runs/{run_id}/files/{path:path}",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "the file's text"},
+        404: {"description": "RUN_NOT_FOUND or FILE_NOT_FOUND"},
+    },
+)
+async def get_file(run_id: str, path: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> Response:
+    """One file of the workspace, as UTF-8 text."""
+    state = await _app_state(client, run_id, principal)
+    try:
+        normalised = workspace_path(path)
+    except WorkspacePathError as err:
+        raise ApiError(404, ErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{path[:80]}") from err
+    text = await asyncio.to_thread(_file_text, blobs, state, normalised)
+    if text is None:
+        raise ApiError(404, ErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{normalised}")
+    return Response(text, media_type="text/plain; charset=utf-8", headers=TEXT_HEADERS)
+
+
+def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
+    """The request with the run's limits from settings; the owner is set when the run starts."""
+    assert isinstance(run_input, AppRunRequest)
+    settings = context.settings
+    return AppRunInput(
+        owner="",
+        brief=AppBrief(message=run_input.message, platform=run_input.platform, tech_stack=run_input.tech_stack),
+        llm_configured=settings.llm_provider is not None,
+        toolchain=settings.app_toolchain_checks,
+        deadline_seconds=settings.app_run_deadline_seconds,
+    )
+
+
+async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
+    """Start one app run owned by the principal that asked."""
+    assert isinstance(prepared, AppRunInput)
+    run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
+    run_id = f"app-{uuid.uuid4().hex[:16]}"
+    await context.client.start_workflow(
+        AppBuilderWorkflow.run,
+        run_input,
+        id=run_id,
+        task_queue=context.settings.task_queue("app_builder"),
+        search_attributes=run_search_attributes(context.principal, session_id),
+        static_summary=f"app: {run_input.brief.message[:SUMMARY_CHARS]}",
+    )
+    return RunTicket(run_id=run_id, workflow=AppBuilderWorkflow.__name__, session_id=session_id)
+
+
+APP_RUN = Launcher(prepare=prepare_app, start=start_app)
+
+
+async def _app_state(client: TemporalClient, run_id: str, principal: str) -> AppBuilderState:
+    handle, description = await owned_run(client, run_id, principal)
+    if description.workflow_type != AppBuilderWorkflow.__name__:
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个应用运行：{run_id}")
+    state: AppBuilderState = await handle.query(AppBuilderWorkflow.state)
+    return state
+
+
+def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | None:
+    key = load_manifest(blobs, state.workspace).get(path)
+    return read_text(blobs, key) if key is not None else None

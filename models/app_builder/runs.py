@@ -1,0 +1,68 @@
+"""An app run as the platform sees it: the request `POST /v1/apps/runs` takes, the workflow's input (the request
+and limits from settings) and the run's result."""
+
+from pydantic import Field, field_validator
+
+from models.app_builder.agents import AppBrief
+from models.app_builder.quality import ToolchainMode
+from models.base import CamelModel, RequestModel
+from models.events import RunStatus
+from models.runs import SESSION_ID_PATTERN
+
+MESSAGE_CHARS = 4000
+MAX_TECH_STACK = 12
+
+
+class AppRunRequest(RequestModel):
+    """What app to build: `input` of `POST /v1/runs` with `AppBuilderWorkflow`."""
+
+    message: str = Field(min_length=1, max_length=MESSAGE_CHARS)
+    platform: str | None = Field(default=None, max_length=40)
+    """Where the app runs (`web`, `mobile-web`, ...)."""
+    tech_stack: list[str] = Field(default_factory=list, max_length=MAX_TECH_STACK)
+
+    @field_validator("message")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message is blank")
+        return value.strip()
+
+    @field_validator("tech_stack")
+    @classmethod
+    def _short_names(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not 0 < len(value.strip()) <= 40:
+                raise ValueError("each techStack entry has 1 to 40 characters")
+        return [value.strip() for value in values]
+
+
+class AppRunBody(AppRunRequest):
+    """`POST /v1/apps/runs`: the request and, optionally, the session it belongs to."""
+
+    session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN)
+
+
+class AppRunInput(CamelModel):
+    """What an `AppBuilderWorkflow` run needs."""
+
+    owner: str
+    brief: AppBrief
+    llm_configured: bool = False
+    toolchain: ToolchainMode = "off"
+    """Whether the quality agent also runs `tsc --noEmit` and the build (`APP_TOOLCHAIN_CHECKS`)."""
+    session_id: str | None = None
+    deadline_seconds: float = 3600.0
+
+
+class AppRunResult(CamelModel):
+    """How the run ended and what it produced (the workspace is served by the gateway)."""
+
+    status: RunStatus
+    success: bool
+    files: int
+    degraded_tasks: list[str] = Field(default_factory=list)
+    unresolved_issues: list[str] = Field(default_factory=list)
+    failed_tasks: list[str] = Field(default_factory=list)
+    skipped_tasks: list[str] = Field(default_factory=list)
+    conflicts: int = 0

@@ -1,0 +1,1 @@
+"""The app builder at the gateway."""

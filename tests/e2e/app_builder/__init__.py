@@ -1,0 +1,1 @@
+"""End-to-end tests of the app builder over HTTP on the real stack."""

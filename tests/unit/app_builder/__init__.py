@@ -1,0 +1,1 @@
+"""Unit tests of the app builder family (seed 003)."""

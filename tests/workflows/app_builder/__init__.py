@@ -1,0 +1,1 @@
+"""Workflow tests of the app builder family (seed 003) on the time-skipping server."""

@@ -1,0 +1,182 @@
+"""App runs with a (scripted) model: schema validation of the documents, plan validation and its one repair
+round, writing agents as tool loops, failures that skip only their dependents, conflicts, and the quality gate's
+repair rounds and their bound. The model is the loopback server answering by request (`scripts.ScriptedModel`)."""
+
+from typing import Any
+
+from models.app_builder.documents import AnalysisAgentID
+from tests.llm.answers import chat_completion
+from tests.llm.loopback import Loopback
+from tests.workflows.app_builder.harness import AppHarness
+from tests.workflows.app_builder.scripts import ScriptedModel, task
+
+MISSING_IMPORT = 'import Missing from "./Missing";\n\nexport default function App() {\n  return <Missing />;\n}\n'
+FIXED = {"src/Missing.tsx": "export default function Missing() {\n  return null;\n}\n"}
+
+
+def gated(*writers: dict[str, Any]) -> list[dict[str, Any]]:
+    """scaffold, the given writing tasks after it, a quality task after all of them and a repair task."""
+    ids = [w["id"] for w in writers]
+    quality = task("quality", "quality-agent", ids or ["scaffold"], ["parse_files", "resolve_imports"])
+    return [task("scaffold", "scaffold-agent"), *writers, quality, task("repair", "repair-agent", ["quality"])]
+
+
+async def test_a_plan_with_a_cycle_gets_one_repair_round_with_the_cycle_named(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    cyclic = [task("scaffold", "scaffold-agent", ["pages"]), task("pages", "page-agent", ["scaffold"])]
+    model = ScriptedModel(plans=[cyclic, gated()])
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "completed"
+    assert outcome.path[4:7] == ["planner", "plan_repair", "wave"]
+    [ready] = outcome.of_type("plan_ready")
+    assert ready.data["repaired"] is True
+    assert [issue.code for issue in outcome.state.plan_issues] == ["cycle"]
+    assert "dependency cycle: scaffold → pages → scaffold" in model.planner_requests[1]
+
+
+async def test_a_plan_still_invalid_after_its_repair_round_fails_naming_every_problem(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    bad = [
+        task("scaffold", "scaffold-agent", tools=["list_files", "rm_rf"]),
+        task("design", "designer-agent", ["scaffold"]),
+        task("pages", "page-agent", ["ghost"]),
+    ]
+    loopback.responder = ScriptedModel(plans=[bad, bad])
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "failed"
+    error = outcome.state.error
+    assert error is not None and error.code == "PLAN_INVALID" and error.node == "plan_repair"
+    for part in ("unknown tool 'rm_rf'", "unknown agentId 'designer-agent'", "depends on 'ghost'"):
+        assert part in error.message
+    assert not outcome.of_type("wave_started") and not outcome.state.workspace.files
+    assert outcome.types[-2:] == ["error", "done"]
+
+
+async def test_a_document_that_misses_its_schema_stops_the_layer_and_names_the_agent(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    invalid = chat_completion({"componentTree": [], "routeDesign": []})
+    model = ScriptedModel(plans=[gated()], documents={AnalysisAgentID.FRONTEND_ARCHITECT: invalid})
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "failed"
+    error = outcome.state.error
+    assert error is not None and error.code == "DOCUMENT_INVALID" and error.node == "frontend_architect"
+    assert "frontend-architect" in error.message and "FrontendArchitectDocument" in error.message
+    assert [d.agent_id for d in outcome.state.documents] == [AnalysisAgentID.PRODUCT_MANAGER]
+    assert not any("You are the UI expert" in r.body.decode() for r in loopback.requests), "the layer stopped"
+
+
+async def test_a_failed_task_skips_its_dependents_and_nothing_else(scripted: AppHarness, loopback: Loopback) -> None:
+    plan = gated(
+        task("pages", "page-agent", ["scaffold"]),
+        task("styles", "style-agent", ["scaffold"]),
+        task("wiring", "interaction-agent", ["pages"]),
+    )
+    plan[-2]["dependsOn"] = ["styles"]  # the quality task waits for styles only
+    styles = {"src/styles.css": ":root { --accent: #2563eb; }\n"}
+    loopback.responder = ScriptedModel(plans=[plan], writes={"styles": styles}, refuse={"pages"})
+
+    outcome = await scripted.run()
+
+    statuses = {task_id: record.status for task_id, record in outcome.state.tasks.items()}
+    assert statuses == {
+        "scaffold": "completed",
+        "pages": "failed",
+        "styles": "completed",
+        "wiring": "skipped",
+        "quality": "completed",
+        "repair": "not_needed",
+    }
+    assert outcome.result.status == "completed" and not outcome.result.success
+    assert outcome.result.failed_tasks == ["pages"] and outcome.result.skipped_tasks == ["wiring"]
+    [skipped] = [e for e in outcome.of_type("task_finished") if e.data["taskId"] == "wiring"]
+    assert "pages" in skipped.data["error"]
+    assert outcome.files["src/styles.css"] == styles["src/styles.css"]
+
+
+async def test_writing_agents_are_tool_loops_with_one_activity_per_call(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    loopback.responder = ScriptedModel(plans=[gated()])
+
+    outcome = await scripted.run()
+
+    history = await outcome.handle.fetch_history()
+    activities = [
+        event.activity_task_scheduled_event_attributes.activity_type.name
+        for event in history.events
+        if event.HasField("activity_task_scheduled_event_attributes")
+    ]
+    assert activities.count("app_builder.task_tool") == 4, "scaffold wrote its four files, one call each"
+    assert activities.count("app_builder.task_turn") == 2, "a turn with the calls, a turn with the summary"
+    assert outcome.state.tasks["scaffold"].files == sorted(
+        ["index.html", "package.json", "src/App.tsx", "src/main.tsx"]
+    )
+    assert outcome.state.success
+
+
+async def test_overlapping_changes_to_one_file_are_a_conflict_that_keeps_both_versions(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    first = "export default function App() {\n  return <main>first</main>;\n}\n"
+    second = "export default function App() {\n  return <main>second</main>;\n}\n"
+    plan = gated(task("one", "page-agent", ["scaffold"]), task("two", "state-agent", ["scaffold"]))
+    writes = {"one": {"src/App.tsx": first}, "two": {"src/App.tsx": second}}
+    loopback.responder = ScriptedModel(plans=[plan], writes=writes)
+
+    outcome = await scripted.run()
+
+    [event] = outcome.of_type("conflict")
+    assert event.data["path"] == "src/App.tsx" and event.data["merged"] is False
+    assert event.data["keptTaskId"] == "one"
+    [conflict] = outcome.state.conflicts
+    assert set(conflict.versions) == {"one", "two"}
+    kept = {task_id: scripted.blobs.get(key or "").decode() for task_id, key in conflict.versions.items()}
+    assert kept == {"one": first, "two": second}, "both versions are kept"
+    assert outcome.files["src/App.tsx"] == first
+
+
+async def test_the_repair_agent_gets_the_findings_and_the_next_check_passes(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    plan = gated(task("pages", "page-agent", ["scaffold"]))
+    model = ScriptedModel(plans=[plan], writes={"pages": {"src/App.tsx": MISSING_IMPORT}}, repairs=[FIXED])
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    rounds = [(e.data["round"], e.data["passed"]) for e in outcome.of_type("quality_result")]
+    assert rounds == [(0, False), (1, True)]
+    assert [e.data["round"] for e in outcome.of_type("repair_round")] == [1]
+    assert "./Missing" in model.repair_requests[0], "the repair agent reads the findings"
+    assert outcome.state.tasks["repair"].status == "completed"
+    assert outcome.state.success and not outcome.state.unresolved_issues
+
+
+async def test_after_two_repair_rounds_the_remaining_tasks_are_degraded(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    plan = gated(task("pages", "page-agent", ["scaffold"]))
+    loopback.responder = ScriptedModel(plans=[plan], writes={"pages": {"src/Page.tsx": MISSING_IMPORT}})
+
+    outcome = await scripted.run()
+
+    assert [e.data["round"] for e in outcome.of_type("quality_result")] == [0, 1, 2]
+    assert [e.data["round"] for e in outcome.of_type("repair_round")] == [1, 2], "at most two repair rounds"
+    state = outcome.state
+    assert state.degraded_tasks == ["pages", "quality", "repair"]
+    assert state.tasks["scaffold"].status == "completed", "a task whose files have no finding is not degraded"
+    assert any("./Missing" in issue for issue in state.unresolved_issues)
+    assert outcome.result.status == "completed" and not outcome.result.success
+    [ready] = outcome.of_type("app_ready")
+    assert ready.data["unresolvedIssues"] == state.unresolved_issues
