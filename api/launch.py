@@ -51,20 +51,48 @@ def keep_input(run_input: BaseModel, context: PrepareContext) -> BaseModel:
     return run_input
 
 
-async def start_directly(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
-    """The default `start`: the workflow with the prepared input as its argument, under the id `<family>-<random>`,
-    owned by the principal that asked."""
+async def start_run(
+    context: LaunchContext,
+    run_input: BaseModel,
+    session_id: str | None,
+    *,
+    prefix: str | None = None,
+    summary: str | None = None,
+) -> RunTicket:
+    """Start `context.workflow` with `run_input` under the id `<prefix>-<random>` (the family's name by default),
+    owned by the principal that asked, with `summary` as its static summary in the Web UI."""
     entry = context.workflow
-    run_id = f"{entry.family}-{uuid.uuid4().hex[:16]}"
+    run_id = f"{prefix or entry.family}-{uuid.uuid4().hex[:16]}"
     await context.client.start_workflow(
         entry.name,
-        prepared,
+        run_input,
         id=run_id,
         task_queue=context.settings.task_queue(entry.family),
         search_attributes=run_search_attributes(context.principal, session_id),
-        static_summary=f"{entry.name} started through POST /v1/runs",
+        static_summary=summary or f"{entry.name} started through POST /v1/runs",
     )
     return RunTicket(run_id=run_id, workflow=entry.name, session_id=session_id)
+
+
+async def start_directly(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
+    """The default `start`: the workflow with the prepared input as its argument."""
+    return await start_run(context, prepared, session_id)
+
+
+StartFunction = Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]]
+"""How a workflow's run starts: from the launch context, the prepared input and the session."""
+
+
+def bound_start(
+    start: StartFunction, context: LaunchContext, prepared: BaseModel, session_id: str | None
+) -> Callable[[], Awaitable[tuple[str, str | None]]]:
+    """`start` for one request, as `api.admission.admitted_stream` calls it: the run's id and session."""
+
+    async def begin() -> tuple[str, str | None]:
+        ticket = await start(context, prepared, session_id)
+        return ticket.run_id, ticket.session_id
+
+    return begin
 
 
 @dataclass(frozen=True)
@@ -72,7 +100,7 @@ class Launcher:
     """A workflow's two start-up steps; `prepare` must be a module-level function (it is sent to another process)."""
 
     prepare: Callable[[BaseModel, PrepareContext], BaseModel] = keep_input
-    start: Callable[[LaunchContext, BaseModel, str | None], Awaitable[RunTicket]] = start_directly
+    start: StartFunction = start_directly
 
 
 Launchers = Mapping[str, Launcher]

@@ -17,6 +17,7 @@ from activities.app_builder.workspace import (
     store_text,
     workspace_path,
 )
+from activities.common.failures import permanent
 from activities.common.llm_calls import llm_failure, llm_timeout
 from llm import LLMClient, Message
 from llm.errors import LLMError
@@ -25,6 +26,7 @@ from models.app_builder import nodes
 from models.app_builder.agents import TaskToolRequest, TaskToolResult, TaskTurn, TaskTurnRequest
 from models.app_builder.documents import SessionDocument
 from models.app_builder.workspace import PatchIntent, WorkspaceRef
+from models.errors import ErrorCode
 from stores.blob_store import LocalBlobStore
 
 MAX_FILE_CHARS = 200_000
@@ -61,7 +63,8 @@ class TaskLoop:
     @nodes.TASK_TURN.defn
     async def task_turn(self, request: TaskTurnRequest) -> TaskTurn:
         if self._llm is None:
-            raise RuntimeError("a tool loop needs a model: the workflow runs offline agents without one")
+            message = "这个 worker 没有配置大模型（the gateway thinks one is configured: check LLM_PROVIDER on both）"
+            raise permanent(ErrorCode.AGENT_FAILED, message)
         task = request.request
         documents, listing = await asyncio.to_thread(self._context, request)
         messages = [Message.user(task_input(task, documents, listing)), *request.conversation]

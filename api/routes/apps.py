@@ -5,7 +5,6 @@ serves the run's state (the blackboard), cancel and the graph; `POST /v1/runs` s
 (`APP_RUN`)."""
 
 import asyncio
-import uuid
 from typing import Any
 
 from fastapi import APIRouter
@@ -17,7 +16,7 @@ from activities.app_builder.workspace import WorkspacePathError, load_manifest, 
 from api.admission import admitted_stream
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
-from api.launch import LaunchContext, Launcher, PrepareContext, run_search_attributes
+from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_run
 from models.app_builder.agents import AppBrief
 from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
@@ -56,11 +55,7 @@ async def start_app_run(
     `GET /v1/apps/runs/{id}/workspace.zip`."""
     prepared = prepare_app(body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
-
-    async def start() -> tuple[str, str | None]:
-        ticket = await start_app(context, prepared, body.session_id)
-        return ticket.run_id, ticket.session_id
-
+    start = bound_start(start_app, context, prepared, body.session_id)
     return await admitted_stream(admission, client, links, start)
 
 
@@ -134,16 +129,8 @@ async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str
     """Start one app run owned by the principal that asked."""
     assert isinstance(prepared, AppRunInput)
     run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
-    run_id = f"app-{uuid.uuid4().hex[:16]}"
-    await context.client.start_workflow(
-        AppBuilderWorkflow.run,
-        run_input,
-        id=run_id,
-        task_queue=context.settings.task_queue("app_builder"),
-        search_attributes=run_search_attributes(context.principal, session_id),
-        static_summary=f"app: {run_input.brief.message[:SUMMARY_CHARS]}",
-    )
-    return RunTicket(run_id=run_id, workflow=AppBuilderWorkflow.__name__, session_id=session_id)
+    summary = f"app: {run_input.brief.message[:SUMMARY_CHARS]}"
+    return await start_run(context, run_input, session_id, prefix="app", summary=summary)
 
 
 APP_RUN = Launcher(prepare=prepare_app, start=start_app)

@@ -7,7 +7,6 @@ Reference images are URLs this gateway issued (`POST /v1/blobs`): each becomes i
 image; the user's evidence notes are stored as one blob. Both happen before the run starts (the claim check)."""
 
 import asyncio
-import uuid
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -17,7 +16,7 @@ from activities.supervisor.evidence import store_notes
 from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
-from api.launch import LaunchContext, Launcher, PrepareContext, run_search_attributes
+from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_run
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
@@ -57,11 +56,7 @@ async def start_content_run(
     `done`). A clarification arrives as `user_input_required`: answer it with `POST /v1/runs/{id}/input`."""
     prepared = await asyncio.to_thread(prepare_content, body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
-
-    async def start() -> tuple[str, str | None]:
-        ticket = await start_content(context, prepared, body.session_id)
-        return ticket.run_id, ticket.session_id
-
+    start = bound_start(start_content, context, prepared, body.session_id)
     return await admitted_stream(admission, client, links, start)
 
 
@@ -112,16 +107,8 @@ async def start_content(context: LaunchContext, prepared: BaseModel, session_id:
     """Start one content run owned by the principal that asked."""
     assert isinstance(prepared, ContentRunInput)
     run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
-    run_id = f"content-{uuid.uuid4().hex[:16]}"
-    await context.client.start_workflow(
-        ContentSupervisorWorkflow.run,
-        run_input,
-        id=run_id,
-        task_queue=context.settings.task_queue("supervisor"),
-        search_attributes=run_search_attributes(context.principal, session_id),
-        static_summary=f"content: {run_input.topic[:SUMMARY_CHARS]}",
-    )
-    return RunTicket(run_id=run_id, workflow=ContentSupervisorWorkflow.__name__, session_id=session_id)
+    summary = f"content: {run_input.topic[:SUMMARY_CHARS]}"
+    return await start_run(context, run_input, session_id, prefix="content", summary=summary)
 
 
 CONTENT_RUN = Launcher(prepare=prepare_content, start=start_content)

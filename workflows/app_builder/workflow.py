@@ -251,7 +251,7 @@ class AppBuilderWorkflow:
                 writers.append(task)
         outcomes = await asyncio.gather(*(self._execute(task) for task in writers))
         intents = [intent for outcome in outcomes if outcome is not None for intent in outcome.intents]
-        if intents and not await self._apply(intents, f"wave {number}"):
+        if intents and not await self._apply(intents, f"wave-{number}"):
             return ERROR_HANDLER
         if self._gates:
             for gate in self._gates:
@@ -294,6 +294,7 @@ class AppBuilderWorkflow:
                     request,
                     policies.APP_TASK_OFFLINE,
                     summary=f"{task.id} · {agent.value}: {task.goal[:SUMMARY_CHARS]}",
+                    activity_id=_activity_id(request),
                 )
         except NodeFailed as err:
             message = str(err.cause)[:500]
@@ -329,6 +330,7 @@ class AppBuilderWorkflow:
                 ),
                 policies.APP_TASK_TURN,
                 summary=f"{task.id} · {task.agent_id} turn {turns}",
+                activity_id=f"{_activity_id(request)}-turn-{turns}",
             )
             if not turn.tool_calls or calls >= policies.APP_TASK_TOOL_CALLS:
                 summary = turn.text.strip()[:300] or f"{task.agent_id} 写了 {len(intents)} 个文件"
@@ -336,8 +338,8 @@ class AppBuilderWorkflow:
             conversation.append(turn.as_message())
             parts: list[ToolResultPart] = []
             for call in turn.tool_calls:
-                result = await self._tool(request, call, intents)
                 calls += 1
+                result = await self._tool(request, call, intents, f"{_activity_id(request)}-tool-{calls}")
                 if result.intent is not None:
                     intents = [i for i in intents if i.path != result.intent.path] + [result.intent]
                 parts.append(
@@ -345,7 +347,9 @@ class AppBuilderWorkflow:
                 )
             conversation.append(Message.tool_results(parts))
 
-    async def _tool(self, request: TaskRequest, call: ToolCall, intents: list[PatchIntent]) -> TaskToolResult:
+    async def _tool(
+        self, request: TaskRequest, call: ToolCall, intents: list[PatchIntent], activity_id: str
+    ) -> TaskToolResult:
         path = str(call.arguments.get("path", ""))[:SUMMARY_CHARS]
         try:
             return await self._run.call(
@@ -353,6 +357,7 @@ class AppBuilderWorkflow:
                 TaskToolRequest(request=request, call=call, intents=list(intents)),
                 policies.APP_TASK_TOOL,
                 summary=f"{request.task.id} · {call.name}({path})",
+                activity_id=activity_id,
             )
         except NodeFailed as err:
             return TaskToolResult(
@@ -369,7 +374,8 @@ class AppBuilderWorkflow:
                 nodes.APPLY_PATCHES,
                 request,
                 policies.APP_APPLY_PATCHES,
-                summary=f"{what}: {len(intents)} patch intents",
+                summary=f"merge {what}: {len(intents)} patch intents",
+                activity_id=f"merge-{what}",
             )
         except NodeFailed as err:
             self._run.fail(err, ErrorCode.INVALID_PATCH)
@@ -433,6 +439,7 @@ class AppBuilderWorkflow:
                 request,
                 policies.APP_QUALITY_CHECKS,
                 summary=f"quality round {self._round}: parse + imports",
+                activity_id=f"{self._gate_id}-check-{self._round}",
             )
         except NodeFailed as err:
             self._run.fail(err, ErrorCode.QUALITY_CHECK_FAILED)
@@ -445,6 +452,7 @@ class AppBuilderWorkflow:
                 request,
                 policies.APP_TOOLCHAIN_CHECKS,
                 summary=f"quality round {self._round}: tsc --noEmit + build",
+                activity_id=f"{self._gate_id}-toolchain-{self._round}",
             )
         except NodeFailed as err:
             finding = Finding(check="build", message=f"tsc / build 未能运行：{err.cause}"[:500])
@@ -467,7 +475,8 @@ class AppBuilderWorkflow:
         )
         self._events.emit("repair_round", REPAIR, found)
         outcome = await self._execute(task, findings=report.findings, repair_round=self._round)
-        if outcome is not None and outcome.intents and not await self._apply(outcome.intents, f"repair {self._round}"):
+        what = f"{self._gate_id}-repair-{self._round}"
+        if outcome is not None and outcome.intents and not await self._apply(outcome.intents, what):
             return ERROR_HANDLER
         return QUALITY_GATE
 
@@ -564,6 +573,11 @@ class AppBuilderWorkflow:
         return workflow.info().workflow_id
 
     @property
+    def _gate_id(self) -> str:
+        """The quality gate's name for its activities: its plan task's id (`quality` when the plan has none)."""
+        return self._gates[0].id if self._gates else "quality"
+
+    @property
     def _plan_tasks(self) -> list[ExecutionPlanTask]:
         return self._state.plan.tasks if self._state.plan else []
 
@@ -633,3 +647,10 @@ class AppBuilderWorkflow:
             skipped_tasks=sorted(r.task_id for r in state.tasks.values() if r.status == "skipped"),
             conflicts=len(state.conflicts),
         )
+
+
+def _activity_id(request: TaskRequest) -> str:
+    """A task's activities are named after it in the Web UI: `pages`, `pages-turn-2`, `pages-tool-3`; a repair
+    round's carry the round: `repair-round-2`."""
+    task_id = request.task.id
+    return f"{task_id}-round-{request.repair_round}" if request.repair_round else task_id

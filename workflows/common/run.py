@@ -113,16 +113,28 @@ class GraphRun:
         return status
 
     async def call(
-        self, spec: ActivitySpec[InputT, ResultT], request: InputT, options: NodeOptions, *, summary: str
+        self,
+        spec: ActivitySpec[InputT, ResultT],
+        request: InputT,
+        options: NodeOptions,
+        *,
+        summary: str,
+        activity_id: str | None = None,
     ) -> ResultT:
-        """Run one node's activity (local or not, as its options declare). Raises `NodeFailed` when it failed for
-        good; a cancelled run stays cancelled (that is not a node failure a family could degrade)."""
+        """Run one node's activity (local or not, as its options declare), under `activity_id` when the family
+        names its activities (else Temporal numbers them). Raises `NodeFailed` when it failed for good; a
+        cancelled run stays cancelled (that is not a node failure a family could degrade)."""
         if not options.local:  # this workflow task ends while the activity runs: readers see the events so far
             self.events.publish()
         execute = workflow.execute_local_activity if options.local else workflow.execute_activity
         try:
             result: ResultT = await execute(
-                spec.name, request, result_type=spec.result, summary=summary, **options.kwargs()
+                spec.name,
+                request,
+                result_type=spec.result,
+                summary=summary,
+                activity_id=activity_id,
+                **options.kwargs(),
             )
         except ActivityError as err:
             if isinstance(err.cause, CancelledError):

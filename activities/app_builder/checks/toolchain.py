@@ -1,4 +1,10 @@
-"""The toolchain check: the project's own `tsc --noEmit` and `npm run build`, where Node is installed.
+"""The toolchain check: `tsc --noEmit` and `vite build` on the project, where Node is installed.
+
+A project's files may come from a model, and a model can be talked into writing anything, so the worker runs no
+code the project wrote: dependencies are installed with `--ignore-scripts` (no package's install script runs),
+`tsc` only reads the sources, and the build is `vite build` from the installed package (never the project's own
+`npm run build` script), run only when the project's Vite config is absent or one the worker wrote itself (the
+offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped with a note.
 
 The files are written to a fresh folder under `work_root` (removed afterwards) and its dependencies installed
 with `npm install`. Installs are cached under `cache_root/<sha256 of package.json and package-lock.json>`: the
@@ -23,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from activities.app_builder.offline.scaffold import VITE_CONFIG
 from activities.app_builder.workspace import workspace_path
 from models.app_builder.quality import CheckName, Finding, ToolchainMode
 
@@ -32,7 +39,10 @@ TYPECHECK_TIMEOUT_SECONDS = 180.0
 BUILD_TIMEOUT_SECONDS = 300.0
 OUTPUT_TAIL_LINES = 20
 
-INSTALL_COMMAND = ("install", "--no-audit", "--no-fund", "--loglevel=error")
+INSTALL_COMMAND = ("install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+VITE_CONFIGS = ("vite.config.ts", "vite.config.js", "vite.config.mjs", "vite.config.mts", "vite.config.cjs")
+TRUSTED_VITE_CONFIGS = frozenset({VITE_CONFIG})
+"""Vite configs the worker may run: the ones its own offline scaffold writes."""
 PASSED_ENV = (
     *("PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR"),
     *("NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"),
@@ -141,13 +151,17 @@ async def _check_project(
             result.findings.extend(await _typecheck(tsc, project, heartbeat))
         else:
             result.skip(mode, "typecheck", "typescript is not installed", "typecheck")
-    if _has_build_script(files["package.json"]):
+    untrusted = [name for name in VITE_CONFIGS if name in files and files[name] not in TRUSTED_VITE_CONFIGS]
+    vite = project / "node_modules" / ".bin" / "vite"
+    if untrusted:
+        result.notes.append(f"{untrusted[0]} is the project's own code, which the worker does not run: build skipped")
+    elif await asyncio.to_thread(vite.exists):
         result.checks_run.append("build")
-        completed = await _run([npm, "run", "build"], project, BUILD_TIMEOUT_SECONDS, heartbeat, "npm run build")
+        completed = await _run([str(vite), "build"], project, BUILD_TIMEOUT_SECONDS, heartbeat, "vite build")
         if completed.returncode != 0:
-            result.findings.append(_failure("build", "npm run build", completed, BUILD_TIMEOUT_SECONDS))
+            result.findings.append(_failure("build", "vite build", completed, BUILD_TIMEOUT_SECONDS))
     else:
-        result.skip(mode, "build", "package.json has no build script", "build")
+        result.skip(mode, "build", "vite is not installed", "build")
 
 
 async def _typecheck(tsc: Path, project: Path, heartbeat: Heartbeat) -> list[Finding]:
@@ -219,15 +233,6 @@ def _write_project(files: dict[str, str], work_root: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     return project
-
-
-def _has_build_script(package_json: str) -> bool:
-    try:
-        manifest = json.loads(package_json)
-    except ValueError:
-        return False
-    scripts = manifest.get("scripts") if isinstance(manifest, dict) else None
-    return isinstance(scripts, dict) and isinstance(scripts.get("build"), str)
 
 
 def _failure(check: CheckName, what: str, completed: _Completed, timeout: float) -> Finding:

@@ -1,6 +1,6 @@
-"""Pieces of generated TSX that the page agent and the interaction agent share: what one component needs to know
-(its node, file, store and the kind of app), its props interface and signature, the import lines and a child's
-element with the props the architect gave it.
+"""Pieces of generated TSX that every component module shares: what one component needs to know (its node, file,
+store and the kind of app), its props interface and signature, the import lines and a child's element with the
+props the architect gave it.
 
 A component's props are its node's props (UI text, all strings) plus what its parent hands it at run time (a
 list row gets its `item`). The component's root element has the node's id as its class.
@@ -21,6 +21,11 @@ from activities.app_builder.offline.conventions import (
     relative_import,
 )
 from models.app_builder.documents import ComponentNode, FrontendArchitectDocument, SessionDocument, UXExpertDocument
+
+REACT_ELEMENT = "import type { ReactElement } from 'react';"
+
+Parts = tuple[list[str], str, str]
+"""A component's import lines, function body and runtime props."""
 
 
 @dataclass(frozen=True)
@@ -122,33 +127,3 @@ def component_source(spec: ComponentSpec, imports: list[str], body: str, *, runt
             "",
         ]
     )
-
-
-def row_class(spec: ComponentSpec) -> str:
-    """The row's `className` expression: its class, plus the flag's variant while the flag is set."""
-    flag, css = spec.item.flag, spec.css
-    return f"{{item.{flag} ? '{css} {css}--{flag}' : '{css}'}}"
-
-
-def row_text(spec: ComponentSpec) -> list[str]:
-    """The row's text and (a number) detail, as JSX lines inside the row."""
-    item, css = spec.item, spec.css
-    lines = [f'      <span className="{css}__text">{{item.{item.text}}}</span>']
-    if item.detail is not None and item.detail_type == "number":
-        lines.append(f'      <span className="{css}__detail">× {{item.{item.detail}}}</span>')
-    return lines
-
-
-def row_details(spec: ComponentSpec) -> list[str]:
-    """The row's (a text) detail and, for pinned notes, when it was written: the lines below the row's controls."""
-    item, css = spec.item, spec.css
-    lines = []
-    if item.detail is not None and item.detail_type == "string":
-        lines.append(f'      <p className="{css}__body">{{item.{item.detail}}}</p>')
-    if item.flag_control == "pin":
-        lines += [
-            f'      <time className="{css}__time" dateTime={{new Date(item.createdAt).toISOString()}}>',
-            "        {new Date(item.createdAt).toLocaleString()}",
-            "      </time>",
-        ]
-    return lines

@@ -112,4 +112,4 @@ async def test_toolchain_heartbeats_through_the_activity(
 
     assert heartbeats == [("npm install",)]
     assert report.passed
-    assert report.notes == ["package.json has no build script: build skipped"]
+    assert report.notes == ["vite is not installed: build skipped"]

@@ -12,17 +12,15 @@ from activities.app_builder.checks.toolchain import ToolchainResult, run_toolcha
 from models.app_builder.quality import Finding, ToolchainMode
 
 STAND_IN_NPM = """#!/bin/sh
-echo "$1" >> {log}
+echo "$@" >> {log}
 case "$1" in
   install)
-    mkdir -p node_modules/.bin node_modules/typescript
+    mkdir -p node_modules/.bin node_modules/typescript node_modules/vite
     printf '#!/bin/sh\\necho "src/App.tsx(2,7): error TS2322: Type 1 is not assignable to type string."\\nexit 2\\n' \\
       > node_modules/.bin/tsc
-    chmod +x node_modules/.bin/tsc ;;
-  run)
-    echo "key=[$OPENAI_API_KEY]"
-    i=1; while [ $i -le 30 ]; do echo "build line $i"; i=$((i+1)); done
-    exit 1 ;;
+    printf '#!/bin/sh\\necho "key=[$OPENAI_API_KEY]"\\n' > node_modules/.bin/vite
+    printf 'i=1; while [ $i -le 30 ]; do echo "build line $i"; i=$((i+1)); done\\nexit 1\\n' >> node_modules/.bin/vite
+    chmod +x node_modules/.bin/tsc node_modules/.bin/vite ;;
 esac
 """
 FAILING_NPM = '#!/bin/sh\necho "npm error 404 Not Found - GET https://registry.npmjs.org/nope"\nexit 1\n'
@@ -48,7 +46,7 @@ def install_npm(monkeypatch: pytest.MonkeyPatch, folder: Path, script: str) -> N
     npm = folder / "npm"
     npm.write_text(script)
     npm.chmod(0o755)
-    for tool in ("sh", "mkdir", "chmod", "sleep"):
+    for tool in ("sh", "mkdir", "chmod", "sleep", "printf"):
         found = shutil.which(tool)
         assert found is not None
         (folder / tool).symlink_to(found)
@@ -125,11 +123,12 @@ async def test_typecheck_and_build_findings_with_one_cached_install(
     assert first.checks_run == ["typecheck", "build"]
     typecheck, build = first.findings
     assert (typecheck.check, typecheck.path, typecheck.line, typecheck.column) == ("typecheck", "src/App.tsx", 2, 7)
-    assert build.check == "build" and "`npm run build` failed (exit 1)" in build.message
+    assert build.check == "build" and "`vite build` failed (exit 1)" in build.message
     assert "build line 30" in build.message and "build line 11" in build.message
     assert "build line 10\n" not in build.message and "key=[" not in build.message  # only the last 20 lines
-    assert log.read_text().split() == ["install", "run", "run"]  # the second run reused the install
-    assert heartbeats == ["npm install", "tsc --noEmit", "npm run build"]
+    # one install (the second run reused it), no package's install script, no script of the project's own
+    assert log.read_text().splitlines() == ["install --ignore-scripts --no-audit --no-fund --loglevel=error"]
+    assert heartbeats == ["npm install", "tsc --noEmit", "vite build"]
     assert list((tmp_path / "work").iterdir()) == []
 
 
@@ -204,6 +203,21 @@ async def test_real_tsc_reports_a_type_error_and_passes_once_fixed(tmp_path: Pat
         ("typecheck", "src/count.ts", 1)
     ]
     assert "TS2322" in broken.findings[0].message
-    assert broken.notes == ["package.json has no build script: build skipped"]
+    assert broken.notes == ["vite is not installed: build skipped"]
     assert fixed.findings == []
     assert "npm install" not in heartbeats
+
+
+async def test_a_vite_config_the_project_wrote_is_not_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model could write a config that runs anything at build time: the worker type-checks that project but
+    does not build it."""
+    install_npm(monkeypatch, tmp_path / "bin", STAND_IN_NPM.format(log=tmp_path / "npm.log"))
+    files = PROJECT | {"vite.config.ts": "import { execSync } from 'node:child_process';\nexecSync('touch pwned');\n"}
+
+    result = await run_toolchain(
+        files, work_root=tmp_path / "work", cache_root=tmp_path / "cache", mode="on", heartbeat=Heartbeats()
+    )
+
+    assert result.checks_run == ["typecheck"]
+    assert result.notes == ["vite.config.ts is the project's own code, which the worker does not run: build skipped"]
+    assert [finding.check for finding in result.findings] == ["typecheck"]

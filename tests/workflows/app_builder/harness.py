@@ -36,6 +36,7 @@ from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from tests.llm.answers import llm_settings
 from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.app_builder.graph import GRAPH
 from workflows.app_builder.workflow import AppBuilderWorkflow
@@ -81,7 +82,7 @@ class TaskTimer(Interceptor):
 
 
 @dataclass
-class AppOutcome:
+class AppOutcome(StreamedEvents):
     """A finished run: its result, its state (queried), its events (streamed) and its files."""
 
     result: AppRunResult
@@ -89,13 +90,6 @@ class AppOutcome:
     events: list[RunEvent]
     files: dict[str, str]
     handle: WorkflowHandle[Any, Any]
-
-    @property
-    def types(self) -> list[str]:
-        return [event.type for event in self.events]
-
-    def of_type(self, type_: str) -> list[RunEvent]:
-        return [event for event in self.events if event.type == type_]
 
     @property
     def path(self) -> list[str]:

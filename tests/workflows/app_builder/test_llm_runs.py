@@ -117,6 +117,12 @@ async def test_writing_agents_are_tool_loops_with_one_activity_per_call(
         for event in history.events
         if event.HasField("activity_task_scheduled_event_attributes")
     ]
+    ids = {
+        event.activity_task_scheduled_event_attributes.activity_id
+        for event in history.events
+        if event.HasField("activity_task_scheduled_event_attributes")
+    }
+    assert {"scaffold-turn-1", "scaffold-turn-2", *(f"scaffold-tool-{n}" for n in range(1, 5))} <= ids
     assert activities.count("app_builder.task_tool") == 4, "scaffold wrote its four files, one call each"
     assert activities.count("app_builder.task_turn") == 2, "a turn with the calls, a turn with the summary"
     assert outcome.state.tasks["scaffold"].files == sorted(

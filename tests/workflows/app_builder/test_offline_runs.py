@@ -65,6 +65,14 @@ async def test_every_task_is_reported_and_the_quality_check_passes_on_the_first_
     assert state.success and outcome.result.success
     assert not outcome.of_type("repair_round")
     assert state.generated_components, "the blackboard lists the components the page agent generated"
+    history = await outcome.handle.fetch_history()
+    activity_ids = {
+        event.activity_task_scheduled_event_attributes.activity_id
+        for event in history.events
+        if event.HasField("activity_task_scheduled_event_attributes")
+    }
+    merges = {f"merge-wave-{number}" for number in range(1, len(state.waves))}
+    assert activity_ids == (started - {"quality"}) | merges | {"quality-check-0"}, "named after their tasks"
 
 
 async def test_the_generated_project_parses_and_its_imports_resolve(apps: AppHarness) -> None:

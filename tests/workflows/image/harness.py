@@ -27,6 +27,7 @@ from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from stores.style_store import StyleStore
 from tests.llm.answers import llm_settings
+from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.image.graph import GRAPH
 from workflows.image.workflow import ImageAgentWorkflow
@@ -39,16 +40,13 @@ def assert_declared(transitions: list[tuple[str, str]]) -> None:
 
 
 @dataclass
-class Outcome:
+class Outcome(StreamedEvents):
     """A finished run: its state (queried), its events (streamed) and its handle."""
 
     state: ImageAgentState
     result: ImageTurnResult
     events: list[RunEvent]
     handle: WorkflowHandle[Any, Any]
-
-    def of_type(self, type_: str) -> list[RunEvent]:
-        return [e for e in self.events if e.type == type_]
 
     @property
     def error_code(self) -> str | None:

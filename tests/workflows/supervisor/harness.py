@@ -28,6 +28,7 @@ from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from tests.llm.answers import llm_settings
 from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.supervisor.graph import GRAPH
 from workflows.supervisor.workflow import ContentSupervisorWorkflow
@@ -41,20 +42,13 @@ NOTES = [
 
 
 @dataclass
-class ContentOutcome:
+class ContentOutcome(StreamedEvents):
     """A finished run: its result, its state (queried) and its events (streamed)."""
 
     result: ContentResult
     state: ContentState
     events: list[RunEvent]
     handle: WorkflowHandle[Any, Any]
-
-    @property
-    def types(self) -> list[str]:
-        return [event.type for event in self.events]
-
-    def of_type(self, type_: str) -> list[RunEvent]:
-        return [event for event in self.events if event.type == type_]
 
     @property
     def path(self) -> list[str]:

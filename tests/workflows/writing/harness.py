@@ -28,6 +28,7 @@ from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
 from tests.llm.answers import llm_settings
 from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.writing.graph import GRAPH
 from workflows.writing.workflow import WritingWorkflow
@@ -36,20 +37,13 @@ OWNER = "writer"
 
 
 @dataclass
-class WritingOutcome:
+class WritingOutcome(StreamedEvents):
     """A finished run: its result, its state (queried) and its events (streamed)."""
 
     result: WritingResult
     state: WritingState
     events: list[RunEvent]
     handle: WorkflowHandle[Any, Any]
-
-    @property
-    def types(self) -> list[str]:
-        return [event.type for event in self.events]
-
-    def of_type(self, type_: str) -> list[RunEvent]:
-        return [event for event in self.events if event.type == type_]
 
     def one(self, type_: str) -> dict[str, Any]:
         found = self.of_type(type_)
