@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from activities.app_builder.offline.analysis import analysis_document
-
 from models.app_builder.agents import AppBrief
 from models.app_builder.documents import ANALYSIS_ORDER, AnalysisAgentID, SessionDocument
 from tests.llm.answers import chat_completion, chat_tool_calls
