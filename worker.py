@@ -27,8 +27,11 @@ from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from activities.common.image_fetch import GuardedImageFetcher
 from activities.image.critic import ImageCritic
 from activities.image.executor import ImageExecutor
+from activities.image.hosted import HostedImageNodes
 from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
+from activities.image.providers.dashscope import DashScopeProvider
+from activities.image.providers.tasks import HostedImageProvider
 from activities.image.rag import StyleRetriever
 from activities.image.validation import InputValidator
 from activities.supervisor.agents import ContentAgents
@@ -92,6 +95,7 @@ def build_activities(
             raise ValueError("ALLOW_EXTERNAL_IMAGES needs the worker's HTTP client")
         timeout = settings.external_image_timeout_seconds
         fetcher = GuardedImageFetcher(http, max_bytes=MAX_IMAGE_BYTES, timeout_seconds=timeout)
+    hosted = HostedImageNodes(hosted_image_providers(settings, http), resolver)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
     provider = image_provider or LocalImageProvider()
@@ -102,6 +106,10 @@ def build_activities(
             StyleRetriever(store).retrieve_styles,
             ImageExecutor(provider, resolver).execute,
             ImageCritic(resolver, llm).critique,
+            hosted.submit,
+            hosted.poll,
+            hosted.fetch,
+            hosted.cancel,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
         "supervisor": supervisor_activities(blobs, provider, llm),
@@ -135,6 +143,17 @@ def app_builder_activities(
         quality.quality_checks,
         quality.toolchain_checks,
     ]
+
+
+def hosted_image_providers(settings: Settings, http: httpx.AsyncClient | None) -> list[HostedImageProvider]:
+    """The task-based image APIs this worker may call (`DASHSCOPE_API_KEY`): none, and every model renders
+    locally, without a key."""
+    if settings.dashscope_api_key is None:
+        return []
+    if http is None:
+        raise ValueError("DASHSCOPE_API_KEY needs the worker's HTTP client")
+    key = settings.dashscope_api_key.get_secret_value()
+    return [DashScopeProvider(http, api_key=key, base_url=settings.dashscope_image_base_url)]
 
 
 def supervisor_activities(

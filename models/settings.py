@@ -10,6 +10,9 @@ from typing import Literal
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+DASHSCOPE_IMAGE_MODELS = ("qwen-image", "qwen-image-plus", "qwen-image-max", "z-image-turbo")
+"""The seed's `preferredModel`s (000 §2.1), all served by DashScope."""
+
 
 class Settings(BaseSettings):
     """Every setting of the gateway and the worker, from the environment (or `.env`), by field name."""
@@ -57,6 +60,15 @@ class Settings(BaseSettings):
     deepseek_api_key: SecretStr | None = None
     dashscope_api_key: SecretStr | None = None
 
+    dashscope_image_base_url: str = "https://dashscope-intl.aliyuncs.com"
+    """DashScope's image API (international endpoint; in China `https://dashscope.aliyuncs.com`). With
+    `DASHSCOPE_API_KEY` set, the `preferredModel`s qwen-image, qwen-image-plus, qwen-image-max and z-image-turbo
+    are generated there; without it every model renders locally."""
+    image_provider_default: Literal["local", "dashscope"] = "local"
+    """What renders a turn that names no `preferredModel`: the local renderer, or DashScope's `qwen-image`."""
+    allow_image_fallback: bool = True
+    """Whether a turn whose image API has spent its quota falls back to the local renderer."""
+
     allow_external_images: bool = False
     """Whether `maskData.imageUrl` may name an image outside this gateway; fetched once per run, under the SSRF
     guard of `activities.common.image_fetch`. Off: only URLs this gateway issued."""
@@ -100,6 +112,16 @@ class Settings(BaseSettings):
     """Workflows kept in memory between their tasks (sticky cache): a cached one needs no replay."""
     stack_workers: int = 1
     """Worker processes `make run` starts (they share the task queues)."""
+
+    @property
+    def hosted_image_models(self) -> list[str]:
+        """The `preferredModel`s a configured image API generates."""
+        return list(DASHSCOPE_IMAGE_MODELS) if self.dashscope_api_key is not None else []
+
+    @property
+    def default_image_model(self) -> str | None:
+        """The hosted model a turn without `preferredModel` uses; None: the local renderer."""
+        return "qwen-image" if self.image_provider_default == "dashscope" and self.hosted_image_models else None
 
     def task_queue(self, family: str) -> str:
         return f"{self.task_queue_prefix}{family}"

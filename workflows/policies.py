@@ -112,6 +112,46 @@ failure is retried once."""
 IMAGE_CRITIC_CHECKS = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10), local=True)
 """The pixel and keyword checks alone (no LLM configured, or its review failed earlier in the run): local."""
 
+IMAGE_SUBMIT = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=20))
+"""A hosted model's Executor submits its task: one HTTP call, the Executor's 5 s and 5/10/20 s retries (a
+throttled submit waits as long as the provider asks instead), within 20 s so the poll still has time."""
+IMAGE_POLL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=15))
+"""One look at a hosted task: a short call; its retries are cut at 15 s, after which the task counts as failed."""
+IMAGE_FETCH = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
+"""Copies a finished task's image from the provider's host into the blob store (provider URLs expire)."""
+IMAGE_CANCEL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
+"""Cancels a hosted task the run no longer waits for (the deadline, a cancelled run): best effort."""
+IMAGE_HOSTED_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=50), budget=timedelta(seconds=50))
+"""A hosted model whose API answers with the finished image (DashScope's qwen-image-max and z-image-turbo):
+one call may take most of the run's minute; a fast failure is retried within it, and the deadline still holds."""
+
+
+@dataclass(frozen=True)
+class PollSchedule:
+    """How a workflow waits for a task it submitted: a durable timer before each poll, growing from `first` by
+    `backoff` up to `longest`; after `total` of waiting the task is given up."""
+
+    first: timedelta
+    longest: timedelta
+    total: timedelta
+    backoff: float = 1.5
+
+    def waits(self) -> list[timedelta]:
+        """Every wait before a poll, in order (their sum is at most `total`)."""
+        waits: list[timedelta] = []
+        wait, waited = self.first, timedelta(0)
+        while waited + wait <= self.total:
+            waits.append(wait)
+            waited += wait
+            wait = min(wait * self.backoff, self.longest)
+        return waits
+
+
+IMAGE_TASK_POLL = PollSchedule(first=timedelta(seconds=2), longest=timedelta(seconds=5), total=timedelta(seconds=35))
+"""A hosted image task is polled 2, 3, 4.5, 5, 5, ... s apart, for at most 35 s of waiting: with one submit and
+one fetch that leaves 10 s of the run's 60 s for the polls' own calls and the nodes around the Executor; a
+slower run ends at its deadline, through the error path that cancels the task."""
+
 IMAGE_RUN_DEADLINE = timedelta(seconds=60)
 """Seed 000 §8.2: one run takes at most 60 s (the default of `Settings.run_deadline_seconds`)."""
 

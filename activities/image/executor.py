@@ -2,6 +2,8 @@
 
 Loads the base image and mask by reference, asks the image provider for a PNG, stores it in the blob store and
 returns its key: images never travel through workflow history. Decoding and mask building run in a thread.
+`image_request` and `stored_result` are shared with the hosted-task nodes (`activities.image.hosted`), which
+submit the same request to a task-based API and store its image the same way.
 """
 
 import asyncio
@@ -29,55 +31,65 @@ class ImageExecutor:
 
     @nodes.EXECUTOR.defn
     async def execute(self, request: ExecutorRequest) -> ExecutionResult:
-        task_type = TASK_TYPE_FOR_ACTION.get(request.intent.action)
-        if task_type is None:
-            raise permanent(ErrorCode.EXECUTION_FAILED, f"无法执行的意图：{request.intent.action}")
-        base_image: bytes | None = None
-        mask: bytes | None = None
-        params = request.parameters
-        try:
-            if request.base_image is not None:
-                base_image = await self._resolver.fetch(request.base_image)
-            if task_type == "inpainting":
-                if base_image is None or request.mask is None:
-                    raise permanent(ErrorCode.MASK_REQUIRED, "局部重绘需要原图和蒙版")
-                params, mask = await asyncio.to_thread(
-                    _fit_to_base, params, base_image, request.mask, self._resolver.blobs
-                )
-        except (ImageRefError, MaskError) as err:
-            raise permanent(err.code, err.message) from err
-        except ValueError as err:
-            raise permanent(ErrorCode.IMAGE_NOT_FOUND, f"原图无法解码：{err}") from err
-        png = await self._provider.generate(
-            ImageRequest(
-                task_type=task_type,
-                prompt=request.prompt,
-                seed=request.seed,
-                width=params.width,
-                height=params.height,
-                style_strength=params.style_strength,
-                base_image=base_image,
-                mask=mask,
-                model=request.preferred_model,
-            )
-        )
-        key = await self._resolver.blobs.aput(png, kind="images", ext="png")
-        return ExecutionResult(
-            image_url=blob_ref(key),
-            blob_key=key,
-            task_type=task_type,
-            prompt=request.prompt,
-            seed=request.seed,
-            width=params.width,
-            height=params.height,
-            style_strength=params.style_strength,
-            metadata={
-                "provider": self._provider.name,
-                "preferredModel": request.preferred_model,
-                "baseImageUrl": request.base_image.describe() if request.base_image else None,
-                "maskKey": request.mask.blob_key if request.mask else None,
-            },
-        )
+        asked = await image_request(request, self._resolver)
+        png = await self._provider.generate(asked)
+        return await stored_result(png, request, asked, self._provider.name, self._resolver.blobs)
+
+
+async def image_request(request: ExecutorRequest, resolver: BlobResolver) -> ImageRequest:
+    """What a provider is asked for: the intent's task with its base image and mask loaded (inpainting keeps the
+    base image's size). Bad references and masks are permanent failures with their own codes."""
+    task_type = TASK_TYPE_FOR_ACTION.get(request.intent.action)
+    if task_type is None:
+        raise permanent(ErrorCode.EXECUTION_FAILED, f"无法执行的意图：{request.intent.action}")
+    base_image: bytes | None = None
+    mask: bytes | None = None
+    params = request.parameters
+    try:
+        if request.base_image is not None:
+            base_image = await resolver.fetch(request.base_image)
+        if task_type == "inpainting":
+            if base_image is None or request.mask is None:
+                raise permanent(ErrorCode.MASK_REQUIRED, "局部重绘需要原图和蒙版")
+            params, mask = await asyncio.to_thread(_fit_to_base, params, base_image, request.mask, resolver.blobs)
+    except (ImageRefError, MaskError) as err:
+        raise permanent(err.code, err.message) from err
+    except ValueError as err:
+        raise permanent(ErrorCode.IMAGE_NOT_FOUND, f"原图无法解码：{err}") from err
+    return ImageRequest(
+        task_type=task_type,
+        prompt=request.prompt,
+        seed=request.seed,
+        width=params.width,
+        height=params.height,
+        style_strength=params.style_strength,
+        base_image=base_image,
+        mask=mask,
+        model=request.preferred_model,
+    )
+
+
+async def stored_result(
+    png: bytes, request: ExecutorRequest, image_request: ImageRequest, provider: str, blobs: LocalBlobStore
+) -> ExecutionResult:
+    """The image in the blob store, as the Executor's result."""
+    key = await blobs.aput(png, kind="images", ext="png")
+    return ExecutionResult(
+        image_url=blob_ref(key),
+        blob_key=key,
+        task_type=image_request.task_type,
+        prompt=request.prompt,
+        seed=request.seed,
+        width=image_request.width,
+        height=image_request.height,
+        style_strength=image_request.style_strength,
+        metadata={
+            "provider": provider,
+            "preferredModel": request.preferred_model,
+            "baseImageUrl": request.base_image.describe() if request.base_image else None,
+            "maskKey": request.mask.blob_key if request.mask else None,
+        },
+    )
 
 
 def _fit_to_base(

@@ -29,6 +29,12 @@ class ImageAgentInput(CamelModel):
     llm_configured: bool = False
     """Whether the worker has an LLM: the Planner and Critic then call it (regular activities); without one their
     keyword and pixel checks run as local activities."""
+    hosted_models: list[str] = Field(default_factory=list)
+    """`preferredModel`s a configured image API serves (the others render locally)."""
+    default_model: str | None = None
+    """The hosted model a turn without `preferredModel` uses (`IMAGE_PROVIDER_DEFAULT`); None: the local renderer."""
+    allow_fallback: bool = True
+    """Whether a spent quota falls back to the local renderer instead of ending the turn."""
 
 
 class ImageTurnResult(CamelModel):
@@ -75,5 +81,8 @@ class SessionInput(CamelModel):
     idle_timeout_seconds: float = 30 * 60
     run_deadline_seconds: float = 60.0
     llm_configured: bool = False
+    hosted_models: list[str] = Field(default_factory=list)
+    default_model: str | None = None
+    allow_fallback: bool = True
     max_turns_per_run: int = 100
     """Continue-as-new after this many turns, long before the history grows large."""

@@ -71,3 +71,13 @@ def test_a_content_runs_first_pass_with_a_dead_llm_fits_its_deadline() -> None:
     settings = Settings(_env_file=None)
     assert settings.content_run_deadline_seconds == policies.CONTENT_RUN_DEADLINE.total_seconds()
     assert settings.content_input_timeout_hours * 3600 == policies.CONTENT_INPUT_TIMEOUT.total_seconds()
+
+
+def test_a_hosted_image_task_is_given_up_inside_the_runs_deadline() -> None:
+    """One submit, the whole poll schedule and one fetch fit the run's 60 s; when the planner's and the Critic's
+    worst cases come on top, the deadline ends the run through its error path (which cancels the task)."""
+    waits = policies.IMAGE_TASK_POLL.waits()
+    assert sum(waits, timedelta(0)) <= policies.IMAGE_TASK_POLL.total
+    assert waits[0] == policies.IMAGE_TASK_POLL.first and max(waits) == policies.IMAGE_TASK_POLL.longest
+    hosted = policies.IMAGE_SUBMIT.start_to_close + policies.IMAGE_TASK_POLL.total + policies.IMAGE_FETCH.start_to_close
+    assert hosted <= policies.IMAGE_RUN_DEADLINE - timedelta(seconds=10), hosted

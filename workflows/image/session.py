@@ -105,6 +105,9 @@ class ImageSessionWorkflow:
             position=position,
             deadline_seconds=self._input.run_deadline_seconds,
             llm_configured=self._input.llm_configured,
+            hosted_models=self._input.hosted_models,
+            default_model=self._input.default_model,
+            allow_fallback=self._input.allow_fallback,
         )
         started = asyncio.create_task(self._start(run_id, run_input, turn.user_input))
         self._turns.append(_Turn(number, run_id, turn.user_input.text, started, has_context=context is not None))

@@ -11,10 +11,12 @@ import zlib
 from datetime import timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
+from workflows.common.polling import poll_until
 from workflows.common.run import GraphRun, NodeFailed
 from workflows.common.search_attributes import INTENT_ACTION
 from workflows.image.graph import (
@@ -37,14 +39,16 @@ with workflow.unsafe.imports_passed_through():
     from models.blobs import ImageRef
     from models.errors import ErrorCode, ErrorInfo
     from models.events import RunStatus
-    from models.image import nodes
+    from models.image import hosted, nodes
     from models.image.events import IMAGE_EVENTS, Progress, Queued, ThoughtLog
     from models.image.genui import GenUIComponent
+    from models.image.hosted import SYNCHRONOUS_MODELS, FetchRequest, PollRequest, SubmittedTask, TaskPoll
     from models.image.nodes import CriticRequest, ExecutorRequest, PlannerRequest, RagRequest, ValidateRequest
     from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
     from models.image.state import (
         TASK_TYPE_FOR_ACTION,
         EnhancedPrompt,
+        ExecutionResult,
         ImageAgentMetadata,
         ImageAgentState,
         ImageParameters,
@@ -71,6 +75,7 @@ class ImageAgentWorkflow:
         self._run = GraphRun(GRAPH, self._events, self._state, error_node=ERROR_HANDLER)
         self._retrieved: tuple[RagRequest, EnhancedPrompt] | None = None
         self._critic_uses_llm = input.llm_configured
+        self._hosted_task: SubmittedTask | None = None
 
     @workflow.query(name="state")
     def state(self) -> ImageAgentState:
@@ -205,11 +210,20 @@ class ImageAgentWorkflow:
             base_image=self._base_image() if intent.action != "generate_image" else None,
             preferred_model=self._state.user_input.preferred_model,
         )
-        size = f"{request.parameters.width}x{request.parameters.height}"
-        try:
-            result = await self._run.call(nodes.EXECUTOR, request, policies.IMAGE_EXECUTOR, summary=f"{task} {size}")
-        except NodeFailed as err:
-            return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
+        model = self._hosted_model()
+        if model is not None:
+            hosted_result = await self._hosted_executor(request.model_copy(update={"preferred_model": model}))
+            if isinstance(hosted_result, str):
+                return hosted_result
+            result = hosted_result
+        else:
+            size = f"{request.parameters.width}x{request.parameters.height}"
+            try:
+                result = await self._run.call(
+                    nodes.EXECUTOR, request, policies.IMAGE_EXECUTOR, summary=f"{task} {size}"
+                )
+            except NodeFailed as err:
+                return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
         self._state.execution_result = result
         self._show(EXECUTOR, smart_canvas(result))
         self._events.emit("progress", EXECUTOR, Progress(node=EXECUTOR, message="生成完成", percent=100))
@@ -256,7 +270,74 @@ class ImageAgentWorkflow:
         self._show(GENUI, result_message(self._state))
         return GRAPH.end
 
+    # ---- a hosted model: submit, poll on the workflow clock, fetch ----
+
+    def _hosted_model(self) -> str | None:
+        """The hosted model this turn's image comes from: the user's `preferredModel` when a configured provider
+        serves it, else the deployment's default model (None: the local renderer)."""
+        preferred = self._state.user_input.preferred_model
+        if preferred is not None and preferred in self._input.hosted_models:
+            return preferred
+        return self._input.default_model
+
+    async def _hosted_executor(self, request: ExecutorRequest) -> ExecutionResult | str:
+        """The Executor with a task-based image API: the result, or the next node when the run ends otherwise."""
+        model = request.preferred_model
+        submit = policies.IMAGE_HOSTED_EXECUTOR if model in SYNCHRONOUS_MODELS else policies.IMAGE_SUBMIT
+        try:
+            task = await self._run.call(hosted.SUBMIT, request, submit, summary=f"submit to {model}")
+        except NodeFailed as err:
+            if _code(err) == ErrorCode.IMAGE_QUOTA_EXHAUSTED and self._input.allow_fallback:
+                self._thought(EXECUTOR, f"{model} 的额度已用完：改用本地渲染", level="warning", code=_code(err))
+                local = request.model_copy(update={"preferred_model": None})
+                try:
+                    return await self._run.call(
+                        nodes.EXECUTOR, local, policies.IMAGE_EXECUTOR, summary="local fallback"
+                    )
+                except NodeFailed as local_err:
+                    return self._run.fail(local_err, ErrorCode.EXECUTION_FAILED)
+            return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
+        self._hosted_task = task
+        self._thought(EXECUTOR, f"已提交 {task.provider} 任务 {task.task_id}（{model}），等待生成...")
+
+        async def poll(attempt: int) -> TaskPoll:
+            seen = await self._run.call(
+                hosted.POLL, PollRequest(task=task, attempt=attempt), policies.IMAGE_POLL, summary=f"poll #{attempt}"
+            )
+            percent = min(90, 10 + 10 * attempt)
+            self._events.emit("progress", EXECUTOR, Progress(node=EXECUTOR, message=seen.status, percent=percent))
+            return seen
+
+        try:
+            done = await poll_until(poll, lambda seen: seen.status == "succeeded", policies.IMAGE_TASK_POLL)
+            if done is None or done.image_url is None:
+                await self._cancel_hosted()
+                waited = policies.IMAGE_TASK_POLL.total.total_seconds()
+                message = f"{model} 的任务 {task.task_id} 在 {waited:g} 秒内没有完成"
+                return self._run.fail_with(ErrorInfo(code=ErrorCode.IMAGE_TASK_TIMEOUT, message=message, node=EXECUTOR))
+            fetched = FetchRequest(task=task, image_url=done.image_url, request=request)
+            result = await self._run.call(hosted.FETCH, fetched, policies.IMAGE_FETCH, summary="copy the image")
+        except NodeFailed as err:
+            return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
+        self._hosted_task = None
+        return result
+
+    async def _cancel_hosted(self) -> None:
+        """Cancel the hosted task the run no longer waits for, where the provider allows it (best effort)."""
+        task, self._hosted_task = self._hosted_task, None
+        if task is None:
+            return
+        try:
+            cancelled = await self._run.call(
+                hosted.CANCEL, PollRequest(task=task), policies.IMAGE_CANCEL, summary=f"cancel {task.task_id}"
+            )
+        except NodeFailed:
+            return
+        if cancelled.cancelled:
+            self._thought(EXECUTOR, f"已取消 {task.provider} 任务 {task.task_id}")
+
     async def _error_handler(self) -> str:
+        await self._cancel_hosted()
         error = self._state.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node="unknown")
         self._events.emit("error", ERROR_HANDLER, error)
         self._show(ERROR_HANDLER, error_message(error))
@@ -343,3 +424,9 @@ class ImageAgentWorkflow:
             return mask.image
         previous = self._previous()
         return ImageRef(blob_key=previous.blob_key) if previous else None
+
+
+def _code(err: NodeFailed) -> str | None:
+    """The error code a node's permanent failure carries (its `ApplicationError` type)."""
+    cause = err.cause
+    return cause.type if isinstance(cause, ApplicationError) else None

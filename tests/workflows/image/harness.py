@@ -21,7 +21,7 @@ from activities.image.image_provider import ImageProvider
 from api.streaming import run_events
 from models.events import RunEvent
 from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
-from models.image.state import ImageAgentState, MaskRef, PreviousResult, UserInput
+from models.image.state import ImageAgentState, MaskRef, PreferredModel, PreviousResult, UserInput
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
@@ -78,8 +78,17 @@ class Harness:
         mask: MaskRef | None = None,
         previous: PreviousResult | None = None,
         deadline_seconds: float = 60.0,
+        preferred_model: PreferredModel | None = None,
+        allow_fallback: bool = True,
     ) -> Outcome:
-        handle = await self.start(text, mask=mask, previous=previous, deadline_seconds=deadline_seconds)
+        handle = await self.start(
+            text,
+            mask=mask,
+            previous=previous,
+            deadline_seconds=deadline_seconds,
+            preferred_model=preferred_model,
+            allow_fallback=allow_fallback,
+        )
         result = await handle.result()
         state = await handle.query(ImageAgentWorkflow.state)
         return Outcome(state=state, result=result, events=await collect_events(self, handle.id), handle=handle)
@@ -91,6 +100,8 @@ class Harness:
         mask: MaskRef | None = None,
         previous: PreviousResult | None = None,
         deadline_seconds: float = 60.0,
+        preferred_model: PreferredModel | None = None,
+        allow_fallback: bool = True,
     ) -> WorkflowHandle[ImageAgentWorkflow, ImageTurnResult]:
         self.runs += 1
         return await self.env.client.start_workflow(
@@ -98,10 +109,13 @@ class Harness:
             ImageAgentInput(
                 session_id="test",
                 turn=self.runs,
-                user_input=UserInput(text=text, mask_data=mask),
+                user_input=UserInput(text=text, mask_data=mask, preferred_model=preferred_model),
                 context=TurnContext(previous=previous),
                 deadline_seconds=deadline_seconds,
                 llm_configured=self.settings.llm_provider is not None,
+                hosted_models=self.settings.hosted_image_models,
+                default_model=self.settings.default_image_model,
+                allow_fallback=allow_fallback,
             ),
             id=f"image-test-{uuid.uuid4().hex[:8]}",
             task_queue=self.settings.task_queue("image"),
@@ -138,9 +152,14 @@ async def agent_harness(
     llm_base_url: str | None = None,
     blobs: LocalBlobStore | None = None,
     rag_store: StyleStore | None = None,
+    image_api_url: str | None = None,
 ) -> AsyncIterator[Harness]:
-    """`llm_base_url`: configure the worker's LLM as an OpenAI-compatible server there (the loopback server)."""
-    settings = settings_for(data_dir, **(llm_settings(llm_base_url) if llm_base_url else {}))
+    """`llm_base_url`: configure the worker's LLM as an OpenAI-compatible server there (the loopback server);
+    `image_api_url`: configure DashScope's image API there (its qwen-image models are then hosted)."""
+    fields = llm_settings(llm_base_url) if llm_base_url else {}
+    if image_api_url is not None:
+        fields |= {"dashscope_api_key": "sk-test-dashscope", "dashscope_image_base_url": image_api_url}
+    settings = settings_for(data_dir, **fields)
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     llm_attempts: list[LlmAttempt] = []
 
@@ -151,6 +170,7 @@ async def agent_harness(
     async with httpx.AsyncClient(event_hooks={"request": [record_attempt]}) as http:
         activities = build_activities(
             settings,
+            http=http,
             blobs=blobs,
             image_provider=image_provider,
             llm=build_llm_client(settings, http),
