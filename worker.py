@@ -26,11 +26,12 @@ from activities.app_builder.task_loop import TaskLoop
 from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from activities.common.image_fetch import GuardedImageFetcher
 from activities.image.critic import ImageCritic
-from activities.image.executor import ImageExecutor
+from activities.image.executor import DirectImageExecutor, ImageExecutor
 from activities.image.hosted import HostedImageNodes
 from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
 from activities.image.providers.dashscope import DashScopeProvider
+from activities.image.providers.openai_images import OpenAIImagesProvider
 from activities.image.providers.tasks import HostedImageProvider
 from activities.image.rag import StyleRetriever
 from activities.image.validation import InputValidator
@@ -105,6 +106,7 @@ def build_activities(
             Planner(style_vocabulary(library), llm).plan,
             StyleRetriever(store).retrieve_styles,
             ImageExecutor(provider, resolver).execute,
+            DirectImageExecutor(direct_image_provider(settings, http) or provider, resolver).execute_direct,
             ImageCritic(resolver, llm).critique,
             hosted.submit,
             hosted.poll,
@@ -154,6 +156,20 @@ def hosted_image_providers(settings: Settings, http: httpx.AsyncClient | None) -
         raise ValueError("DASHSCOPE_API_KEY needs the worker's HTTP client")
     key = settings.dashscope_api_key.get_secret_value()
     return [DashScopeProvider(http, api_key=key, base_url=settings.dashscope_image_base_url)]
+
+
+def direct_image_provider(settings: Settings, http: httpx.AsyncClient | None) -> ImageProvider | None:
+    """OpenAI Images, when it renders the turns that name no model (`IMAGE_PROVIDER_DEFAULT=openai`)."""
+    if not settings.direct_image_models or settings.openai_api_key is None:
+        return None
+    if http is None:
+        raise ValueError("IMAGE_PROVIDER_DEFAULT=openai needs the worker's HTTP client")
+    return OpenAIImagesProvider(
+        http,
+        api_key=settings.openai_api_key.get_secret_value(),
+        base_url=settings.openai_image_base_url,
+        model=settings.openai_image_model,
+    )
 
 
 def supervisor_activities(

@@ -64,8 +64,11 @@ class Settings(BaseSettings):
     """DashScope's image API (international endpoint; in China `https://dashscope.aliyuncs.com`). With
     `DASHSCOPE_API_KEY` set, the `preferredModel`s qwen-image, qwen-image-plus, qwen-image-max and z-image-turbo
     are generated there; without it every model renders locally."""
-    image_provider_default: Literal["local", "dashscope"] = "local"
-    """What renders a turn that names no `preferredModel`: the local renderer, or DashScope's `qwen-image`."""
+    image_provider_default: Literal["local", "dashscope", "openai"] = "local"
+    """What renders a turn that names no `preferredModel`: the local renderer, DashScope's `qwen-image` (with
+    `DASHSCOPE_API_KEY`) or OpenAI Images' `OPENAI_IMAGE_MODEL` (with `OPENAI_API_KEY`)."""
+    openai_image_model: str = "gpt-image-1"
+    openai_image_base_url: str = "https://api.openai.com/v1"
     allow_image_fallback: bool = True
     """Whether a turn whose image API has spent its quota falls back to the local renderer."""
 
@@ -119,8 +122,16 @@ class Settings(BaseSettings):
         return list(DASHSCOPE_IMAGE_MODELS) if self.dashscope_api_key is not None else []
 
     @property
+    def direct_image_models(self) -> list[str]:
+        """Models of a synchronous image API (one call returns the image): OpenAI Images, when it is the default."""
+        configured = self.image_provider_default == "openai" and self.openai_api_key is not None
+        return [self.openai_image_model] if configured else []
+
+    @property
     def default_image_model(self) -> str | None:
         """The hosted model a turn without `preferredModel` uses; None: the local renderer."""
+        if self.direct_image_models:
+            return self.direct_image_models[0]
         return "qwen-image" if self.image_provider_default == "dashscope" and self.hosted_image_models else None
 
     def task_queue(self, family: str) -> str:

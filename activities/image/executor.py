@@ -12,11 +12,13 @@ from activities.common.blob_refs import BlobResolver, ImageRefError
 from activities.common.failures import permanent
 from activities.image.image_provider import ImageProvider, ImageRequest
 from activities.image.mask_refs import load_mask_png
+from activities.image.providers.errors import ImageProviderError
+from activities.image.providers.failures import provider_failure
 from imaging.masks import MaskError
 from imaging.rendering import decode_image
 from models.blobs import blob_ref
 from models.errors import ErrorCode
-from models.image import nodes
+from models.image import hosted, nodes
 from models.image.nodes import ExecutorRequest
 from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef
 from stores.blob_store import LocalBlobStore
@@ -34,6 +36,18 @@ class ImageExecutor:
         asked = await image_request(request, self._resolver)
         png = await self._provider.generate(asked)
         return await stored_result(png, request, asked, self._provider.name, self._resolver.blobs)
+
+
+class DirectImageExecutor(ImageExecutor):
+    """The Executor over a synchronous hosted API (OpenAI Images), registered as `image.direct_executor` so the
+    workflow can give it the timeout one generation needs (`policies.IMAGE_HOSTED_EXECUTOR`)."""
+
+    @hosted.DIRECT_EXECUTOR.defn
+    async def execute_direct(self, request: ExecutorRequest) -> ExecutionResult:
+        try:
+            return await self.execute(request)
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
 
 
 async def image_request(request: ExecutorRequest, resolver: BlobResolver) -> ImageRequest:

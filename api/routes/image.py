@@ -80,7 +80,12 @@ def prepare_turn(run_input: BaseModel, context: PrepareContext) -> UserInput:
     if run_input.mask_data:
         allow = context.settings.allow_external_images
         mask = store_mask(run_input.mask_data, context.blobs, context.links, allow_external_images=allow)
-    return UserInput(text=run_input.text, mask_data=mask, preferred_model=run_input.preferred_model)
+    return UserInput(
+        text=run_input.text,
+        mask_data=mask,
+        preferred_model=run_input.preferred_model,
+        allow_fallback=run_input.allow_fallback,
+    )
 
 
 async def start_turn(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
@@ -110,6 +115,7 @@ async def submit_turn(
             run_deadline_seconds=settings.run_deadline_seconds,
             llm_configured=settings.llm_provider is not None,
             hosted_models=settings.hosted_image_models,
+            direct_models=settings.direct_image_models,
             default_model=settings.default_image_model,
             allow_fallback=settings.allow_image_fallback,
         ),

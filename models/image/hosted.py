@@ -56,6 +56,8 @@ class Cancelled(CamelModel):
     cancelled: bool
 
 
+DIRECT_EXECUTOR = ActivitySpec("image.direct_executor", ExecutorRequest, ExecutionResult)
+"""A hosted model of a synchronous API (OpenAI Images): the Executor in one call, with a longer timeout."""
 SUBMIT = ActivitySpec("image.submit", ExecutorRequest, SubmittedTask)
 """A hosted model's Executor, first step: create the provider's task."""
 POLL = ActivitySpec("image.poll", PollRequest, TaskPoll)

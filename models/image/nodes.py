@@ -13,7 +13,6 @@ from models.image.state import (
     Intent,
     MaskRef,
     Message,
-    PreferredModel,
     PreviousResult,
     QualityCheck,
     UserInput,
@@ -65,7 +64,8 @@ class ExecutorRequest(CamelModel):
     parameters: ImageParameters
     mask: MaskRef | None = None
     base_image: ImageRef | None = None
-    preferred_model: PreferredModel | None = None
+    preferred_model: str | None = None
+    """The model that makes the image: the user's `preferredModel`, or the deployment's default hosted model."""
 
 
 class CriticRequest(CamelModel):

@@ -31,6 +31,9 @@ class ImageRunInput(RequestModel):
     text: str = Field(default="", max_length=MAX_REQUEST_TEXT)
     mask_data: MaskDataIn | None = None
     preferred_model: PreferredModel | None = None
+    allow_fallback: bool | None = None
+    """Whether a hosted model whose quota is spent may fall back to the local renderer (default
+    `ALLOW_IMAGE_FALLBACK`, true)."""
 
 
 class ChatRequest(ImageRunInput):

@@ -31,6 +31,8 @@ class ImageAgentInput(CamelModel):
     keyword and pixel checks run as local activities."""
     hosted_models: list[str] = Field(default_factory=list)
     """`preferredModel`s a configured image API serves (the others render locally)."""
+    direct_models: list[str] = Field(default_factory=list)
+    """Hosted models of a synchronous API (OpenAI Images): one Executor call with a longer timeout."""
     default_model: str | None = None
     """The hosted model a turn without `preferredModel` uses (`IMAGE_PROVIDER_DEFAULT`); None: the local renderer."""
     allow_fallback: bool = True
@@ -82,6 +84,7 @@ class SessionInput(CamelModel):
     run_deadline_seconds: float = 60.0
     llm_configured: bool = False
     hosted_models: list[str] = Field(default_factory=list)
+    direct_models: list[str] = Field(default_factory=list)
     default_model: str | None = None
     allow_fallback: bool = True
     max_turns_per_run: int = 100

@@ -51,6 +51,8 @@ class UserInput(CamelModel):
     text: str
     mask_data: MaskRef | None = None
     preferred_model: PreferredModel | None = None
+    allow_fallback: bool | None = None
+    """None: the deployment's `ALLOW_IMAGE_FALLBACK`."""
 
 
 class ImageParameters(CamelModel):

@@ -106,6 +106,7 @@ class ImageSessionWorkflow:
             deadline_seconds=self._input.run_deadline_seconds,
             llm_configured=self._input.llm_configured,
             hosted_models=self._input.hosted_models,
+            direct_models=self._input.direct_models,
             default_model=self._input.default_model,
             allow_fallback=self._input.allow_fallback,
         )

@@ -211,7 +211,15 @@ class ImageAgentWorkflow:
             preferred_model=self._state.user_input.preferred_model,
         )
         model = self._hosted_model()
-        if model is not None:
+        if model is not None and model in self._input.direct_models:
+            direct = request.model_copy(update={"preferred_model": model})
+            try:
+                result = await self._run.call(
+                    hosted.DIRECT_EXECUTOR, direct, policies.IMAGE_HOSTED_EXECUTOR, summary=f"{task} on {model}"
+                )
+            except NodeFailed as err:
+                return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
+        elif model is not None:
             hosted_result = await self._hosted_executor(request.model_copy(update={"preferred_model": model}))
             if isinstance(hosted_result, str):
                 return hosted_result
@@ -278,6 +286,8 @@ class ImageAgentWorkflow:
         preferred = self._state.user_input.preferred_model
         if preferred is not None and preferred in self._input.hosted_models:
             return preferred
+        if preferred is not None:
+            return None  # a model no configured API serves renders locally, whatever the default
         return self._input.default_model
 
     async def _hosted_executor(self, request: ExecutorRequest) -> ExecutionResult | str:
@@ -287,7 +297,10 @@ class ImageAgentWorkflow:
         try:
             task = await self._run.call(hosted.SUBMIT, request, submit, summary=f"submit to {model}")
         except NodeFailed as err:
-            if _code(err) == ErrorCode.IMAGE_QUOTA_EXHAUSTED and self._input.allow_fallback:
+            allowed = self._state.user_input.allow_fallback
+            if _code(err) == ErrorCode.IMAGE_QUOTA_EXHAUSTED and (
+                self._input.allow_fallback if allowed is None else allowed
+            ):
                 self._thought(EXECUTOR, f"{model} 的额度已用完：改用本地渲染", level="warning", code=_code(err))
                 local = request.model_copy(update={"preferred_model": None})
                 try:

@@ -560,7 +560,7 @@ async def test_a_5xx_without_a_json_body_is_unavailable(provider: DashScopeProvi
     ("headers", "expected"),
     [
         ({"Retry-After": "7"}, (7.0, 7.0)),
-        ({"Retry-After": email.utils.formatdate(time.time() + 120, usegmt=True)}, (100.0, 121.0)),
+        ({"Retry-After": "<an HTTP date 120 s from now>"}, (100.0, 121.0)),
         ({}, None),
     ],
 )
@@ -570,6 +570,8 @@ async def test_a_throttled_call_carries_the_retry_after_hint(
     headers: dict[str, str],
     expected: tuple[float, float] | None,
 ) -> None:
+    if headers.get("Retry-After", "").startswith("<"):  # made now, not when the tests were collected
+        headers = {"Retry-After": email.utils.formatdate(time.time() + 120, usegmt=True)}
     loopback.queue(failure(429, "Throttling.RateQuota", "Requests rate limit exceeded.", headers))
 
     with pytest.raises(ProviderThrottled) as throttled:

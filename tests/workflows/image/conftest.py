@@ -24,3 +24,12 @@ async def hosted(
     """A harness whose worker has DashScope's image API at the loopback server (each test sets its double)."""
     async with agent_harness(env, tmp_path, style_store, image_api_url=loopback.base_url) as h:
         yield h
+
+
+@pytest.fixture
+async def openai_images(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> AsyncIterator[Harness]:
+    """A harness whose turns without `preferredModel` go to OpenAI Images at the loopback server."""
+    async with agent_harness(env, tmp_path, style_store, openai_images_url=f"{loopback.base_url}/v1") as h:
+        yield h

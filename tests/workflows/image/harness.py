@@ -79,7 +79,7 @@ class Harness:
         previous: PreviousResult | None = None,
         deadline_seconds: float = 60.0,
         preferred_model: PreferredModel | None = None,
-        allow_fallback: bool = True,
+        allow_fallback: bool | None = None,
     ) -> Outcome:
         handle = await self.start(
             text,
@@ -101,7 +101,7 @@ class Harness:
         previous: PreviousResult | None = None,
         deadline_seconds: float = 60.0,
         preferred_model: PreferredModel | None = None,
-        allow_fallback: bool = True,
+        allow_fallback: bool | None = None,
     ) -> WorkflowHandle[ImageAgentWorkflow, ImageTurnResult]:
         self.runs += 1
         return await self.env.client.start_workflow(
@@ -109,13 +109,15 @@ class Harness:
             ImageAgentInput(
                 session_id="test",
                 turn=self.runs,
-                user_input=UserInput(text=text, mask_data=mask, preferred_model=preferred_model),
+                user_input=UserInput(
+                    text=text, mask_data=mask, preferred_model=preferred_model, allow_fallback=allow_fallback
+                ),
                 context=TurnContext(previous=previous),
                 deadline_seconds=deadline_seconds,
                 llm_configured=self.settings.llm_provider is not None,
                 hosted_models=self.settings.hosted_image_models,
+                direct_models=self.settings.direct_image_models,
                 default_model=self.settings.default_image_model,
-                allow_fallback=allow_fallback,
             ),
             id=f"image-test-{uuid.uuid4().hex[:8]}",
             task_queue=self.settings.task_queue("image"),
@@ -153,12 +155,20 @@ async def agent_harness(
     blobs: LocalBlobStore | None = None,
     rag_store: StyleStore | None = None,
     image_api_url: str | None = None,
+    openai_images_url: str | None = None,
 ) -> AsyncIterator[Harness]:
     """`llm_base_url`: configure the worker's LLM as an OpenAI-compatible server there (the loopback server);
-    `image_api_url`: configure DashScope's image API there (its qwen-image models are then hosted)."""
+    `image_api_url`: configure DashScope's image API there (its qwen-image models are then hosted);
+    `openai_images_url`: OpenAI Images there, rendering the turns that name no model."""
     fields = llm_settings(llm_base_url) if llm_base_url else {}
     if image_api_url is not None:
         fields |= {"dashscope_api_key": "sk-test-dashscope", "dashscope_image_base_url": image_api_url}
+    if openai_images_url is not None:
+        fields |= {
+            "openai_api_key": "sk-test-openai",
+            "image_provider_default": "openai",
+            "openai_image_base_url": openai_images_url,
+        }
     settings = settings_for(data_dir, **fields)
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     llm_attempts: list[LlmAttempt] = []

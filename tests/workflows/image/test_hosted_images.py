@@ -1,13 +1,15 @@
 """A hosted model (`preferredModel: qwen-image`) on DashScope's task API, on the time-skipping server: one submit,
 polls on durable timers by the declared schedule, the image copied into the blob store; moderation, throttling,
 a spent quota (with and without the local fallback) and a task that never finishes, each through the error path
-with its code, and the unfinished task cancelled."""
+with its code, and the unfinished task cancelled; and OpenAI Images as the default, in one Executor call."""
 
+import base64
 from datetime import timedelta
 
 from temporalio.api.enums.v1 import EventType
 
-from tests.llm.loopback import Loopback
+from imaging.rendering import encode_png, render_text_to_image
+from tests.llm.loopback import Fixture, Loopback
 from tests.workflows.image.dashscope_double import DashScopeDouble, error
 from tests.workflows.image.harness import Harness
 from workflows import policies
@@ -132,3 +134,36 @@ async def test_a_task_that_never_finishes_ends_with_a_clear_code_and_is_cancelle
     assert fake.calls["poll"] == len(policies.IMAGE_TASK_POLL.waits())
     assert fake.calls["cancel"] == 1, "the provider's task is cancelled"
     assert outcome.types[-1] == "stream_end"
+
+
+async def test_openai_images_answers_in_one_executor_call_with_a_timeout_that_fits(
+    openai_images: Harness, loopback: Loopback
+) -> None:
+    png = encode_png(render_text_to_image("猫", seed=2, width=1024, height=1024, style_strength=0.5))
+    loopback.queue(Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]}))
+
+    outcome = await openai_images.run(CAT)
+
+    assert outcome.result.status == "completed", outcome.error_code
+    result = outcome.state.execution_result
+    assert result is not None and result.metadata["provider"] == "openai-images"
+    [sent] = loopback.requests
+    assert sent.path == "/v1/images/generations" and sent.json()["model"] == "gpt-image-1"
+    history = await outcome.handle.fetch_history()
+    [scheduled] = [
+        event.activity_task_scheduled_event_attributes
+        for event in history.events
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+        and event.activity_task_scheduled_event_attributes.activity_type.name == "image.direct_executor"
+    ]
+    assert scheduled.start_to_close_timeout.ToTimedelta() == policies.IMAGE_HOSTED_EXECUTOR.start_to_close
+
+
+async def test_openai_images_moderation_is_refused_without_a_retry(openai_images: Harness, loopback: Loopback) -> None:
+    body = {"error": {"message": "Your request was rejected by the safety system.", "code": "moderation_blocked"}}
+    loopback.queue(Fixture.json(body, status=400))
+
+    outcome = await openai_images.run(CAT)
+
+    assert outcome.result.status == "failed" and outcome.error_code == "IMAGE_CONTENT_REFUSED"
+    assert len(loopback.requests) == 1
