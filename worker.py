@@ -155,7 +155,7 @@ def hosted_image_providers(settings: Settings, http: httpx.AsyncClient | None) -
     if http is None:
         raise ValueError("DASHSCOPE_API_KEY needs the worker's HTTP client")
     key = settings.dashscope_api_key.get_secret_value()
-    return [DashScopeProvider(http, api_key=key, base_url=settings.dashscope_image_base_url)]
+    return [DashScopeProvider(http, api_key=key, base_url=settings.dashscope_base_url)]
 
 
 def direct_image_provider(settings: Settings, http: httpx.AsyncClient | None) -> ImageProvider | None:

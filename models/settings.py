@@ -60,10 +60,10 @@ class Settings(BaseSettings):
     deepseek_api_key: SecretStr | None = None
     dashscope_api_key: SecretStr | None = None
 
-    dashscope_image_base_url: str = "https://dashscope-intl.aliyuncs.com"
-    """DashScope's image API (international endpoint; in China `https://dashscope.aliyuncs.com`). With
-    `DASHSCOPE_API_KEY` set, the `preferredModel`s qwen-image, qwen-image-plus, qwen-image-max and z-image-turbo
-    are generated there; without it every model renders locally."""
+    dashscope_base_url: str = "https://dashscope-intl.aliyuncs.com"
+    """DashScope's image API (international endpoint; in China `https://dashscope.aliyuncs.com`; the Qwen LLM's
+    endpoint is `LLM_BASE_URL`). With `DASHSCOPE_API_KEY` set, the `preferredModel`s qwen-image, qwen-image-plus,
+    qwen-image-max and z-image-turbo are generated there; without it every model renders locally."""
     image_provider_default: Literal["local", "dashscope", "openai"] = "local"
     """What renders a turn that names no `preferredModel`: the local renderer, DashScope's `qwen-image` (with
     `DASHSCOPE_API_KEY`) or OpenAI Images' `OPENAI_IMAGE_MODEL` (with `OPENAI_API_KEY`)."""

@@ -27,7 +27,7 @@ FINISH_S = 120.0
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, loopback_server: Loopback) -> Iterator[Stack]:
-    env = {"DASHSCOPE_API_KEY": "sk-test-dashscope", "DASHSCOPE_IMAGE_BASE_URL": loopback_server.base_url}
+    env = {"DASHSCOPE_API_KEY": "sk-test-dashscope", "DASHSCOPE_BASE_URL": loopback_server.base_url}
     data = tmp_path_factory.mktemp("data")
     with running_stack(data, tmp_path_factory.mktemp("logs") / "stack.log", env=env) as running:
         yield running

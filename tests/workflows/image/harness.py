@@ -162,7 +162,7 @@ async def agent_harness(
     `openai_images_url`: OpenAI Images there, rendering the turns that name no model."""
     fields = llm_settings(llm_base_url) if llm_base_url else {}
     if image_api_url is not None:
-        fields |= {"dashscope_api_key": "sk-test-dashscope", "dashscope_image_base_url": image_api_url}
+        fields |= {"dashscope_api_key": "sk-test-dashscope", "dashscope_base_url": image_api_url}
     if openai_images_url is not None:
         fields |= {
             "openai_api_key": "sk-test-openai",
