@@ -62,7 +62,6 @@ Whether DashScope sends Retry-After at all (none of its pages mention it).
 
 import asyncio
 import base64
-import math
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit
@@ -78,7 +77,9 @@ from activities.image.providers.errors import (
     ProviderThrottled,
     ProviderUnavailable,
     QuotaExhausted,
+    unreachable,
 )
+from activities.image.providers.sizes import nearest_aspect
 from imaging.masks import mask_from_image, sniff_image_format
 from imaging.rendering import decode_image, encode_png
 from llm.retry import retry_after_from_headers
@@ -140,8 +141,7 @@ MODELS: dict[str, DashScopeModel] = {
 
 def size_for(model: str, width: int, height: int) -> str:
     """The model's documented size ("W*H") whose aspect ratio is nearest `width`:`height`."""
-    target = math.log(width / height)
-    w, h = min(MODELS[model].sizes, key=lambda size: abs(math.log(size[0] / size[1]) - target))
+    w, h = nearest_aspect(MODELS[model].sizes, width, height)
     return f"{w}*{h}"
 
 
@@ -405,10 +405,7 @@ def _fetch_error(response: httpx.Response) -> ImageProviderError:
 
 
 def _transport_error(operation: str, exc: httpx.TransportError) -> ProviderUnavailable:
-    kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "transport error"
-    return ProviderUnavailable(
-        f"DashScope {operation} {kind}: {type(exc).__name__}: {exc}", provider=PROVIDER, code=type(exc).__name__
-    )
+    return unreachable(PROVIDER, f"DashScope {operation}", exc)
 
 
 def _malformed(operation: str, answer: dict[str, Any], what: str) -> ProviderUnavailable:

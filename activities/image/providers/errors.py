@@ -9,6 +9,8 @@ ImageProviderError                   provider, code (the provider's own), status
 └── ProviderAuthFailed               not retryable: the API key is missing, wrong or not allowed
 """
 
+import httpx
+
 
 class ImageProviderError(Exception):
     """A hosted image API refused or failed a call."""
@@ -58,3 +60,11 @@ class InvalidImageRequest(ImageProviderError):
 
 class ProviderAuthFailed(ImageProviderError):
     """The API key is missing, wrong or not allowed: not retried."""
+
+
+def unreachable(provider: str, what: str, exc: httpx.TransportError) -> ProviderUnavailable:
+    """A call that got no answer (a timeout, a refused or dropped connection): retried by Temporal."""
+    kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "transport error"
+    return ProviderUnavailable(
+        f"{what} {kind}: {type(exc).__name__}: {exc}", provider=provider, code=type(exc).__name__
+    )

@@ -27,7 +27,6 @@ Error mapping (every error's message carries OpenAI's message and the `x-request
 import asyncio
 import base64
 import binascii
-import math
 from typing import Any
 
 import httpx
@@ -42,7 +41,9 @@ from activities.image.providers.errors import (
     ProviderThrottled,
     ProviderUnavailable,
     QuotaExhausted,
+    unreachable,
 )
+from activities.image.providers.sizes import nearest_aspect
 from imaging.masks import mask_from_image, sniff_image_format
 from imaging.rendering import ImageDecodeError, decode_image, encode_png
 from llm.adapters.openai_errors import QUOTA_CODES
@@ -105,16 +106,8 @@ class OpenAIImagesProvider:
                 timeout=self.timeout,
                 **content,
             )
-        except httpx.TimeoutException as err:
-            raise ProviderUnavailable(
-                f"OpenAI Images {path}: no answer within {self.timeout:g} s ({type(err).__name__})",
-                provider=PROVIDER,
-                code="timeout",
-            ) from err
         except httpx.TransportError as err:
-            raise ProviderUnavailable(
-                f"OpenAI Images {path}: {type(err).__name__}: {err}", provider=PROVIDER, code="transport_error"
-            ) from err
+            raise unreachable(PROVIDER, f"OpenAI Images {path}", err) from err
         if response.status_code >= 400:
             raise error_for(path, response)
         return response
@@ -123,8 +116,7 @@ class OpenAIImagesProvider:
 def nearest_size(request: ImageRequest) -> str:
     """The standard size whose aspect ratio is nearest the request's (compared as log ratios, so 2:1 and 1:2 are
     as far from square), as OpenAI's `WIDTHxHEIGHT`."""
-    wanted = math.log(request.width / request.height)
-    width, height = min(SIZES, key=lambda size: abs(math.log(size[0] / size[1]) - wanted))
+    width, height = nearest_aspect(SIZES, request.width, request.height)
     return f"{width}x{height}"
 
 
