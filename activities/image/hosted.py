@@ -7,6 +7,8 @@ failed is IMAGE_TASK_FAILED, or IMAGE_CONTENT_REFUSED when moderation failed it 
 `ContentRefused`).
 """
 
+import asyncio
+
 from activities.common.blob_refs import BlobResolver
 from activities.common.failures import permanent
 from activities.image.executor import image_request, stored_result
@@ -15,6 +17,7 @@ from activities.image.providers.errors import (
 )
 from activities.image.providers.failures import provider_failure
 from activities.image.providers.tasks import HostedImageProvider
+from imaging.rendering import decode_image
 from models.errors import ErrorCode
 from models.image import hosted
 from models.image.hosted import Cancelled, FetchRequest, PollRequest, SubmittedTask, TaskPoll
@@ -57,7 +60,9 @@ class HostedImageNodes:
             png = await provider.fetch(request.image_url)
         except ImageProviderError as err:
             raise provider_failure(err) from err
-        return await stored_result(png, request.request, asked, provider.name, self._resolver.blobs)
+        width, height = await asyncio.to_thread(_size_of, png)  # the model's size, which may not be the one asked
+        made = asked.model_copy(update={"width": width, "height": height})
+        return await stored_result(png, request.request, made, provider.name, self._resolver.blobs)
 
     @hosted.CANCEL.defn
     async def cancel(self, request: PollRequest) -> Cancelled:
@@ -77,3 +82,8 @@ class HostedImageNodes:
             if provider.name == name:
                 return provider
         raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"这个 worker 没有配置图片服务 {name}")
+
+
+def _size_of(png: bytes) -> tuple[int, int]:
+    width, height = decode_image(png).size
+    return width, height
