@@ -24,8 +24,9 @@ from tests.workflows.image.dashscope_double import DashScopeDouble
 async def hosted_gateway(
     env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, loopback: Loopback
 ) -> AsyncIterator[Gateway]:
-    settings = {"dashscope_api_key": "sk-test-dashscope", "dashscope_base_url": loopback.base_url}
-    async with running_gateway(env, tmp_path, api_style_store, **settings) as running:
+    async with running_gateway(
+        env, tmp_path, api_style_store, dashscope_api_key="sk-test-dashscope", dashscope_base_url=loopback.base_url
+    ) as running:
         yield running
 
 
