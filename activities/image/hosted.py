@@ -19,8 +19,9 @@ from activities.image.providers.failures import provider_failure
 from activities.image.providers.tasks import HostedImageProvider
 from imaging.rendering import decode_image
 from models.errors import ErrorCode
+from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from models.image import hosted
-from models.image.hosted import Cancelled, FetchRequest, PollRequest, SubmittedTask, TaskPoll
+from models.image.hosted import FetchRequest
 from models.image.nodes import ExecutorRequest
 from models.image.state import ExecutionResult
 

@@ -16,7 +16,7 @@ from temporalio.exceptions import ApplicationError
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
-from workflows.common.polling import poll_until
+from workflows.common.hosted_task import HostedTask
 from workflows.common.run import GraphRun, NodeFailed
 from workflows.common.search_attributes import INTENT_ACTION
 from workflows.image.graph import (
@@ -39,10 +39,11 @@ with workflow.unsafe.imports_passed_through():
     from models.blobs import ImageRef
     from models.errors import ErrorCode, ErrorInfo
     from models.events import RunStatus
+    from models.hosted_tasks import TaskPoll
     from models.image import hosted, nodes
     from models.image.events import IMAGE_EVENTS, Progress, Queued, ThoughtLog
     from models.image.genui import GenUIComponent
-    from models.image.hosted import SYNCHRONOUS_MODELS, FetchRequest, PollRequest, SubmittedTask, TaskPoll
+    from models.image.hosted import SYNCHRONOUS_MODELS, FetchRequest
     from models.image.nodes import CriticRequest, ExecutorRequest, PlannerRequest, RagRequest, ValidateRequest
     from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
     from models.image.state import (
@@ -75,7 +76,12 @@ class ImageAgentWorkflow:
         self._run = GraphRun(GRAPH, self._events, self._state, error_node=ERROR_HANDLER)
         self._retrieved: tuple[RagRequest, EnhancedPrompt] | None = None
         self._critic_uses_llm = input.llm_configured
-        self._hosted_task: SubmittedTask | None = None
+        self._hosted = HostedTask(
+            self._run,
+            poll=(hosted.POLL, policies.IMAGE_POLL),
+            cancel=(hosted.CANCEL, policies.IMAGE_CANCEL),
+            schedule=policies.IMAGE_TASK_POLL,
+        )
 
     @workflow.query(name="state")
     def state(self) -> ImageAgentState:
@@ -310,47 +316,29 @@ class ImageAgentWorkflow:
                 except NodeFailed as local_err:
                     return self._run.fail(local_err, ErrorCode.EXECUTION_FAILED)
             return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
-        self._hosted_task = task
         self._thought(EXECUTOR, f"已提交 {task.provider} 任务 {task.task_id}（{model}），等待生成...")
 
-        async def poll(attempt: int) -> TaskPoll:
-            seen = await self._run.call(
-                hosted.POLL, PollRequest(task=task, attempt=attempt), policies.IMAGE_POLL, summary=f"poll #{attempt}"
-            )
+        def progress(seen: TaskPoll, attempt: int) -> None:
             percent = min(90, 10 + 10 * attempt)
             self._events.emit("progress", EXECUTOR, Progress(node=EXECUTOR, message=seen.status, percent=percent))
-            return seen
 
         try:
-            done = await poll_until(poll, lambda seen: seen.status == "succeeded", policies.IMAGE_TASK_POLL)
-            if done is None or done.image_url is None:
-                await self._cancel_hosted()
-                waited = policies.IMAGE_TASK_POLL.total.total_seconds()
+            done = await self._hosted.wait(task, progress)
+            if done is None or done.image_url is None:  # the wait is spent: the task was cancelled
+                waited = self._hosted.schedule.total.total_seconds()
                 message = f"{model} 的任务 {task.task_id} 在 {waited:g} 秒内没有完成"
                 return self._run.fail_with(ErrorInfo(code=ErrorCode.IMAGE_TASK_TIMEOUT, message=message, node=EXECUTOR))
             fetched = FetchRequest(task=task, image_url=done.image_url, request=request)
             result = await self._run.call(hosted.FETCH, fetched, policies.IMAGE_FETCH, summary="copy the image")
         except NodeFailed as err:
             return self._run.fail(err, ErrorCode.EXECUTION_FAILED)
-        self._hosted_task = None
+        self._hosted.collected()
         return result
 
-    async def _cancel_hosted(self) -> None:
-        """Cancel the hosted task the run no longer waits for, where the provider allows it (best effort)."""
-        task, self._hosted_task = self._hosted_task, None
-        if task is None:
-            return
-        try:
-            cancelled = await self._run.call(
-                hosted.CANCEL, PollRequest(task=task), policies.IMAGE_CANCEL, summary=f"cancel {task.task_id}"
-            )
-        except NodeFailed:
-            return
-        if cancelled.cancelled:
-            self._thought(EXECUTOR, f"已取消 {task.provider} 任务 {task.task_id}")
-
     async def _error_handler(self) -> str:
-        await self._cancel_hosted()
+        task = self._hosted.task
+        if task is not None and await self._hosted.cancel():
+            self._thought(ERROR_HANDLER, f"已取消 {task.provider} 任务 {task.task_id}")
         error = self._state.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node="unknown")
         self._events.emit("error", ERROR_HANDLER, error)
         self._show(ERROR_HANDLER, error_message(error))

@@ -83,7 +83,7 @@ from activities.image.providers.sizes import nearest_aspect
 from imaging.masks import mask_from_image, sniff_image_format
 from imaging.rendering import decode_image, encode_png
 from llm.retry import retry_after_from_headers
-from models.image.hosted import SubmittedTask, TaskPoll, TaskStatus
+from models.hosted_tasks import SubmittedTask, TaskPoll, TaskStatus
 
 PROVIDER = "dashscope"
 TEXT2IMAGE_PATH = "/api/v1/services/aigc/text2image/image-synthesis"

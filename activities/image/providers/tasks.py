@@ -1,10 +1,10 @@
-"""The task-based image API interface (`SubmittedTask` and `TaskPoll` are in `models.image.hosted`: the
+"""The task-based image API interface (`SubmittedTask` and `TaskPoll` are in `models.hosted_tasks`: the
 workflow reads them too)."""
 
 from typing import Protocol
 
 from activities.image.image_provider import ImageRequest
-from models.image.hosted import SubmittedTask, TaskPoll
+from models.hosted_tasks import SubmittedTask, TaskPoll
 
 
 class HostedImageProvider(Protocol):

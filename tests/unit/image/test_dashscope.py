@@ -25,7 +25,7 @@ from activities.image.providers.errors import (
     QuotaExhausted,
 )
 from imaging.rendering import encode_png, render_text_to_image
-from models.image.hosted import SubmittedTask, TaskPoll, TaskStatus
+from models.hosted_tasks import SubmittedTask, TaskPoll, TaskStatus
 from models.image.state import TaskType
 from tests.llm.loopback import Fixture, Loopback
 
