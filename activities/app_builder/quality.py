@@ -1,5 +1,5 @@
 """The quality agent's two activities: `app_builder.quality_checks` (parsers and import resolution, in a thread)
-and `app_builder.toolchain_checks` (the project's own `tsc --noEmit` and build, `checks.toolchain`). Each reads
+and `app_builder.toolchain_checks` (`tsc --noEmit` and `vite build` on the project, `checks.toolchain`). Each reads
 the workspace snapshot from the blob store and answers with a `QualityReport`."""
 
 import asyncio
