@@ -175,7 +175,7 @@ def _error_nodes(tree: Tree) -> list[Node]:
 
 def _json_findings(path: str, text: str) -> list[Finding]:
     if _JSONC_NAME.match(posixpath.basename(path)):
-        text = _jsonc_as_json(text)
+        text = jsonc_as_json(text)
     try:
         json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
@@ -191,7 +191,7 @@ def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def _jsonc_as_json(text: str) -> str:
+def jsonc_as_json(text: str) -> str:
     """JSONC with its comments and trailing commas blanked out, so every other character keeps its position."""
 
     def blank_comment(match: re.Match[str]) -> str:

@@ -2,7 +2,8 @@
 
 A project's files may come from a model, and a model can be talked into writing anything, so the worker runs no
 code the project wrote: dependencies are installed with `--ignore-scripts` (no package's install script runs),
-`tsc` only reads the sources, and the build is `vite build` from the installed package (never the project's own
+`tsc` only reads the sources (and runs only when no config or reference points it outside the project:
+`checks.confinement`), and the build is `vite build` from the installed package (never the project's own
 `npm run build` script), run only when the project's Vite config is absent or one the worker wrote itself (the
 offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped with a note.
 
@@ -29,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from activities.app_builder.checks.confinement import outside_paths
 from activities.app_builder.offline.scaffold import VITE_CONFIG
 from activities.app_builder.workspace import workspace_path
 from models.app_builder.quality import CheckName, Finding, ToolchainMode
@@ -144,7 +146,10 @@ async def _check_project(
         else:
             result.notes.append(f"npm install failed, typecheck and build skipped: {install_failure.message[:300]}")
         return
-    if "tsconfig.json" in files:
+    escaping = outside_paths(files)
+    if "tsconfig.json" in files and escaping:
+        result.notes.append(f"typecheck skipped: tsc would read outside the project ({'; '.join(escaping[:3])})")
+    elif "tsconfig.json" in files:
         tsc = project / "node_modules" / ".bin" / "tsc"
         if await asyncio.to_thread(tsc.exists):
             result.checks_run.append("typecheck")

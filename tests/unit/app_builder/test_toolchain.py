@@ -221,3 +221,18 @@ async def test_a_vite_config_the_project_wrote_is_not_run(tmp_path: Path, monkey
     assert result.checks_run == ["typecheck"]
     assert result.notes == ["vite.config.ts is the project's own code, which the worker does not run: build skipped"]
     assert [finding.check for finding in result.findings] == ["typecheck"]
+
+
+async def test_a_tsconfig_that_points_outside_the_project_is_not_type_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tsc would parse the named file and quote it in its errors: the typecheck is skipped and says why."""
+    install_npm(monkeypatch, tmp_path / "bin", STAND_IN_NPM.format(log=tmp_path / "npm.log"))
+    files = PROJECT | {"tsconfig.json": '{"files": ["../../.env"]}'}
+
+    result = await run_toolchain(
+        files, work_root=tmp_path / "work", cache_root=tmp_path / "cache", mode="on", heartbeat=Heartbeats()
+    )
+
+    assert "typecheck" not in result.checks_run
+    assert result.notes[0] == "typecheck skipped: tsc would read outside the project (tsconfig.json: ../../.env)"
