@@ -60,8 +60,11 @@ async def start_run(
     summary: str | None = None,
 ) -> RunTicket:
     """Start `context.workflow` with `run_input` under the id `<prefix>-<random>` (the family's name by default),
-    owned by the principal that asked, with `summary` as its static summary in the Web UI."""
+    owned by the principal that asked, with `summary` as its static summary in the Web UI. An input with `owner`
+    and `session_id` fields carries the principal and the session too."""
     entry = context.workflow
+    if {"owner", "session_id"} <= type(run_input).model_fields.keys():
+        run_input = run_input.model_copy(update={"owner": context.principal, "session_id": session_id})
     run_id = f"{prefix or entry.family}-{uuid.uuid4().hex[:16]}"
     await context.client.start_workflow(
         entry.name,

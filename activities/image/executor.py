@@ -20,7 +20,7 @@ from models.blobs import blob_ref
 from models.errors import ErrorCode
 from models.image import hosted, nodes
 from models.image.nodes import ExecutorRequest
-from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef
+from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef, TaskType
 from stores.blob_store import LocalBlobStore
 
 
@@ -35,7 +35,8 @@ class ImageExecutor:
     async def execute(self, request: ExecutorRequest) -> ExecutionResult:
         asked = await image_request(request, self._resolver)
         png = await self._provider.generate(asked)
-        return await stored_result(png, request, asked, self._provider.name, self._resolver.blobs)
+        size = (asked.width, asked.height)
+        return await stored_result(png, request, asked.task_type, size, self._provider.name, self._resolver.blobs)
 
 
 class DirectImageExecutor(ImageExecutor):
@@ -84,19 +85,24 @@ async def image_request(request: ExecutorRequest, resolver: BlobResolver) -> Ima
 
 
 async def stored_result(
-    png: bytes, request: ExecutorRequest, image_request: ImageRequest, provider: str, blobs: LocalBlobStore
+    png: bytes,
+    request: ExecutorRequest,
+    task_type: TaskType,
+    size: tuple[int, int],
+    provider: str,
+    blobs: LocalBlobStore,
 ) -> ExecutionResult:
-    """The image in the blob store, as the Executor's result."""
+    """The image in the blob store, as the Executor's result (`size`: the image's width and height)."""
     key = await blobs.aput(png, kind="images", ext="png")
     return ExecutionResult(
         image_url=blob_ref(key),
         blob_key=key,
-        task_type=image_request.task_type,
+        task_type=task_type,
         prompt=request.prompt,
         seed=request.seed,
-        width=image_request.width,
-        height=image_request.height,
-        style_strength=image_request.style_strength,
+        width=size[0],
+        height=size[1],
+        style_strength=request.parameters.style_strength,
         metadata={
             "provider": provider,
             "preferredModel": request.preferred_model,

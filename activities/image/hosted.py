@@ -23,7 +23,7 @@ from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from models.image import hosted
 from models.image.hosted import FetchRequest
 from models.image.nodes import ExecutorRequest
-from models.image.state import ExecutionResult
+from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult
 
 
 class HostedImageNodes:
@@ -56,14 +56,15 @@ class HostedImageNodes:
     @hosted.FETCH.defn
     async def fetch(self, request: FetchRequest) -> ExecutionResult:
         provider = self._named(request.task.provider)
-        asked = await image_request(request.request, self._resolver)
+        task_type = TASK_TYPE_FOR_ACTION.get(request.request.intent.action)
+        if task_type is None:  # the submit refused it already; a fetch for it is a bug
+            raise permanent(ErrorCode.EXECUTION_FAILED, f"无法执行的意图：{request.request.intent.action}")
         try:
             png = await provider.fetch(request.image_url)
         except ImageProviderError as err:
             raise provider_failure(err) from err
-        width, height = await asyncio.to_thread(_size_of, png)  # the model's size, which may not be the one asked
-        made = asked.model_copy(update={"width": width, "height": height})
-        return await stored_result(png, request.request, made, provider.name, self._resolver.blobs)
+        size = await asyncio.to_thread(_size_of, png)  # the model's size, which may not be the one asked
+        return await stored_result(png, request.request, task_type, size, provider.name, self._resolver.blobs)
 
     @hosted.CANCEL.defn
     async def cancel(self, request: PollRequest) -> Cancelled:

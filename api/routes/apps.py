@@ -17,7 +17,7 @@ from api.admission import admitted_stream
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
-from api.routes.runs import owned_run
+from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
 from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
 from models.app_builder.state import AppBuilderState
@@ -128,20 +128,15 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
 async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
     """Start one app run owned by the principal that asked."""
     assert isinstance(prepared, AppRunInput)
-    run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
-    summary = f"app: {run_input.brief.message[:SUMMARY_CHARS]}"
-    return await start_run(context, run_input, session_id, prefix="app", summary=summary)
+    summary = f"app: {prepared.brief.message[:SUMMARY_CHARS]}"
+    return await start_run(context, prepared, session_id, prefix="app", summary=summary)
 
 
 APP_RUN = Launcher(prepare=prepare_app, start=start_app)
 
 
 async def _app_state(client: TemporalClient, run_id: str, principal: str) -> AppBuilderState:
-    handle, description = await owned_run(client, run_id, principal)
-    if description.workflow_type != AppBuilderWorkflow.__name__:
-        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个应用运行：{run_id}")
-    state: AppBuilderState = await handle.query(AppBuilderWorkflow.state)
-    return state
+    return await owned_state(client, run_id, principal, AppBuilderWorkflow.__name__, AppBuilderState, what="应用运行")
 
 
 def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | None:

@@ -17,12 +17,13 @@ from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
-from api.routes.runs import owned_run
+from api.routes.runs import owned_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
 from models.errors import ErrorCode
 from models.runs import RunTicket
 from models.supervisor.runs import ContentRunBody, ContentRunInput, ContentRunRequest
+from models.supervisor.state import ContentState
 from stores.blob_store import BlobNotFoundError
 from workflows.supervisor.graph import GRAPH
 from workflows.supervisor.post import assemble_post
@@ -67,10 +68,8 @@ async def start_content_run(
 async def get_post(run_id: str, client: TemporalClient, principal: Principal, links: Links) -> JSONResponse:
     """The finished post: title, sections in layout order (text blocks, images by URL), hashtags, quality scores,
     whether it is complete and why the run ended."""
-    handle, description = await owned_run(client, run_id, principal)
-    if description.workflow_type != ContentSupervisorWorkflow.__name__:
-        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个内容运行：{run_id}")
-    state = await handle.query(ContentSupervisorWorkflow.state)
+    workflow = ContentSupervisorWorkflow.__name__
+    state = await owned_state(client, run_id, principal, workflow, ContentState, what="内容运行")
     if state.metadata.current_node != GRAPH.end:
         raise ApiError(
             409,
@@ -106,9 +105,8 @@ def prepare_content(run_input: BaseModel, context: PrepareContext) -> ContentRun
 async def start_content(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
     """Start one content run owned by the principal that asked."""
     assert isinstance(prepared, ContentRunInput)
-    run_input = prepared.model_copy(update={"owner": context.principal, "session_id": session_id})
-    summary = f"content: {run_input.topic[:SUMMARY_CHARS]}"
-    return await start_run(context, run_input, session_id, prefix="content", summary=summary)
+    summary = f"content: {prepared.topic[:SUMMARY_CHARS]}"
+    return await start_run(context, prepared, session_id, prefix="content", summary=summary)
 
 
 CONTENT_RUN = Launcher(prepare=prepare_content, start=start_content)

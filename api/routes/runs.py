@@ -6,7 +6,7 @@ OpenAPI schema, told apart by `workflowType`.
 
 import base64
 import binascii
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -44,6 +44,8 @@ from models.runs import SESSION_ID_PATTERN, ListedStatus, RunPage, RunStartReque
 from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
 from workflows.common.registration import Registry
 from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
+
+StateT = TypeVar("StateT", bound=BaseModel)
 
 ENDED = ("completed", "failed", "timeout", "cancelled")
 _CLOSED_STATUS: dict[WorkflowExecutionStatus, ListedStatus] = {
@@ -283,6 +285,18 @@ async def owned_run(
     if description.typed_search_attributes.get(OWNER) != principal:
         raise missing
     return handle, description
+
+
+async def owned_state(
+    client: Client, run_id: str, principal: str, workflow: str, state_type: type[StateT], *, what: str
+) -> StateT:
+    """The state of `principal`'s run `run_id` of `workflow`; any other run is the same 404 as a missing one
+    (`what` names the kind of run in the message)."""
+    handle, description = await owned_run(client, run_id, principal)
+    if description.workflow_type != workflow:
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个{what}：{run_id}")
+    state: StateT = await handle.query("state", result_type=state_type)
+    return state
 
 
 def _require_running(description: WorkflowExecutionDescription) -> None:
