@@ -14,6 +14,7 @@ closing the connection.
 
 import asyncio
 import json
+import logging
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
@@ -32,6 +33,7 @@ from models.errors import ErrorCode
 from models.events import EventPage, RunEvent
 from workflows.common.event_log import EVENTS_MEMO, EVENTS_QUERY
 
+log = logging.getLogger("api.streaming")
 KEEPALIVE_SECONDS = 15.0
 RECONNECT_SECONDS = 30.0
 """How long a stream tries to subscribe again after Temporal stopped answering."""
@@ -180,8 +182,9 @@ class _LogReader:
         """The terminal event, once seen, even if the client had it already."""
 
     async def read(self) -> AsyncIterator[RunEvent]:
-        """The events after the last one read, through the query. A query the server leaves unanswered (seen on
-        the time-skipping server while a run continues as new) sets `stalled`: the caller asks again later."""
+        """The events after the last one read, through the query. A query no worker answers in time (the run's
+        worker was killed and its successor has not picked the run up yet; the time-skipping server while a run
+        continues as new) sets `stalled`: the caller asks again later."""
         more, self.stalled = True, False
         while more and not self.ended:
             try:
@@ -189,7 +192,7 @@ class _LogReader:
                     EVENTS_QUERY, self.after, result_type=EventPage, rpc_timeout=QUERY_TIMEOUT
                 )
             except RPCError as err:
-                if err.status != RPCStatusCode.DEADLINE_EXCEEDED:
+                if not unanswered(err):
                     raise
                 self.stalled = True
                 return
@@ -208,7 +211,14 @@ class _LogReader:
         if self.ended:
             return
         if self._terminal is None and self.after >= 0:
-            page: EventPage = await self._handle.query(EVENTS_QUERY, self.after - 1, result_type=EventPage)
+            try:
+                page: EventPage = await self._handle.query(
+                    EVENTS_QUERY, self.after - 1, result_type=EventPage, rpc_timeout=QUERY_TIMEOUT
+                )
+            except RPCError as err:
+                if not unanswered(err):
+                    raise
+                return  # no worker to ask: the stream ends with what history had
             self._terminal = next((e for e in page.events if e.terminal and e.seq == self.after), None)
         if self._terminal is not None and self._terminal.seq <= self.after:
             self.ended = True
@@ -234,6 +244,14 @@ class _LogReader:
             yield event
 
 
+def unanswered(err: RPCError) -> bool:
+    """Whether a query timed out unanswered: the server says its deadline passed, or the SDK's own `rpc_timeout`
+    expired first (which the SDK reports as CANCELLED, "Timeout expired")."""
+    if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
+        return True
+    return err.status == RPCStatusCode.CANCELLED and "timeout expired" in err.message.lower()
+
+
 async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExecutionDescription:
     patience = asyncio.get_running_loop().time() + (STARTING_RUN_SECONDS if starting else 0)
     while True:
@@ -250,7 +268,8 @@ async def sse_stream(
 ) -> AsyncIterator[str]:
     """The run's events as SSE text. When Temporal cannot be reached mid-stream, the stream subscribes again from
     its last event for up to `RECONNECT_SECONDS`, then ends with an `error` event (`STREAM_INTERRUPTED`, naming
-    the last event id) so the client knows to resume later with `Last-Event-ID`."""
+    the last event id) so the client knows to resume later with `Last-Event-ID`. Any other failure to read the run
+    is logged and ends the stream the same way: a client never sees a response cut mid-body."""
     queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     async def pump() -> None:
@@ -263,12 +282,14 @@ async def sse_stream(
                         offset, attempt, give_up_at = event.seq + 1, 0, None
                         await queue.put(format_sse(event, links))
                     return
-                except RPCError as err:
+                except Exception as err:
                     if not temporal_unavailable(err):
-                        raise
+                        log.exception("the stream of run %s stopped after event %d", run_id, offset - 1)
+                        await queue.put(interrupted_sse(offset - 1, STREAM_FAILED))
+                        return
                     give_up_at = give_up_at or loop.time() + RECONNECT_SECONDS
                     if loop.time() >= give_up_at:
-                        await queue.put(interrupted_sse(offset - 1))
+                        await queue.put(interrupted_sse(offset - 1, TEMPORAL_AWAY))
                         return
                 await asyncio.sleep(_RECONNECT_BACKOFF[min(attempt, len(_RECONNECT_BACKOFF) - 1)])
                 attempt += 1
@@ -286,18 +307,18 @@ async def sse_stream(
             if text is None:
                 break
             yield text
-        await task  # surfaces an error the subscription ended with
     finally:
         task.cancel()
         with suppress(asyncio.CancelledError):
             await task
 
 
-def interrupted_sse(last_event_id: int) -> str:
-    """The `error` event that ends a stream Temporal stopped answering (no `id:`: it is not one of the run's)."""
-    data = {
-        "code": ErrorCode.STREAM_INTERRUPTED,
-        "message": "事件流中断：工作流服务暂时不可用，请稍后用 Last-Event-ID 继续",
-        "lastEventId": last_event_id,
-    }
+TEMPORAL_AWAY = "事件流中断：工作流服务暂时不可用，请稍后用 Last-Event-ID 继续"
+STREAM_FAILED = "事件流中断：读取运行事件失败，请稍后用 Last-Event-ID 继续"
+
+
+def interrupted_sse(last_event_id: int, message: str) -> str:
+    """The `error` event that ends a stream the gateway could not go on reading (no `id:`: it is not one of the
+    run's); the run itself goes on."""
+    data = {"code": ErrorCode.STREAM_INTERRUPTED, "message": message, "lastEventId": last_event_id}
     return f"event: error\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

@@ -16,6 +16,7 @@ from PIL import Image
 
 from tests.e2e.image.test_stack import sse_events
 from tests.llm.loopback import Loopback
+from tests.sse import SseEvent
 from tests.stack_process import Stack, running_stack
 from tests.workflows.image.dashscope_double import DashScopeDouble
 
@@ -73,14 +74,14 @@ def test_a_worker_killed_while_the_task_is_polled_resumes_without_submitting_aga
     fake = DashScopeDouble(base_url=loopback.base_url, running_polls=4)
     loopback.responder = fake
     run_ids: list[str] = []
+    streamed: list[SseEvent] = []
 
     def chat() -> None:
         with httpx.Client(base_url=stack.gateway, timeout=FINISH_S) as http:
             body = {"text": CAT, "sessionId": "hosted-2", "preferredModel": "qwen-image"}
             with http.stream("POST", "/api/agent/chat", json=body) as response:
                 run_ids.append(response.headers["x-run-id"])
-                for _ in sse_events(response):
-                    pass  # the stream may end early when its worker dies; the run goes on
+                streamed.extend(sse_events(response))
 
     talker = threading.Thread(target=chat)
     talker.start()
@@ -91,6 +92,9 @@ def test_a_worker_killed_while_the_task_is_polled_resumes_without_submitting_aga
     old = stack.processes()["worker"][0]
     os.kill(old, signal.SIGKILL)
     talker.join(timeout=FINISH_S)
+
+    assert streamed and streamed[-1].event == "stream_end", "the stream went on through the worker's death"
+    assert streamed[-1].data["data"]["status"] == "completed"
 
     with httpx.Client(base_url=stack.gateway, timeout=FINISH_S) as http:
         assert_png(http, smart_canvas_url(http, run_ids[0]))
