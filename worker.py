@@ -32,7 +32,7 @@ from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
 from activities.image.providers.dashscope import DashScopeProvider
 from activities.image.providers.openai_images import OpenAIImagesProvider
-from activities.image.providers.tasks import HostedImageProvider
+from activities.image.providers.tasks import HostedImageProvider, HostedProviders
 from activities.image.rag import StyleRetriever
 from activities.image.validation import InputValidator
 from activities.supervisor.agents import ContentAgents
@@ -96,7 +96,9 @@ def build_activities(
             raise ValueError("ALLOW_EXTERNAL_IMAGES needs the worker's HTTP client")
         timeout = settings.external_image_timeout_seconds
         fetcher = GuardedImageFetcher(http, max_bytes=MAX_IMAGE_BYTES, timeout_seconds=timeout)
-    hosted = HostedImageNodes(hosted_image_providers(settings, http), resolver)
+    hosted_providers = HostedProviders(hosted_image_providers(settings, http))
+    hosted = HostedImageNodes(hosted_providers, resolver)
+    direct = direct_image_provider(settings, http)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
     provider = image_provider or LocalImageProvider()
@@ -106,7 +108,7 @@ def build_activities(
             Planner(style_vocabulary(library), llm).plan,
             StyleRetriever(store).retrieve_styles,
             ImageExecutor(provider, resolver).execute,
-            DirectImageExecutor(direct_image_provider(settings, http) or provider, resolver).execute_direct,
+            DirectImageExecutor(direct or provider, resolver).execute_direct,
             ImageCritic(resolver, llm).critique,
             hosted.submit,
             hosted.poll,
@@ -114,7 +116,9 @@ def build_activities(
             hosted.cancel,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
-        "supervisor": supervisor_activities(blobs, provider, llm),
+        "supervisor": supervisor_activities(
+            blobs, ImageAgent(provider, blobs, llm, direct=direct, hosted=hosted_providers), hosted, llm
+        ),
         "app_builder": app_builder_activities(settings, blobs, llm),
     }
 
@@ -173,13 +177,13 @@ def direct_image_provider(settings: Settings, http: httpx.AsyncClient | None) ->
 
 
 def supervisor_activities(
-    blobs: LocalBlobStore, provider: ImageProvider, llm: LLMClient | None
+    blobs: LocalBlobStore, images: ImageAgent, hosted: HostedImageNodes, llm: LLMClient | None
 ) -> list[Callable[..., Any]]:
-    """The content run's activities: the Supervisor, its agents and their tools."""
+    """The content run's activities: the Supervisor, its agents and their tools (a hosted image task's polls and
+    cancel are the image agent's own `image.poll` and `image.cancel`)."""
     agents = ContentAgents(blobs, llm)
     supervisor = SupervisorAgent(blobs, llm)
     research = ResearchAgent(blobs, llm)
-    images = ImageAgent(provider, blobs, llm)
     return [
         supervisor.supervisor_turn,
         supervisor.supervisor_tool,
@@ -192,6 +196,10 @@ def supervisor_activities(
         agents.writer,
         images.image_turn,
         images.image_tool,
+        images.image_submit,
+        hosted.poll,
+        images.image_fetch,
+        hosted.cancel,
         agents.review,
     ]
 

@@ -16,7 +16,7 @@ from activities.image.providers.errors import (
     ImageProviderError,
 )
 from activities.image.providers.failures import provider_failure
-from activities.image.providers.tasks import HostedImageProvider
+from activities.image.providers.tasks import HostedProviders
 from imaging.rendering import decode_image
 from models.errors import ErrorCode
 from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
@@ -29,13 +29,13 @@ from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult
 class HostedImageNodes:
     """The four activities over the configured task-based providers (by `preferredModel`)."""
 
-    def __init__(self, providers: list[HostedImageProvider], resolver: BlobResolver) -> None:
+    def __init__(self, providers: HostedProviders, resolver: BlobResolver) -> None:
         self._providers = providers
         self._resolver = resolver
 
     @hosted.SUBMIT.defn
     async def submit(self, request: ExecutorRequest) -> SubmittedTask:
-        provider = self._for_model(request.preferred_model)
+        provider = self._providers.for_model(request.preferred_model)
         asked = await image_request(request, self._resolver)
         try:
             return await provider.submit(asked)
@@ -45,7 +45,7 @@ class HostedImageNodes:
     @hosted.POLL.defn
     async def poll(self, request: PollRequest) -> TaskPoll:
         try:
-            seen = await self._named(request.task.provider).poll(request.task.task_id)
+            seen = await self._providers.named(request.task.provider).poll(request.task.task_id)
         except ImageProviderError as err:
             raise provider_failure(err) from err
         if seen.status in ("failed", "canceled"):  # a moderation failure was raised by the provider already
@@ -55,7 +55,7 @@ class HostedImageNodes:
 
     @hosted.FETCH.defn
     async def fetch(self, request: FetchRequest) -> ExecutionResult:
-        provider = self._named(request.task.provider)
+        provider = self._providers.named(request.task.provider)
         task_type = TASK_TYPE_FOR_ACTION.get(request.request.intent.action)
         if task_type is None:  # the submit refused it already; a fetch for it is a bug
             raise permanent(ErrorCode.EXECUTION_FAILED, f"无法执行的意图：{request.request.intent.action}")
@@ -69,21 +69,9 @@ class HostedImageNodes:
     @hosted.CANCEL.defn
     async def cancel(self, request: PollRequest) -> Cancelled:
         try:
-            return Cancelled(cancelled=await self._named(request.task.provider).cancel(request.task.task_id))
+            return Cancelled(cancelled=await self._providers.named(request.task.provider).cancel(request.task.task_id))
         except ImageProviderError as err:
             raise provider_failure(err) from err
-
-    def _for_model(self, model: str | None) -> HostedImageProvider:
-        for provider in self._providers:
-            if model is not None and provider.supports(model):
-                return provider
-        raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"没有配置能生成 {model} 的图片服务")
-
-    def _named(self, name: str) -> HostedImageProvider:
-        for provider in self._providers:
-            if provider.name == name:
-                return provider
-        raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"这个 worker 没有配置图片服务 {name}")
 
 
 def _size_of(png: bytes) -> tuple[int, int]:

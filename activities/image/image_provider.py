@@ -39,19 +39,11 @@ class ImageRequest(BaseModel):
 
 
 class ImageProvider(Protocol):
-    """Something that renders images: the local renderer here, or a hosted image API.
-
-    A real API that works by asynchronous task and polling (e.g. DashScope's qwen-image) implements
-    `generate` inside the Executor activity as: submit the task (prompt, size, seed, `model`, and for edits the
-    base image and mask uploaded or inlined as the API requires) and keep the task id; poll the task status at
-    a modest interval, calling `temporalio.activity.heartbeat(task_id)` on every poll so Temporal detects a
-    dead worker through the heartbeat timeout (and a retried attempt can read the task id back from
-    `activity.info().heartbeat_details` and resume polling instead of paying for a second task); when the
-    task succeeds, download the image and return it re-encoded as PNG. Transient failures (timeouts, 429,
-    5xx) are raised as they are so the activity's retry policy handles them; a rejected request (bad
-    prompt, content policy) is raised as a non-retryable error. The provider itself never retries or sleeps
-    beyond its polling interval.
-    """
+    """Something that renders an image in one call: the local renderer, or a synchronous image API (OpenAI
+    Images). Transient failures (timeouts, 429, 5xx) are raised as they are so the activity's retry policy handles
+    them; a rejected request (bad prompt, content policy) is a non-retryable error. A task-based API (DashScope's
+    qwen-image), whose image is ready 5–60 s later, is a `HostedImageProvider` instead
+    (`activities.image.providers.tasks`): the workflow submits, waits on durable timers and polls."""
 
     name: str
 

@@ -1,22 +1,41 @@
 """The image agent's tool loop, as activities: one LLM turn (`supervisor.image_turn`: `generate_image` calls, or
-done) and one tool call (`supervisor.image_tool`: renders one planned image with the image provider into the blob
-store; the state gets its `blob:` reference). Without an LLM the offline turn asks for every image not yet made."""
+done) and one tool call. A call renders one planned image into the blob store and the state gets its `blob:`
+reference: in one activity on the local renderer or a synchronous image API (`supervisor.image_tool`), or, on a
+task-based API, as `supervisor.image_submit`, the workflow's polls, and `supervisor.image_fetch`. Without an LLM
+the offline turn asks for every image not yet made."""
 
+from activities.common.failures import permanent
 from activities.common.llm_calls import llm_failure, llm_timeout
 from activities.image.image_provider import ImageProvider, ImageRequest
+from activities.image.providers.errors import ImageProviderError
+from activities.image.providers.failures import provider_failure
+from activities.image.providers.tasks import HostedProviders
 from activities.supervisor.prompts import AGENT_PROMPTS
 from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
 from llm.errors import LLMError
 from models.blobs import blob_ref
+from models.errors import ErrorCode
+from models.hosted_tasks import SubmittedTask
 from models.supervisor import nodes
 from models.supervisor.agents import AgentName
 from models.supervisor.artifacts import ImagePlan
-from models.supervisor.turns import GeneratedImage, ToolCallRequest, ToolCallResult, Turn, TurnRequest
+from models.supervisor.turns import (
+    GENERATE_IMAGE as GENERATE_IMAGE_TOOL,
+)
+from models.supervisor.turns import (
+    GeneratedImage,
+    HostedImageFetch,
+    ToolCallRequest,
+    ToolCallResult,
+    Turn,
+    TurnRequest,
+    planned_image,
+)
 from stores.blob_store import LocalBlobStore
 
 STYLE_STRENGTH = 0.7
 GENERATE_IMAGE = ToolDefinition(
-    name="generate_image",
+    name=GENERATE_IMAGE_TOOL,
     description="按一个配图计划生成图片（存入图库），返回图片引用。每次调用生成一张。",
     input_schema={
         "type": "object",
@@ -30,10 +49,22 @@ GENERATE_IMAGE = ToolDefinition(
 
 
 class ImageAgent:
-    """image_agent's turns and tools, over the image provider, the blob store and the LLM (None: offline)."""
+    """image_agent's turns and tools, over the image providers, the blob store and the LLM (None: offline).
+    `provider` is the local renderer, `direct` the synchronous API for a call that names a model, `hosted` the
+    task-based APIs."""
 
-    def __init__(self, provider: ImageProvider, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self,
+        provider: ImageProvider,
+        blobs: LocalBlobStore,
+        llm: LLMClient | None = None,
+        *,
+        direct: ImageProvider | None = None,
+        hosted: HostedProviders | None = None,
+    ) -> None:
         self._provider = provider
+        self._direct = direct
+        self._hosted = hosted or HostedProviders([])
         self._blobs = blobs
         self._llm = llm
 
@@ -63,26 +94,60 @@ class ImageAgent:
 
     @nodes.IMAGE_TOOL.defn
     async def image_tool(self, request: ToolCallRequest) -> ToolCallResult:
-        call = request.call
-        plan_id = call.arguments.get("plan_id")
-        plan = next((plan for plan in request.view.image_plans if plan.plan_id == plan_id), None)
-        if call.name != GENERATE_IMAGE.name or plan is None:
-            known = ", ".join(plan.plan_id for plan in request.view.image_plans) or "（没有计划）"
-            message = f"无法执行 {call.name}(plan_id={plan_id!r})：可用的计划 {known}"
-            return ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
-        prompt = str(call.arguments.get("prompt") or plan.prompt)[:800]
-        png = await self._provider.generate(_image_request(plan, prompt))
+        planned = _planned(request)
+        if isinstance(planned, ToolCallResult):
+            return planned
+        plan, prompt = planned
+        provider = self._direct if request.model is not None and self._direct is not None else self._provider
+        png = await provider.generate(_image_request(plan, prompt, request.model))
+        return await self._stored(request, plan, png, provider.name)
+
+    @nodes.IMAGE_SUBMIT.defn
+    async def image_submit(self, request: ToolCallRequest) -> SubmittedTask:
+        planned = _planned(request)
+        if isinstance(planned, ToolCallResult):  # the workflow submits only calls of a known plan
+            raise permanent(ErrorCode.AGENT_FAILED, planned.content)
+        plan, prompt = planned
+        try:
+            return await self._hosted.for_model(request.model).submit(_image_request(plan, prompt, request.model))
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
+
+    @nodes.IMAGE_FETCH.defn
+    async def image_fetch(self, request: HostedImageFetch) -> ToolCallResult:
+        planned = _planned(request.call)
+        if isinstance(planned, ToolCallResult):
+            raise permanent(ErrorCode.AGENT_FAILED, planned.content)
+        provider = self._hosted.named(request.task.provider)
+        try:
+            png = await provider.fetch(request.image_url)
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
+        return await self._stored(request.call, planned[0], png, f"{provider.name} {request.call.model}")
+
+    async def _stored(self, request: ToolCallRequest, plan: ImagePlan, png: bytes, made_by: str) -> ToolCallResult:
         image = blob_ref(await self._blobs.aput(png, kind="images", ext="png"))
         return ToolCallResult(
-            call_id=call.id,
-            name=call.name,
+            call_id=request.call.id,
+            name=request.call.name,
             content=f"{plan.plan_id} 已生成：{image}（{plan.width}x{plan.height}）",
-            summary=f"{plan.plan_id}（{plan.slot}）已生成 {plan.width}x{plan.height}，{self._provider.name}",
+            summary=f"{plan.plan_id}（{plan.slot}）已生成 {plan.width}x{plan.height}，{made_by}",
             image=GeneratedImage(plan_id=plan.plan_id, image=image),
         )
 
 
-def _image_request(plan: ImagePlan, prompt: str) -> ImageRequest:
+def _planned(request: ToolCallRequest) -> tuple[ImagePlan, str] | ToolCallResult:
+    """The call's plan and prompt, or the error result the model reads for a call that names no known plan."""
+    planned = planned_image(request)
+    if planned is not None:
+        return planned
+    call = request.call
+    known = ", ".join(plan.plan_id for plan in request.view.image_plans) or "（没有计划）"
+    message = f"无法执行 {call.name}(plan_id={call.arguments.get('plan_id')!r})：可用的计划 {known}"
+    return ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
+
+
+def _image_request(plan: ImagePlan, prompt: str, model: str | None) -> ImageRequest:
     return ImageRequest(
         task_type="text_to_image",
         prompt=prompt,
@@ -90,4 +155,5 @@ def _image_request(plan: ImagePlan, prompt: str) -> ImageRequest:
         width=plan.width,
         height=plan.height,
         style_strength=STYLE_STRENGTH,
+        model=model,
     )

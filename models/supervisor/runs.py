@@ -1,6 +1,8 @@
 """A content run as the platform sees it: the request `POST /v1/content/runs` takes, the workflow's input, the
 finished post `GET /v1/content/runs/{id}/post` returns, and the run's result."""
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 
 from models.base import CamelModel, RequestModel
@@ -9,8 +11,8 @@ from models.runs import SESSION_ID_PATTERN
 from models.supervisor.artifacts import LayoutPreference, Platform, QualityScores
 from models.supervisor.state import EndReason
 
-IMAGE_PROVIDERS = ("local",)
-"""What `imageGenProvider` may name: the local renderer (hosted image APIs come with their own providers)."""
+ImageGenProvider = Literal["local", "qwen-image", "qwen-image-max", "qwen-image-plus", "z-image-turbo"]
+"""What `imageGenProvider` may name: the local renderer or a hosted model (as the image agent's `preferredModel`)."""
 MAX_REFERENCE_IMAGES = 6
 MAX_EVIDENCE_NOTES = 20
 NOTE_CHARS = 4000
@@ -27,7 +29,12 @@ class ContentRunRequest(RequestModel):
     evidence: list[str] = Field(default_factory=list, max_length=MAX_EVIDENCE_NOTES)
     """The user's own notes, facts and figures for the research agent (each at most 4000 characters)."""
     layout_preference: LayoutPreference | None = None
-    image_gen_provider: str = "local"
+    image_gen_provider: ImageGenProvider | None = None
+    """Who draws the images; when not given, the deployment's default (`IMAGE_PROVIDER_DEFAULT`). A hosted model
+    this deployment has no API key for is drawn by the local renderer, and the run says so."""
+    allow_fallback: bool | None = None
+    """Whether images of a hosted model whose quota is spent may come from the local renderer (default
+    `ALLOW_IMAGE_FALLBACK`, true)."""
     max_iterations: int | None = Field(default=None, ge=1, le=60)
 
     @field_validator("topic")
@@ -44,13 +51,6 @@ class ContentRunRequest(RequestModel):
             if len(note) > NOTE_CHARS:
                 raise ValueError(f"an evidence note has {len(note)} characters; at most {NOTE_CHARS}")
         return [note.strip() for note in notes if note.strip()]
-
-    @field_validator("image_gen_provider")
-    @classmethod
-    def _known_provider(cls, value: str) -> str:
-        if value not in IMAGE_PROVIDERS:
-            raise ValueError(f"unknown image provider {value!r}; available: {', '.join(IMAGE_PROVIDERS)}")
-        return value
 
 
 class ContentRunBody(ContentRunRequest):
@@ -72,6 +72,12 @@ class ContentRunInput(CamelModel):
     evidence_notes: int = 0
     layout_preference: LayoutPreference | None = None
     image_gen_provider: str = "local"
+    """The model named by the request or the deployment's default: `local` or a hosted model."""
+    hosted_models: list[str] = Field(default_factory=list)
+    """Models a task-based image API of this deployment serves (submit, poll, fetch)."""
+    direct_models: list[str] = Field(default_factory=list)
+    """Models a synchronous image API of this deployment serves (one call)."""
+    allow_fallback: bool = True
     max_iterations: int = 20
     max_clarification_rounds: int = 2
     llm_configured: bool = False

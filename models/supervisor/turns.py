@@ -8,10 +8,14 @@ from pydantic import Field
 
 from llm.types import Message, ToolCall
 from models.base import CamelModel
+from models.hosted_tasks import SubmittedTask
 from models.supervisor.agents import AgentName, AgentOutcome, ClarificationAnswer, ContentView, SupervisorDecision
-from models.supervisor.artifacts import QualityDimension
+from models.supervisor.artifacts import ImagePlan, QualityDimension
 
 ToolLoop = Literal["supervisor", "research", "image"]
+GENERATE_IMAGE = "generate_image"
+"""The image loop's tool: draws one planned image."""
+PROMPT_CHARS = 800
 ArtifactStatus = Literal["done", "missing", "stale"]
 
 
@@ -82,6 +86,8 @@ class ToolCallRequest(CamelModel):
     call: ToolCall
     view: ContentView
     run_id: str = ""
+    model: str | None = None
+    """Image tools: the hosted model that renders (the run's `imageGenProvider`); None: the local renderer."""
 
 
 class GeneratedImage(CamelModel):
@@ -89,6 +95,24 @@ class GeneratedImage(CamelModel):
 
     plan_id: str
     image: str
+
+
+class HostedImageFetch(CamelModel):
+    """Copy a hosted model's finished image for one `generate_image` call into the blob store."""
+
+    call: ToolCallRequest
+    task: SubmittedTask
+    image_url: str
+
+
+def planned_image(request: ToolCallRequest) -> tuple[ImagePlan, str] | None:
+    """The plan a `generate_image` call names and the prompt to draw it with (the call's own, else the plan's);
+    None for any other call, which the tool answers with an error."""
+    arguments = request.call.arguments
+    plan = next((plan for plan in request.view.image_plans if plan.plan_id == arguments.get("plan_id")), None)
+    if request.call.name != GENERATE_IMAGE or plan is None:
+        return None
+    return plan, str(arguments.get("prompt") or plan.prompt)[:PROMPT_CHARS]
 
 
 class ToolCallResult(CamelModel):

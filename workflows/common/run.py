@@ -50,6 +50,23 @@ class NodeFailed(Exception):
         super().__init__(str(cause))
         self.cause = cause
 
+    @property
+    def code(self) -> str | None:
+        """The error code a permanent failure carries (its `ApplicationError` type)."""
+        return self.cause.type if isinstance(self.cause, ApplicationError) else None
+
+    def error_info(self, node: str, default: ErrorCode) -> ErrorInfo:
+        """The failure as a person should read it. A non-retryable failure whose type is an `ErrorCode` keeps its
+        code and message (they are written for a person); a timeout or any other failure gets `default` and a
+        sentence naming the node."""
+        cause = self.cause
+        if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
+            return ErrorInfo(code=cause.type, message=cause.message, node=node)
+        if isinstance(cause, NodeTimeoutError):
+            return ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)
+        message = cause.message if isinstance(cause, ApplicationError) else str(cause or self)
+        return ErrorInfo(code=default, message=f"{node} 节点失败：{message}", node=node)
+
 
 class RunRecord(Protocol):
     """What the machinery reads and writes in a family's state: its place in the graph and its error."""
@@ -147,21 +164,8 @@ class GraphRun:
         return result
 
     def fail(self, err: NodeFailed, default: ErrorCode) -> str:
-        """Record a node's activity failure as the run's error and go to the error node.
-
-        A non-retryable failure whose type is an `ErrorCode` keeps its code and message (they are written for a
-        person); a timeout or any other failure gets `default` and a sentence naming the node.
-        """
-        node = self.node
-        cause = err.cause
-        if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
-            error = ErrorInfo(code=cause.type, message=cause.message, node=node)
-        elif isinstance(cause, NodeTimeoutError):
-            error = ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)
-        else:
-            message = cause.message if isinstance(cause, ApplicationError) else str(cause or err)
-            error = ErrorInfo(code=default, message=f"{node} 节点失败：{message}", node=node)
-        return self.fail_with(error)
+        """Record a node's activity failure as the run's error (`NodeFailed.error_info`), go to the error node."""
+        return self.fail_with(err.error_info(self.node, default))
 
     def fail_with(self, error: ErrorInfo) -> str:
         """Record `error` as the run's error and go to the error node."""

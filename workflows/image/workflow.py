@@ -11,7 +11,6 @@ import zlib
 from datetime import timedelta
 
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
 
 from workflows import policies
 from workflows.common.event_log import EventLog
@@ -304,10 +303,10 @@ class ImageAgentWorkflow:
             task = await self._run.call(hosted.SUBMIT, request, submit, summary=f"submit to {model}")
         except NodeFailed as err:
             allowed = self._state.user_input.allow_fallback
-            if _code(err) == ErrorCode.IMAGE_QUOTA_EXHAUSTED and (
+            if err.code == ErrorCode.IMAGE_QUOTA_EXHAUSTED and (
                 self._input.allow_fallback if allowed is None else allowed
             ):
-                self._thought(EXECUTOR, f"{model} 的额度已用完：改用本地渲染", level="warning", code=_code(err))
+                self._thought(EXECUTOR, f"{model} 的额度已用完：改用本地渲染", level="warning", code=err.code)
                 local = request.model_copy(update={"preferred_model": None})
                 try:
                     return await self._run.call(
@@ -425,9 +424,3 @@ class ImageAgentWorkflow:
             return mask.image
         previous = self._previous()
         return ImageRef(blob_key=previous.blob_key) if previous else None
-
-
-def _code(err: NodeFailed) -> str | None:
-    """The error code a node's permanent failure carries (its `ApplicationError` type)."""
-    cause = err.cause
-    return cause.type if isinstance(cause, ApplicationError) else None

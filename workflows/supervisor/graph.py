@@ -34,6 +34,9 @@ def _edges() -> tuple[Edge, ...]:
         Edge(FINALIZE, END, "发布成品"),
         Edge(ERROR_HANDLER, END, "推送错误"),
     ]
+    edges += [
+        Edge(node, ERROR_HANDLER, "截止时间到 / 取消") for node in (SUPERVISOR_TOOLS, RESEARCH_TOOLS, IMAGE_TOOLS)
+    ]
     for agent in AgentName:
         edges += [
             Edge(SUPERVISOR, agent, "next_agent / 前置条件纠正"),

@@ -13,6 +13,7 @@ always with a `post_ready` of what exists and the reason.
 """
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import partial
 from typing import TypeVar
@@ -27,6 +28,7 @@ from workflows.common.human_input import HumanInput
 from workflows.common.run import GraphRun, NodeFailed, NodeStep
 from workflows.policies import NodeOptions
 from workflows.supervisor.graph import CLARIFICATION, ERROR_HANDLER, FINALIZE, GRAPH
+from workflows.supervisor.images import ContentImages
 from workflows.supervisor.patches import apply_patch, record_write
 from workflows.supervisor.post import assemble_post
 from workflows.supervisor.progress import artifact_status, progress
@@ -88,6 +90,8 @@ with workflow.unsafe.imports_passed_through():
 
 InputT = TypeVar("InputT", bound=BaseModel)
 ResultT = TypeVar("ResultT", bound=BaseModel)
+ToolRun = Callable[[ToolCallRequest, str], Awaitable[ToolCallResult]]
+"""Runs one tool call (its request and the Web UI summary) to its result; raises `NodeFailed`."""
 
 CORRECTIONS_METRIC = "supervisor.precondition_corrections"
 SUPERVISOR_TOOL_ROUNDS = 4
@@ -139,6 +143,13 @@ class ContentSupervisorWorkflow:
         self._image_calls = 0
         self._images_before: dict[str, str] = {}
         self._post: ContentPost | None = None
+        self._images = ContentImages(
+            input,
+            self._run,
+            self._call,
+            say=lambda message, level: self._thought(AgentName.IMAGE, message, level=level),
+            report=lambda error: self._events.emit("error", AgentName.IMAGE, error),
+        )
 
     @workflow.query(name="state")
     def state(self) -> ContentState:
@@ -239,7 +250,7 @@ class ContentSupervisorWorkflow:
         return agent
 
     async def _supervisor_tools(self) -> str:
-        await self._run_tools(nodes.SUPERVISOR_TOOL, "supervisor", policies.SUPERVISOR_TOOL)
+        await self._run_tools("supervisor", self._activity_tool(nodes.SUPERVISOR_TOOL, policies.SUPERVISOR_TOOL))
         return SUPERVISOR
 
     def _route_taken(self, record: RouteRecord) -> None:
@@ -354,7 +365,7 @@ class ContentSupervisorWorkflow:
         return SUPERVISOR
 
     async def _research_tools(self) -> str:
-        await self._run_tools(nodes.RESEARCH_TOOL, "research", policies.SUPERVISOR_TOOL)
+        await self._run_tools("research", self._activity_tool(nodes.RESEARCH_TOOL, policies.SUPERVISOR_TOOL))
         return AgentName.RESEARCH_EVIDENCE
 
     # ---- images: a tool loop ----
@@ -392,7 +403,7 @@ class ContentSupervisorWorkflow:
         return self._leave_image()
 
     async def _image_tools(self) -> str:
-        results = await self._run_tools(nodes.IMAGE_TOOL, "image", policies.IMAGE_TOOL)
+        results = await self._run_tools("image", self._images.generate)
         self._image_calls += len(results)
         for result in results:
             if result.image is not None:
@@ -457,13 +468,11 @@ class ContentSupervisorWorkflow:
                 request = request.model_copy(update={"use_llm": False, "conversation": []})
         return await self._call_or_fail(spec, request, offline_options, f"{summary} (offline)")
 
-    async def _run_tools(
-        self, spec: ActivitySpec[ToolCallRequest, ToolCallResult], loop: ToolLoop, options: NodeOptions
-    ) -> list[ToolCallResult]:
-        """The pending tool calls, one activity each, side by side; their results join the loop's conversation."""
+    async def _run_tools(self, loop: ToolLoop, run: ToolRun) -> list[ToolCallResult]:
+        """The pending tool calls, side by side, each run by `run`; their results join the loop's conversation."""
         calls, self._pending = self._pending, []
         view = self._view()
-        results = await asyncio.gather(*(self._tool(spec, loop, call, view, options) for call in calls))
+        results = await asyncio.gather(*(self._tool(run, loop, call, view) for call in calls))
         parts = [
             ToolResultPart(call_id=result.call_id, name=result.name, content=result.content, is_error=result.is_error)
             for result in results
@@ -471,14 +480,11 @@ class ContentSupervisorWorkflow:
         self._conversations[loop].append(Message.tool_results(parts))
         return list(results)
 
-    async def _tool(
-        self,
-        spec: ActivitySpec[ToolCallRequest, ToolCallResult],
-        loop: ToolLoop,
-        call: ToolCall,
-        view: ContentView,
-        options: NodeOptions,
-    ) -> ToolCallResult:
+    def _activity_tool(self, spec: ActivitySpec[ToolCallRequest, ToolCallResult], options: NodeOptions) -> ToolRun:
+        """Tool calls that are one activity each."""
+        return lambda request, summary: self._call(spec, request, options, summary=summary)
+
+    async def _tool(self, run: ToolRun, loop: ToolLoop, call: ToolCall, view: ContentView) -> ToolCallResult:
         node = self._run.node
         self._events.emit(
             "tool_call", node, ToolCalled(loop=loop, call_id=call.id, tool=call.name, arguments=call.arguments)
@@ -486,7 +492,7 @@ class ContentSupervisorWorkflow:
         request = ToolCallRequest(loop=loop, call=call, view=view, run_id=workflow.info().workflow_id)
         arguments = ", ".join(f"{name}={value}" for name, value in call.arguments.items())[:80]
         try:
-            result = await self._call(spec, request, options, summary=f"{loop} tool: {call.name}({arguments})")
+            result = await run(request, f"{loop} tool: {call.name}({arguments})")
         except NodeFailed as err:
             message = f"工具 {call.name} 失败：{err.cause}"[:300]
             result = ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
@@ -541,6 +547,8 @@ class ContentSupervisorWorkflow:
         return GRAPH.end
 
     async def _error_handler(self) -> str:
+        for task_id in await self._images.cancel_waiting():
+            self._thought(ERROR_HANDLER, f"已取消图片服务的任务 {task_id}")
         error = self._state.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node="unknown")
         self._events.emit("error", ERROR_HANDLER, error)
         return GRAPH.end

@@ -1,9 +1,12 @@
 """The task-based image API interface (`SubmittedTask` and `TaskPoll` are in `models.hosted_tasks`: the
-workflow reads them too)."""
+workflow reads them too), and the configured providers found by model or by name."""
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from activities.common.failures import permanent
 from activities.image.image_provider import ImageRequest
+from models.errors import ErrorCode
 from models.hosted_tasks import SubmittedTask, TaskPoll
 
 
@@ -31,3 +34,23 @@ class HostedImageProvider(Protocol):
     async def cancel(self, task_id: str) -> bool:
         """Cancel the task where the API allows it; False when it could not be cancelled (already running)."""
         ...
+
+
+class HostedProviders:
+    """The task-based image APIs this worker is configured for; a model or name none serves is a permanent
+    IMAGE_REQUEST_REFUSED (the gateway only routes configured models here)."""
+
+    def __init__(self, providers: Sequence[HostedImageProvider]) -> None:
+        self._providers = list(providers)
+
+    def for_model(self, model: str | None) -> HostedImageProvider:
+        for provider in self._providers:
+            if model is not None and provider.supports(model):
+                return provider
+        raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"没有配置能生成 {model} 的图片服务")
+
+    def named(self, name: str) -> HostedImageProvider:
+        for provider in self._providers:
+            if provider.name == name:
+                return provider
+        raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"这个 worker 没有配置图片服务 {name}")

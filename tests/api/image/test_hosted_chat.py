@@ -17,16 +17,14 @@ from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, running_gateway
 from tests.api.image.test_chat import canvas_url, chat, mask_png
 from tests.llm.loopback import Loopback
-from tests.workflows.image.dashscope_double import DashScopeDouble
+from tests.workflows.image.dashscope_double import DashScopeDouble, dashscope_settings
 
 
 @pytest.fixture
 async def hosted_gateway(
     env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, loopback: Loopback
 ) -> AsyncIterator[Gateway]:
-    async with running_gateway(
-        env, tmp_path, api_style_store, dashscope_api_key="sk-test-dashscope", dashscope_base_url=loopback.base_url
-    ) as running:
+    async with running_gateway(env, tmp_path, api_style_store, **dashscope_settings(loopback.base_url)) as running:
         yield running
 
 

@@ -1,14 +1,20 @@
 """`POST /v1/content/runs` (issue 9 item 8): the run's events as SSE with `X-Run-Id`, reference images by the
 gateway's own URLs, the finished post with image URLs that serve PNGs, the generic run API on the same run, and
-clear errors for a request that cannot start one."""
+clear errors for a request that cannot start one; a deployment whose default image API is DashScope draws the
+post's images there."""
 
 import io
+from pathlib import Path
 
 from PIL import Image
+from temporalio.testing import WorkflowEnvironment
 
 from imaging.rendering import encode_png, render_text_to_image
-from tests.api.conftest import Gateway
+from stores.style_store import LanceStyleStore
+from tests.api.conftest import Gateway, running_gateway
+from tests.llm.loopback import Loopback
 from tests.sse import parse_sse
+from tests.workflows.image.dashscope_double import DashScopeDouble, dashscope_settings
 
 TOPIC = "打工人的咖啡续命指南"
 NOTES = ["2025 年职场调查：67% 的上班族每天喝至少一杯咖啡。", "营养师建议：每天咖啡因不超过 400 毫克。"]
@@ -96,3 +102,20 @@ async def test_the_post_of_another_principals_or_a_missing_run_is_404(gateway: G
     missing = await gateway.http.get("/v1/content/runs/content-nope/post")
 
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "RUN_NOT_FOUND"
+
+
+async def test_a_deployment_whose_default_is_dashscope_draws_the_posts_images_there(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    fake = DashScopeDouble(base_url=loopback.base_url, running_polls=1)
+    loopback.responder = fake
+    fields = dashscope_settings(loopback.base_url) | {"image_provider_default": "dashscope"}
+    async with running_gateway(env, tmp_path, api_style_store, **fields) as gateway:
+        response = await gateway.http.post("/v1/content/runs", json={"topic": TOPIC, "platform": "weibo"})
+        run_id = response.headers["x-run-id"]
+        assert parse_sse(response.text)[-1].event == "done"
+        state = (await gateway.http.get(f"/v1/runs/{run_id}")).json()["state"]
+        post = (await gateway.http.get(f"/v1/content/runs/{run_id}/post")).json()
+
+    assert state["imageGenProvider"] == "qwen-image"
+    assert post["complete"] and fake.calls["accepted"] == len(post["imageUrls"]) == fake.calls["fetch"] >= 2

@@ -5,11 +5,17 @@ Everything it was asked is counted."""
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from imaging.rendering import encode_png, render_text_to_image
 from tests.llm.loopback import Fixture, RecordedRequest
 
 RESULT_PATH = "/results/task-1.png"
+
+
+def dashscope_settings(base_url: str) -> dict[str, Any]:
+    """Settings fields that give a worker DashScope's image API at `base_url` (its qwen-image models hosted)."""
+    return {"dashscope_api_key": "sk-test-dashscope", "dashscope_base_url": base_url}
 
 
 @dataclass

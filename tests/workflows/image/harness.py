@@ -27,6 +27,7 @@ from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from stores.style_store import StyleStore
 from tests.llm.answers import llm_settings
+from tests.workflows.image.dashscope_double import dashscope_settings
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.image.graph import GRAPH
@@ -162,7 +163,7 @@ async def agent_harness(
     `openai_images_url`: OpenAI Images there, rendering the turns that name no model."""
     fields = llm_settings(llm_base_url) if llm_base_url else {}
     if image_api_url is not None:
-        fields |= {"dashscope_api_key": "sk-test-dashscope", "dashscope_base_url": image_api_url}
+        fields |= dashscope_settings(image_api_url)
     if openai_images_url is not None:
         fields |= {
             "openai_api_key": "sk-test-openai",

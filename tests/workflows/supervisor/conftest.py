@@ -21,3 +21,11 @@ async def scripted(env: WorkflowEnvironment, tmp_path: Path, loopback: Loopback)
     """A harness whose LLM is the loopback server: each test queues the answers its route depends on."""
     async with content_harness(env, tmp_path, llm_base_url=loopback.base_url) as harness:
         yield harness
+
+
+@pytest.fixture
+async def hosted(env: WorkflowEnvironment, tmp_path: Path, loopback: Loopback) -> AsyncIterator[ContentHarness]:
+    """An offline harness whose worker has DashScope's image API at the loopback server (each test sets its
+    double as the loopback's responder)."""
+    async with content_harness(env, tmp_path, image_api_url=loopback.base_url) as harness:
+        yield harness

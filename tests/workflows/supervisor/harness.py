@@ -27,6 +27,7 @@ from models.supervisor.state import ContentState, RouteRecord
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from tests.llm.answers import llm_settings
+from tests.workflows.image.dashscope_double import dashscope_settings
 from tests.workflows.image.harness import settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
@@ -85,6 +86,9 @@ class ContentHarness:
         max_iterations: int = 20,
         max_clarifications: int = 2,
         input_timeout_seconds: float = 24 * 3600,
+        image_gen_provider: str = "local",
+        allow_fallback: bool = True,
+        deadline_seconds: float = 900.0,
     ) -> WorkflowHandle[ContentSupervisorWorkflow, ContentResult]:
         run_id = f"content-test-{uuid.uuid4().hex[:10]}"
         self.started.add(run_id)
@@ -102,6 +106,11 @@ class ContentHarness:
                 max_clarification_rounds=max_clarifications,
                 llm_configured=self.settings.llm_provider is not None,
                 input_timeout_seconds=input_timeout_seconds,
+                image_gen_provider=image_gen_provider,
+                hosted_models=self.settings.hosted_image_models,
+                direct_models=self.settings.direct_image_models,
+                allow_fallback=allow_fallback,
+                deadline_seconds=deadline_seconds,
             ),
             id=run_id,
             task_queue=self.settings.task_queue("supervisor"),
@@ -124,14 +133,23 @@ class ContentHarness:
 
 @asynccontextmanager
 async def content_harness(
-    env: WorkflowEnvironment, data_dir: Path, *, llm_base_url: str | None = None, worker_client: Client | None = None
+    env: WorkflowEnvironment,
+    data_dir: Path,
+    *,
+    llm_base_url: str | None = None,
+    image_api_url: str | None = None,
+    worker_client: Client | None = None,
 ) -> AsyncIterator[ContentHarness]:
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM;
-    `worker_client` runs the workers on another connection (one with its own runtime's metrics)."""
-    settings = settings_for(data_dir, **(llm_settings(llm_base_url) if llm_base_url else {}))
+    `image_api_url` puts DashScope's image API there; `worker_client` runs the workers on another connection (one
+    with its own runtime's metrics)."""
+    fields = llm_settings(llm_base_url) if llm_base_url else {}
+    if image_api_url is not None:
+        fields |= dashscope_settings(image_api_url)
+    settings = settings_for(data_dir, **fields)
     blobs = LocalBlobStore(settings.blob_dir)
     async with httpx.AsyncClient() as http:
-        activities = build_activities(settings, blobs=blobs, llm=build_llm_client(settings, http))
+        activities = build_activities(settings, http=http, blobs=blobs, llm=build_llm_client(settings, http))
         harness = ContentHarness(env=env, settings=settings, blobs=blobs)
         async with running_workers(worker_client or env.client, settings, activities):
             try:
