@@ -24,7 +24,7 @@ from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers,
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import apps, blobs, content, image, runs, workflows, writing, writing_chat
+from api.routes import apps, blobs, console, content, image, runs, workflows, writing, writing_chat
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
@@ -94,6 +94,7 @@ def create_app(
     app.include_router(content.router, dependencies=keyed)
     app.include_router(apps.router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
+    app.include_router(console.router)  # the web console's static files: no data, no key
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
