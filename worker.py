@@ -117,7 +117,7 @@ def build_activities(
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
         "supervisor": supervisor_activities(
-            blobs, ImageAgent(provider, blobs, llm, direct=direct, hosted=hosted_providers), hosted, llm
+            blobs, ImageAgent(provider, blobs, llm, direct=direct, hosted=hosted_providers), llm
         ),
         "app_builder": app_builder_activities(settings, blobs, llm),
     }
@@ -176,11 +176,8 @@ def direct_image_provider(settings: Settings, http: httpx.AsyncClient | None) ->
     )
 
 
-def supervisor_activities(
-    blobs: LocalBlobStore, images: ImageAgent, hosted: HostedImageNodes, llm: LLMClient | None
-) -> list[Callable[..., Any]]:
-    """The content run's activities: the Supervisor, its agents and their tools (a hosted image task's polls and
-    cancel are the image agent's own `image.poll` and `image.cancel`)."""
+def supervisor_activities(blobs: LocalBlobStore, images: ImageAgent, llm: LLMClient | None) -> list[Callable[..., Any]]:
+    """The content run's activities: the Supervisor, its agents and their tools."""
     agents = ContentAgents(blobs, llm)
     supervisor = SupervisorAgent(blobs, llm)
     research = ResearchAgent(blobs, llm)
@@ -197,9 +194,9 @@ def supervisor_activities(
         images.image_turn,
         images.image_tool,
         images.image_submit,
-        hosted.poll,
+        images.image_poll,
         images.image_fetch,
-        hosted.cancel,
+        images.image_cancel,
         agents.review,
     ]
 

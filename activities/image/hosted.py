@@ -2,9 +2,8 @@
 `image.cancel`, each one short call to a task-based image API (`activities.image.providers.tasks`); the
 workflow waits between polls on durable timers.
 
-A provider's failure becomes a Temporal failure through `activities.image.providers.failures`. A task that
-failed is IMAGE_TASK_FAILED, or IMAGE_CONTENT_REFUSED when moderation failed it (the provider raises
-`ContentRefused`).
+A provider's failure becomes a Temporal failure through `activities.image.providers.failures`; polls and cancels
+are `HostedProviders`' (the content family's image agent polls the same way).
 """
 
 import asyncio
@@ -44,14 +43,7 @@ class HostedImageNodes:
 
     @hosted.POLL.defn
     async def poll(self, request: PollRequest) -> TaskPoll:
-        try:
-            seen = await self._providers.named(request.task.provider).poll(request.task.task_id)
-        except ImageProviderError as err:
-            raise provider_failure(err) from err
-        if seen.status in ("failed", "canceled"):  # a moderation failure was raised by the provider already
-            detail = f"{seen.code}: {seen.message}".strip(": ")
-            raise permanent(ErrorCode.IMAGE_TASK_FAILED, f"图片生成任务失败（{seen.status}）：{detail}")
-        return seen
+        return await self._providers.poll(request)
 
     @hosted.FETCH.defn
     async def fetch(self, request: FetchRequest) -> ExecutionResult:
@@ -68,10 +60,7 @@ class HostedImageNodes:
 
     @hosted.CANCEL.defn
     async def cancel(self, request: PollRequest) -> Cancelled:
-        try:
-            return Cancelled(cancelled=await self._providers.named(request.task.provider).cancel(request.task.task_id))
-        except ImageProviderError as err:
-            raise provider_failure(err) from err
+        return await self._providers.cancel(request)
 
 
 def _size_of(png: bytes) -> tuple[int, int]:

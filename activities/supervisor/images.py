@@ -1,7 +1,8 @@
 """The image agent's tool loop, as activities: one LLM turn (`supervisor.image_turn`: `generate_image` calls, or
 done) and one tool call. A call renders one planned image into the blob store and the state gets its `blob:`
 reference: in one activity on the local renderer or a synchronous image API (`supervisor.image_tool`), or, on a
-task-based API, as `supervisor.image_submit`, the workflow's polls, and `supervisor.image_fetch`. Without an LLM
+task-based API, as `supervisor.image_submit`, the workflow's polls (`supervisor.image_poll`, and
+`supervisor.image_cancel` for a task the run leaves), and `supervisor.image_fetch`. Without an LLM
 the offline turn asks for every image not yet made."""
 
 from activities.common.failures import permanent
@@ -15,7 +16,7 @@ from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
 from llm.errors import LLMError
 from models.blobs import blob_ref
 from models.errors import ErrorCode
-from models.hosted_tasks import SubmittedTask
+from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from models.supervisor import nodes
 from models.supervisor.agents import AgentName
 from models.supervisor.artifacts import ImagePlan
@@ -112,6 +113,14 @@ class ImageAgent:
             return await self._hosted.for_model(request.model).submit(_image_request(plan, prompt, request.model))
         except ImageProviderError as err:
             raise provider_failure(err) from err
+
+    @nodes.IMAGE_POLL.defn
+    async def image_poll(self, request: PollRequest) -> TaskPoll:
+        return await self._hosted.poll(request)
+
+    @nodes.IMAGE_CANCEL.defn
+    async def image_cancel(self, request: PollRequest) -> Cancelled:
+        return await self._hosted.cancel(request)
 
     @nodes.IMAGE_FETCH.defn
     async def image_fetch(self, request: HostedImageFetch) -> ToolCallResult:

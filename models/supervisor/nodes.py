@@ -1,7 +1,7 @@
 """The content run's activities: the typed `ActivitySpec` that names each one `supervisor.<node>` for the worker
 and the workflow alike. Agents without tools are one activity each; each tool loop has a turn and a tool call."""
 
-from models.hosted_tasks import SubmittedTask
+from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from models.nodes import ActivitySpec
 from models.supervisor.agents import AgentName, AgentOutcome, AgentRequest
 from models.supervisor.turns import HostedImageFetch, ToolCallRequest, ToolCallResult, Turn, TurnRequest
@@ -31,5 +31,7 @@ IMAGE_TOOL = ActivitySpec("supervisor.image_tool", ToolCallRequest, ToolCallResu
 """`generate_image` on the local renderer or a synchronous image API: the image in one call."""
 IMAGE_SUBMIT = ActivitySpec("supervisor.image_submit", ToolCallRequest, SubmittedTask)
 """`generate_image` on a task-based image API, first step: create the provider's task (then `image.poll`)."""
+IMAGE_POLL = ActivitySpec("supervisor.image_poll", PollRequest, TaskPoll)
+IMAGE_CANCEL = ActivitySpec("supervisor.image_cancel", PollRequest, Cancelled)
 IMAGE_FETCH = ActivitySpec("supervisor.image_fetch", HostedImageFetch, ToolCallResult)
 """`generate_image` on a task-based image API, last step: copy the finished image into the blob store."""

@@ -1,8 +1,9 @@
 """How the content run draws the image of one `generate_image` call (issue 13). On the local renderer or a
 synchronous image API: one activity, `supervisor.image_tool`. On a task-based image API (DashScope's qwen-image):
-`supervisor.image_submit`, then the polls on durable timers of `workflows.common.hosted_task`, then
-`supervisor.image_fetch`, which copies the image into the blob store. The model is the run's `imageGenProvider`
-when this deployment serves it, else the local renderer (and the run says so once).
+`supervisor.image_submit`, then the polls (`supervisor.image_poll`) on durable timers of
+`workflows.common.hosted_task`, then `supervisor.image_fetch`, which copies the image into the blob store. The
+model is the run's `imageGenProvider` when this deployment serves it, else the local renderer (and the run says
+so once).
 
 A provider's refusal is not a crash of the loop: the call's result is an error the image agent reads, and the user
 gets an `error` event with the provider's code. A prompt its moderation refused is not submitted again; a spent
@@ -21,7 +22,6 @@ from workflows.common.run import GraphRun, NodeFailed
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.hosted_tasks import SubmittedTask
-    from models.image import hosted
     from models.image.hosted import SYNCHRONOUS_MODELS
     from models.supervisor import nodes
     from models.supervisor.agents import AgentName
@@ -104,8 +104,8 @@ class ContentImages:
         self._say(f"已提交 {task.provider} 任务 {task.task_id}（{plan_id}，{model}），等待生成", "info")
         waiting = HostedTask(
             self._run,
-            poll=(hosted.POLL, policies.IMAGE_POLL),
-            cancel=(hosted.CANCEL, policies.IMAGE_CANCEL),
+            poll=(nodes.IMAGE_POLL, policies.IMAGE_POLL),
+            cancel=(nodes.IMAGE_CANCEL, policies.IMAGE_CANCEL),
             schedule=policies.IMAGE_TASK_POLL,
         )
         self._waiting.append(waiting)

@@ -1,13 +1,16 @@
 """The task-based image API interface (`SubmittedTask` and `TaskPoll` are in `models.hosted_tasks`: the
-workflow reads them too), and the configured providers found by model or by name."""
+workflow reads them too), and the configured providers: found by model or by name, and a task polled or cancelled
+as any family's poll and cancel activities do it."""
 
 from collections.abc import Sequence
 from typing import Protocol
 
 from activities.common.failures import permanent
 from activities.image.image_provider import ImageRequest
+from activities.image.providers.errors import ImageProviderError
+from activities.image.providers.failures import provider_failure
 from models.errors import ErrorCode
-from models.hosted_tasks import SubmittedTask, TaskPoll
+from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 
 
 class HostedImageProvider(Protocol):
@@ -54,3 +57,21 @@ class HostedProviders:
             if provider.name == name:
                 return provider
         raise permanent(ErrorCode.IMAGE_REQUEST_REFUSED, f"这个 worker 没有配置图片服务 {name}")
+
+    async def poll(self, request: PollRequest) -> TaskPoll:
+        """The task's status; a task the provider failed or cancelled is a permanent IMAGE_TASK_FAILED (one that
+        moderation failed was raised by the provider as IMAGE_CONTENT_REFUSED already)."""
+        try:
+            seen = await self.named(request.task.provider).poll(request.task.task_id)
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
+        if seen.status in ("failed", "canceled"):
+            detail = f"{seen.code}: {seen.message}".strip(": ")
+            raise permanent(ErrorCode.IMAGE_TASK_FAILED, f"图片生成任务失败（{seen.status}）：{detail}")
+        return seen
+
+    async def cancel(self, request: PollRequest) -> Cancelled:
+        try:
+            return Cancelled(cancelled=await self.named(request.task.provider).cancel(request.task.task_id))
+        except ImageProviderError as err:
+            raise provider_failure(err) from err

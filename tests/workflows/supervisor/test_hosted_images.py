@@ -45,7 +45,8 @@ async def test_each_planned_image_is_submitted_once_polled_and_copied_into_the_b
     assert plans >= 2 and fake.calls["accepted"] == plans == fake.calls["fetch"]
     activities = await scheduled(outcome)
     assert activities.count("supervisor.image_submit") == plans == activities.count("supervisor.image_fetch")
-    assert activities.count("image.poll") == fake.calls["poll"] > plans, "polled until done, on the workflow clock"
+    polls = activities.count("supervisor.image_poll")
+    assert polls == fake.calls["poll"] > plans, "polled until done, on the workflow clock"
     assert "supervisor.image_tool" not in activities
     for image in outcome.state.generated_image_asset_ids.values():
         assert hosted.blobs.get(key_of(image) or "")[:8] == b"\x89PNG\r\n\x1a\n"
