@@ -1,17 +1,19 @@
 """The image studio in a real browser against the real stack: a chat turn fills the per-node timeline (thought_log,
 progress bar) and shows the SmartCanvas image, the AgentMessage bubble and the download link, readable at 1280 and
 390 px; a mask painted with the brush on the canvas makes an inpainting run that changes the image inside the mask
-and leaves every pixel outside it as it was."""
+and leaves every pixel outside it as it was; the brush also paints from the keyboard (arrow keys move a visible brush
+cursor, Space and Enter paint under it)."""
 
 import base64
 import io
 import json
+import re
 
 import httpx
 import numpy as np
 import pytest
 from PIL import Image
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, Request, expect
 
 from tests.browser.conftest import screenshot
 from tests.stack_process import Stack
@@ -49,6 +51,19 @@ def pixels(http: httpx.Client, url: str) -> np.ndarray:
     response = http.get(url)
     assert response.status_code == 200
     return np.asarray(Image.open(io.BytesIO(response.content)).convert("RGB"))
+
+
+def sent_mask(request: Request) -> np.ndarray:
+    """The alpha channel of the inpainting mask a chat request carried."""
+    mask_data = json.loads(request.post_data or "{}")["maskData"]
+    mask_png = base64.b64decode(mask_data["base64"].split(",", 1)[1])
+    return np.asarray(Image.open(io.BytesIO(mask_png)).convert("RGBA"))[..., 3]
+
+
+def centre(locator: Locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def test_an_image_turn_shows_the_timeline_and_the_image(page: Page, console_stack: Stack) -> None:
@@ -102,10 +117,8 @@ def test_a_mask_drawn_on_the_canvas_repaints_only_inside_it(page: Page, console_
 
     with page.expect_request(lambda r: r.url.endswith("/api/agent/chat") and r.method == "POST") as sent:
         run_id = run_turn(page, HELMET)
-    mask_data = json.loads(sent.value.post_data or "{}")["maskData"]
-    assert mask_data["imageUrl"] == before_url
-    mask_png = base64.b64decode(mask_data["base64"].split(",", 1)[1])
-    alpha = np.asarray(Image.open(io.BytesIO(mask_png)).convert("RGBA"))[..., 3]
+    assert json.loads(sent.value.post_data or "{}")["maskData"]["imageUrl"] == before_url
+    alpha = sent_mask(sent.value)
     rows, cols = np.nonzero(alpha > 127)
     assert rows.size, "the mask the page sent has the stroke painted on it"
     after_url = shown_image(page)
@@ -123,3 +136,55 @@ def test_a_mask_drawn_on_the_canvas_repaints_only_inside_it(page: Page, console_
     assert outside.mean() > 0.5, "the stroke covers a part of the image, not all of it"
     assert np.array_equal(before[outside], after[outside]), "pixels outside the mask are unchanged"
     assert not np.array_equal(before[~outside], after[~outside]), "the masked area was repainted"
+
+
+def test_the_mask_brush_paints_from_the_keyboard(page: Page) -> None:
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/image")
+    run_turn(page, CAT)
+    shown_image(page)
+    canvas, cursor = page.locator("canvas.mask"), page.locator(".brush-cursor")
+    expect(canvas).not_to_have_attribute("tabindex", "0")  # no tab stop while the brush is off
+
+    page.locator("#image-brush").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#image-brush")).to_have_attribute("aria-pressed", "true")
+    expect(canvas).to_have_accessible_name(re.compile("arrow keys move the brush"))
+    expect(canvas).to_have_accessible_description(re.compile("with Space or Enter"))
+    page.locator("#image-download").focus()
+    page.keyboard.press("Tab")
+    expect(canvas).to_be_focused()
+    expect(cursor).to_be_visible()
+    box = canvas.bounding_box()
+    assert box is not None
+    start = centre(cursor)
+    assert start == pytest.approx((box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), abs=1.5)
+
+    for key in ["Shift+ArrowLeft"] * 3 + ["ArrowUp"] * 2:
+        page.keyboard.press(key)
+    first = centre(cursor)
+    assert first == pytest.approx((start[0] - 3 * 40, start[1] - 2 * 8), abs=1.5), "40 px with Shift, 8 without"
+    expect(page.locator("#image-clear-mask")).to_be_disabled()  # moving paints nothing
+    page.keyboard.press("Space")
+    expect(page.locator("#image-clear-mask")).to_be_enabled()
+    for key in ["Shift+ArrowDown"] * 4:
+        page.keyboard.press(key)
+    second = centre(cursor)
+    page.keyboard.press("Enter")
+    screenshot(page, "console-image-studio-keyboard-mask")
+
+    with page.expect_request(lambda r: r.url.endswith("/api/agent/chat") and r.method == "POST") as sent:
+        run_turn(page, HELMET)
+    alpha = sent_mask(sent.value)
+    height, width = alpha.shape
+    scale = width / box["width"]
+    radius = 12 * scale  # the default brush is 24 CSS px wide
+    rows, cols = np.mgrid[0:height, 0:width]
+    near = np.zeros(alpha.shape, dtype=bool)
+    for x, y in (first, second):
+        cx, cy = (x - box["x"]) * scale, (y - box["y"]) * scale
+        assert alpha[round(cy), round(cx)] > 127, f"painted under the cursor at {cx:.0f},{cy:.0f}"
+        near |= (cols - cx) ** 2 + (rows - cy) ** 2 <= (radius + MARGIN) ** 2
+    painted = alpha > 127
+    assert painted.sum() > 1.5 * np.pi * radius**2, "two brush-sized dabs"
+    assert not painted[~near].any(), "nothing painted away from the cursor's two positions"

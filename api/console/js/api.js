@@ -1,6 +1,6 @@
-// The gateway's public HTTP API from the browser: fetch with the tab's API key, JSON with the gateway's error
-// body, SSE over fetch (POST bodies and the Authorization header work) that resumes with Last-Event-ID, uploads,
-// and links into the Temporal Web UI.
+// The gateway's public HTTP API from the browser: fetch with the tab's API key (asked for in a dialog on a 401 until
+// the gateway accepts one, kept in sessionStorage), JSON with the gateway's error body, SSE over fetch (POST bodies
+// and the Authorization header work) that resumes with Last-Event-ID, uploads, and links into the Temporal Web UI.
 
 import { registerStrings, t } from './i18n.js';
 import { h } from './ui.js';
@@ -67,12 +67,16 @@ function askForKey(refused) {
     const input = h('input', { id: 'api-key-input', type: 'password', autocomplete: 'off', required: true });
     const dialog = h(
       'dialog',
-      { class: 'key-dialog', 'aria-labelledby': 'api-key-title' },
+      { class: 'key-dialog', 'aria-labelledby': 'api-key-title', 'aria-describedby': 'api-key-message' },
       h(
         'form',
         { method: 'dialog' },
         h('h2', { id: 'api-key-title' }, t('api.keyTitle')),
-        h('p', {}, refused ? t('api.keyRefused') : t('api.keyHelp')),
+        h(
+          'p',
+          { id: 'api-key-message', class: refused ? 'key-refused' : null, role: refused ? 'alert' : null },
+          refused ? t('api.keyRefused') : t('api.keyHelp'),
+        ),
         h('label', { for: 'api-key-input' }, t('api.keyLabel')),
         input,
         h(
@@ -96,15 +100,19 @@ function askForKey(refused) {
   return pendingKey;
 }
 
-/** `fetch` with the tab's API key; on a 401 asks for a key once, keeps it for the tab and retries. */
+/** `fetch` with the tab's API key; on a 401 asks for a key, keeps it for the tab and retries, asking again (saying
+ * the key was refused) until the gateway takes one or the person cancels. */
 export async function apiFetch(path, init = {}) {
-  const hadKey = sessionStorage.getItem(KEY_STORE) !== null;
-  const response = await fetch(path, withKey(init));
-  if (response.status !== 401) return response;
-  const key = await askForKey(hadKey);
-  if (!key) return response;
-  sessionStorage.setItem(KEY_STORE, key);
-  return fetch(path, withKey(init));
+  let refused = sessionStorage.getItem(KEY_STORE) !== null;
+  let response = await fetch(path, withKey(init));
+  while (response.status === 401) {
+    const key = await askForKey(refused);
+    if (!key) return response;
+    sessionStorage.setItem(KEY_STORE, key);
+    refused = true;
+    response = await fetch(path, withKey(init));
+  }
+  return response;
 }
 
 /** An ApiError from a non-2xx response's `{"error": {"code", "message"}}` body (or its status text). */

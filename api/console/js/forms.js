@@ -1,5 +1,7 @@
-// Form pieces the studio pages share: `text` (an element with translated text), `field` (a labelled control) and
-// `questionCard` (a run's `user_input_required` answered through `POST /v1/runs/{id}/input`), with their strings.
+// Form pieces the studio pages share: `text` (an element with translated text), `hinted` (a control with a
+// translated placeholder), `field` (a labelled control), `showRunId` (a started run's id in the address and a status
+// line) and `questionCard` (a run's `user_input_required` answered through `POST /v1/runs/{id}/input`), with their
+// strings.
 
 import { apiJson } from './api.js';
 import { registerStrings, t } from './i18n.js';
@@ -25,10 +27,28 @@ export function text(tag, key, attrs = {}) {
   return h(tag, { ...attrs, 'data-i18n': key }, t(key));
 }
 
+/** A control (`input`, `textarea`) whose placeholder is the translation of `key`, re-translated with the language. */
+export function hinted(tag, key, attrs = {}) {
+  return h(tag, { ...attrs, placeholder: t(key), 'data-i18n-placeholder': key });
+}
+
 /** A label (translated) above its control; the control gets `id` so the label names it. */
 export function field(id, key, control) {
   control.id = id;
   return h('div', { class: 'field' }, text('label', key, { for: id }), control);
+}
+
+/**
+ * The run a page's form started, from its stream's first response (`X-Run-Id`, else `known`): its id replaces the
+ * address's (`#/<page>/<runId>`, no new history entry) and shows in `status` as `key`'s text. Returns the run id.
+ */
+export function showRunId(response, known, { page, status, key }) {
+  const runId = response.headers.get('X-Run-Id') || known;
+  if (runId) {
+    history.replaceState(null, '', `#/${page}/${encodeURIComponent(runId)}`);
+    status.textContent = t(key, { id: runId });
+  }
+  return runId;
 }
 
 /**

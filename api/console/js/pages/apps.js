@@ -4,7 +4,7 @@
 // a run's events.
 
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
-import { field, text } from '../forms.js';
+import { field, hinted, showRunId, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 
@@ -377,13 +377,7 @@ export async function mount(root, ctx) {
   const errors = h('div');
   const report = (err) => errors.append(errorBanner(err));
 
-  const message = h('textarea', {
-    rows: 3,
-    required: true,
-    maxlength: 4000,
-    'data-i18n-placeholder': 'apps.messageHint',
-  });
-  message.placeholder = t('apps.messageHint');
+  const message = hinted('textarea', 'apps.messageHint', { rows: 3, required: true, maxlength: 4000 });
   const techStack = h('input', { type: 'text', value: 'react, typescript' });
   const platform = h('input', { type: 'text', maxlength: 40 });
   const startButton = text('button', 'apps.start', { type: 'submit', class: 'primary' });
@@ -428,11 +422,7 @@ export async function mount(root, ctx) {
         ...init,
         signal: abort.signal,
         onOpen: (response) => {
-          runId = response.headers.get('X-Run-Id') || runId;
-          if (runId) {
-            history.replaceState(null, '', `#/apps/${encodeURIComponent(runId)}`);
-            status.textContent = t('apps.runId', { id: runId });
-          }
+          runId = showRunId(response, runId, { page: 'apps', status, key: 'apps.runId' });
         },
         onEvent: (evt) => {
           const p = payloadOf(evt) || {};

@@ -4,7 +4,7 @@
 // finished post (`GET /v1/content/runs/{id}/post`) with its images. `#/content/<runId>` joins a run's events.
 
 import { apiFetch, apiJson, streamSse, uploadBlob } from '../api.js';
-import { field, questionCard, text } from '../forms.js';
+import { field, hinted, questionCard, showRunId, text } from '../forms.js';
 import { onLangChange, registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
 
@@ -298,13 +298,7 @@ export async function mount(root, ctx) {
   const abort = new AbortController();
   const errors = h('div');
 
-  const topic = h('input', {
-    type: 'text',
-    required: true,
-    maxlength: 500,
-    'data-i18n-placeholder': 'content.topicHint',
-  });
-  topic.placeholder = t('content.topicHint');
+  const topic = hinted('input', 'content.topicHint', { type: 'text', required: true, maxlength: 500 });
   const platform = h(
     'select',
     {},
@@ -407,11 +401,7 @@ export async function mount(root, ctx) {
         ...init,
         signal: abort.signal,
         onOpen: (response) => {
-          runId = response.headers.get('X-Run-Id') || runId;
-          if (runId) {
-            history.replaceState(null, '', `#/content/${encodeURIComponent(runId)}`);
-            status.textContent = t('content.runId', { id: runId });
-          }
+          runId = showRunId(response, runId, { page: 'content', status, key: 'content.runId' });
         },
         onEvent,
       });

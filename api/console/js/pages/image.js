@@ -1,10 +1,11 @@
 // The image studio (seeds 000/004): a chat with the image agent (`POST /api/agent/chat`, SSE), the run's per-node
 // timeline with a progress bar, its GenUI components by `widgetType` (SmartCanvas, ActionPanel, AgentMessage), a
-// brush that paints an inpainting mask over the shown image (sent as a PNG in `maskData.base64`), the session's
-// earlier turns (`GET /v1/runs?sessionId=...`) and a download of the current image. The session id is kept per tab.
+// brush that paints an inpainting mask over the shown image with the pointer or the keyboard (arrow keys move its
+// cursor, Space or Enter paints; the mask is sent as a PNG in `maskData.base64`), the session's earlier turns
+// (`GET /v1/runs?sessionId=...`) and a download of the current image. The session id is kept per tab.
 
 import { apiJson, streamSse } from '../api.js';
-import { text } from '../forms.js';
+import { hinted, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 
@@ -25,6 +26,8 @@ registerStrings({
     'image.clearMask': '清除蒙版',
     'image.maskReady': '已画蒙版：下一条消息将重绘涂抹的区域。',
     'image.maskHint': '打开“画蒙版”后在图片上涂抹要重绘的区域。',
+    'image.maskCanvas': '蒙版画布：方向键移动笔刷（按住 Shift 移动更多），空格或回车键涂抹',
+    'image.maskKeys': '也可以用键盘：选中画布后，方向键移动笔刷（按住 Shift 步子更大），空格或回车键在笔刷处涂抹。',
     'image.download': '下载图片',
     'image.timeline': '运行时间线',
     'image.run': '运行',
@@ -52,6 +55,10 @@ registerStrings({
     'image.clearMask': 'Clear mask',
     'image.maskReady': 'Mask drawn: the next message repaints the painted area.',
     'image.maskHint': 'Turn on “Draw mask” and paint over the area to repaint.',
+    'image.maskCanvas': 'Mask canvas: arrow keys move the brush (Shift for bigger steps), Space or Enter paints',
+    'image.maskKeys':
+      'With the keyboard: focus the canvas, move the brush with the arrow keys (Shift for bigger steps) and paint ' +
+      'under it with Space or Enter.',
     'image.download': 'Download image',
     'image.timeline': 'Run timeline',
     'image.run': 'Run',
@@ -74,18 +81,51 @@ function newSessionId() {
   return `web-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** The brush: a canvas over the image, at the image's own resolution, whose strokes are the mask. */
+/** Where the arrow keys move the keyboard brush, and how far (CSS pixels; Shift for the big step). */
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const STEP = 8;
+const BIG_STEP = 40;
+
+/** The brush: a canvas over the image, at the image's own resolution, whose strokes are the mask. Painted with the
+ * pointer, or from the keyboard: with the canvas focused, arrow keys move a visible brush cursor and Space or Enter
+ * paints a dab under it. */
 function maskCanvas(image) {
-  const canvas = h('canvas', { class: 'mask', 'data-drawing': 'off', 'aria-label': t('image.maskHint') });
+  const canvas = h('canvas', {
+    class: 'mask',
+    role: 'application',
+    'data-drawing': 'off',
+    'aria-label': t('image.maskCanvas'),
+    'data-i18n-label': 'image.maskCanvas',
+    'aria-describedby': 'image-mask-keys',
+  });
+  const marker = h('div', { class: 'brush-cursor', hidden: true, 'aria-hidden': 'true' });
   const ctx = canvas.getContext('2d');
   let painted = false;
   let last = null;
   let size = 24;
+  const cursor = { x: 0, y: 0 }; // the keyboard brush, in the canvas's own pixels
   const listeners = new Set();
+
+  /** Canvas pixels per CSS pixel. */
+  const scale = () => canvas.width / canvas.getBoundingClientRect().width;
+  const drawing = () => canvas.dataset.drawing === 'on' && canvas.width > 0;
+
+  function placeMarker() {
+    marker.hidden = !drawing() || document.activeElement !== canvas;
+    if (marker.hidden) return;
+    const k = scale();
+    Object.assign(marker.style, {
+      width: `${size}px`,
+      height: `${size}px`,
+      left: `${canvas.offsetLeft + cursor.x / k - size / 2}px`,
+      top: `${canvas.offsetTop + cursor.y / k - size / 2}px`,
+    });
+  }
 
   function fit() {
     canvas.style.width = `${image.clientWidth}px`;
     canvas.style.height = `${image.clientHeight}px`;
+    placeMarker();
   }
   new ResizeObserver(fit).observe(image);
 
@@ -94,26 +134,25 @@ function maskCanvas(image) {
     return {
       x: ((event.clientX - box.left) * canvas.width) / box.width,
       y: ((event.clientY - box.top) * canvas.height) / box.height,
-      scale: canvas.width / box.width,
     };
   }
 
-  function stroke(to) {
+  /** A line from `from` to `to`, or a dab at `to` without `from`, `size` CSS pixels wide. */
+  function paint(from, to) {
     ctx.strokeStyle = '#ff2d55';
     ctx.fillStyle = '#ff2d55';
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
-    ctx.lineWidth = size * to.scale;
+    ctx.lineWidth = size * scale();
     ctx.beginPath();
-    if (last) {
-      ctx.moveTo(last.x, last.y);
+    if (from) {
+      ctx.moveTo(from.x, from.y);
       ctx.lineTo(to.x, to.y);
       ctx.stroke();
     } else {
       ctx.arc(to.x, to.y, ctx.lineWidth / 2, 0, Math.PI * 2);
       ctx.fill();
     }
-    last = to;
     if (!painted) {
       painted = true;
       listeners.forEach((fn) => fn(true));
@@ -121,13 +160,16 @@ function maskCanvas(image) {
   }
 
   canvas.addEventListener('pointerdown', (event) => {
-    if (canvas.dataset.drawing !== 'on' || event.button !== 0) return;
+    if (!drawing() || event.button !== 0) return;
     canvas.setPointerCapture(event.pointerId);
-    last = null;
-    stroke(point(event));
+    last = point(event);
+    paint(null, last);
   });
   canvas.addEventListener('pointermove', (event) => {
-    if (last && canvas.hasPointerCapture(event.pointerId)) stroke(point(event));
+    if (!last || !canvas.hasPointerCapture(event.pointerId)) return;
+    const to = point(event);
+    paint(last, to);
+    last = to;
   });
   const end = () => {
     last = null;
@@ -135,17 +177,40 @@ function maskCanvas(image) {
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointercancel', end);
 
+  canvas.addEventListener('keydown', (event) => {
+    if (!drawing()) return;
+    const arrow = ARROWS[event.key];
+    if (arrow) {
+      const step = (event.shiftKey ? BIG_STEP : STEP) * scale();
+      cursor.x = Math.min(Math.max(cursor.x + arrow[0] * step, 0), canvas.width);
+      cursor.y = Math.min(Math.max(cursor.y + arrow[1] * step, 0), canvas.height);
+      placeMarker();
+    } else if (event.key === ' ' || event.key === 'Enter') {
+      paint(null, cursor);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+  canvas.addEventListener('focus', placeMarker);
+  canvas.addEventListener('blur', placeMarker);
+
   return {
     canvas,
+    marker,
     fit,
     get painted() {
       return painted;
     },
     set drawing(on) {
       canvas.dataset.drawing = on ? 'on' : 'off';
+      if (on) canvas.tabIndex = 0;
+      else canvas.removeAttribute('tabindex');
+      placeMarker();
     },
     set brush(value) {
       size = value;
+      placeMarker();
     },
     onChange(fn) {
       listeners.add(fn);
@@ -155,6 +220,8 @@ function maskCanvas(image) {
       canvas.height = height;
       painted = false;
       last = null;
+      cursor.x = width / 2;
+      cursor.y = height / 2;
       fit();
       listeners.forEach((fn) => fn(false));
     },
@@ -188,14 +255,7 @@ export async function mount(root, ctx) {
   const chatLog = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-label': t('image.chat') });
   const actions = h('div', { class: 'actions', 'aria-label': 'ActionPanel' });
   const suggestions = h('ul', { class: 'suggestions muted' });
-  const input = h('textarea', {
-    id: 'image-message',
-    name: 'text',
-    rows: 2,
-    required: true,
-    placeholder: t('image.placeholder'),
-    'data-i18n-placeholder': 'image.placeholder',
-  });
+  const input = hinted('textarea', 'image.placeholder', { id: 'image-message', name: 'text', rows: 2, required: true });
   const sendButton = h('button', { type: 'submit', class: 'primary', id: 'image-send' }, text('span', 'image.send'));
   const composer = h(
     'form',
@@ -314,8 +374,9 @@ export async function mount(root, ctx) {
             clearMask,
             download,
           ),
-          h('div', { class: 'canvas-wrap' }, empty, image, mask.canvas),
+          h('div', { class: 'canvas-wrap' }, empty, image, mask.canvas, mask.marker),
           maskState,
+          h('p', { id: 'image-mask-keys', class: 'muted', 'data-i18n': 'image.maskKeys' }, t('image.maskKeys')),
         ),
         h(
           'section',

@@ -3,7 +3,7 @@
 // buttons answered through `POST /v1/runs/{id}/input`, and the draft's `check_result` issues beside the text.
 
 import { apiJson, streamSse } from '../api.js';
-import { field, questionCard, text } from '../forms.js';
+import { field, hinted, questionCard, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 
@@ -252,13 +252,7 @@ export async function mount(root, ctx) {
 
   // --- the chat
   const log = h('div', { class: 'chat-log ws-log', 'aria-live': 'polite' });
-  const message = h('textarea', {
-    rows: 2,
-    required: true,
-    maxlength: 20000,
-    'data-i18n-placeholder': 'writing.messageHint',
-  });
-  message.placeholder = t('writing.messageHint');
+  const message = hinted('textarea', 'writing.messageHint', { rows: 2, required: true, maxlength: 20000 });
   const sendButton = text('button', 'writing.send', { type: 'submit', class: 'primary' });
   const chainNote = text('p', 'writing.continueChain', { class: 'muted', hidden: true });
   const composer = h(
