@@ -129,6 +129,11 @@ async def collect_events(harness: Harness, run_id: str) -> list[RunEvent]:
     return [event async for event in run_events(harness.env.client, run_id)]
 
 
+def openai_images_settings(base_url: str) -> dict[str, Any]:
+    """Settings fields that make OpenAI Images at `base_url` the default image model (`gpt-image-1`)."""
+    return {"openai_api_key": "sk-test-openai", "image_provider_default": "openai", "openai_image_base_url": base_url}
+
+
 def settings_for(data_dir: Path, **fields: Any) -> Settings:
     """Settings for one test: its own data dir and its own task queues (so no other test's worker answers); app
     runs check their projects without npm unless a test asks (`app_toolchain_checks`)."""
@@ -165,11 +170,7 @@ async def agent_harness(
     if image_api_url is not None:
         fields |= dashscope_settings(image_api_url)
     if openai_images_url is not None:
-        fields |= {
-            "openai_api_key": "sk-test-openai",
-            "image_provider_default": "openai",
-            "openai_image_base_url": openai_images_url,
-        }
+        fields |= openai_images_settings(openai_images_url)
     settings = settings_for(data_dir, **fields)
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     llm_attempts: list[LlmAttempt] = []

@@ -29,3 +29,10 @@ async def hosted(env: WorkflowEnvironment, tmp_path: Path, loopback: Loopback) -
     double as the loopback's responder)."""
     async with content_harness(env, tmp_path, image_api_url=loopback.base_url) as harness:
         yield harness
+
+
+@pytest.fixture
+async def openai_images(env: WorkflowEnvironment, tmp_path: Path, loopback: Loopback) -> AsyncIterator[ContentHarness]:
+    """An offline harness whose worker has OpenAI Images at the loopback server as its default image model."""
+    async with content_harness(env, tmp_path, openai_images_url=f"{loopback.base_url}/v1") as harness:
+        yield harness

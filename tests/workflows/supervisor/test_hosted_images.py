@@ -3,12 +3,16 @@ the loopback server: each planned image is submitted once, polled on durable tim
 store; a moderation refusal is an `error` event with its code and the refused prompt is not submitted again; a
 spent quota falls back to the local renderer; a model this deployment has no key for is drawn locally and the run
 says so; a task that never finishes is cancelled when its wait is spent, and every task still running when the
-run's deadline passes is cancelled through the error path."""
+run's deadline passes is cancelled through the error path; a synchronous model (OpenAI Images) draws each image in
+one call with the timeout that fits it."""
+
+import base64
 
 from temporalio.api.enums.v1 import EventType
 
+from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import key_of
-from tests.llm.loopback import Loopback
+from tests.llm.loopback import Fixture, Loopback, RecordedRequest
 from tests.workflows.image.dashscope_double import DashScopeDouble, error
 from tests.workflows.supervisor.harness import ContentHarness, ContentOutcome
 from workflows import policies
@@ -127,3 +131,30 @@ async def test_a_run_whose_deadline_passes_while_tasks_run_cancels_them_at_the_p
     assert fake.calls["accepted"] >= 1 and fake.calls["cancel"] == fake.calls["accepted"], "every task cancelled"
     cancelled = [e for e in outcome.of_type("thought_log") if "已取消图片服务的任务" in e.data["message"]]
     assert len(cancelled) == fake.calls["cancel"]
+
+
+async def test_a_synchronous_model_draws_each_image_in_one_call_with_a_timeout_that_fits(
+    openai_images: ContentHarness, loopback: Loopback
+) -> None:
+    png = encode_png(render_text_to_image("咖啡", seed=2, width=1024, height=1024, style_strength=0.5))
+    asked: list[RecordedRequest] = []
+
+    def openai(request: RecordedRequest) -> Fixture:
+        asked.append(request)
+        return Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]})
+
+    loopback.responder = openai
+
+    outcome = await openai_images.run(TOPIC, image_gen_provider="gpt-image-1")
+
+    assert outcome.result.status == "completed" and outcome.result.post and outcome.result.post.complete
+    plans = len(outcome.state.image_plans)
+    assert len(asked) == plans and all(r.path == "/v1/images/generations" for r in asked)
+    history = await outcome.handle.fetch_history()
+    timeouts = [
+        event.activity_task_scheduled_event_attributes.start_to_close_timeout.ToTimedelta()
+        for event in history.events
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+        and event.activity_task_scheduled_event_attributes.activity_type.name == "supervisor.image_tool"
+    ]
+    assert timeouts == [policies.IMAGE_HOSTED_EXECUTOR.start_to_close] * plans
