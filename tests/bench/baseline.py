@@ -18,6 +18,7 @@ pydantic models; with a checkpointer, LangGraph writes a checkpoint of it after 
 """
 
 import asyncio
+import dataclasses
 import operator
 import zlib
 from collections.abc import Awaitable, Callable
@@ -97,8 +98,10 @@ class NodeFunctions:
 
     @classmethod
     def build(cls, settings: Settings) -> "NodeFunctions":
-        """Wired exactly as the worker wires them (`worker.build_activities`), offline: no LLM client."""
-        functions = {fn.__name__: fn for fn in worker.build_activities(settings)["image"]}
+        """Wired exactly as the worker wires them (`worker.build_activities`), offline: no LLM client. The image
+        family's other activities (a hosted model's submit and polls) are not nodes of the offline graph."""
+        fields = {field.name for field in dataclasses.fields(cls)}
+        functions = {fn.__name__: fn for fn in worker.build_activities(settings)["image"] if fn.__name__ in fields}
         return cls(**functions)
 
     def by_activity(self) -> dict[str, Callable[[Any], Awaitable[BaseModel]]]:
