@@ -8,6 +8,7 @@ import logging
 import re
 import uuid
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -51,6 +52,19 @@ def temporal_unavailable(err: Exception) -> bool:
     if isinstance(err, RPCError):  # a connection cut mid-call (the server killed) comes back as UNKNOWN
         return err.status in _UNREACHABLE or (err.status == RPCStatusCode.UNKNOWN and "transport error" in err.message)
     return isinstance(err, RuntimeError) and str(err).startswith("Failed client connect")
+
+
+QUERY_TIMEOUT = timedelta(seconds=5)
+"""How long the gateway waits for a worker to answer a run's query (state, events)."""
+
+
+def unanswered(err: RPCError) -> bool:
+    """Whether a query timed out unanswered (no worker has the run now: killed, its successor not up yet): the
+    server says its deadline passed, or the SDK's own `rpc_timeout` expired first (which the SDK reports as
+    CANCELLED, "Timeout expired")."""
+    if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
+        return True
+    return err.status == RPCStatusCode.CANCELLED and "timeout expired" in err.message.lower()
 
 
 def error_body(

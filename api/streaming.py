@@ -18,7 +18,6 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
-from datetime import timedelta
 from typing import Any
 
 from temporalio.api.common.v1 import Memo, WorkflowExecution
@@ -28,7 +27,7 @@ from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExec
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import BlobLinks
-from api.errors import temporal_unavailable
+from api.errors import QUERY_TIMEOUT, temporal_unavailable, unanswered
 from models.errors import ErrorCode
 from models.events import EventPage, RunEvent
 from workflows.common.event_log import EVENTS_MEMO, EVENTS_QUERY
@@ -45,7 +44,6 @@ _STARTING_RUN_POLL = 0.005
 _LONG_POLLS: "weakref.WeakKeyDictionary[Client, bool]" = weakref.WeakKeyDictionary()
 """Per client (its server does not change): whether history long polls answer as events arrive."""
 _REPOLL_SECONDS = 0.02
-QUERY_TIMEOUT = timedelta(seconds=5)
 _CLOSED_READ_ATTEMPTS = 3
 _BEFORE_FIRST_TASK = 3
 """A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
@@ -242,14 +240,6 @@ class _LogReader:
             self.after = event.seq
             self.ended = event.terminal
             yield event
-
-
-def unanswered(err: RPCError) -> bool:
-    """Whether a query timed out unanswered: the server says its deadline passed, or the SDK's own `rpc_timeout`
-    expired first (which the SDK reports as CANCELLED, "Timeout expired")."""
-    if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-        return True
-    return err.status == RPCStatusCode.CANCELLED and "timeout expired" in err.message.lower()
 
 
 async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExecutionDescription:

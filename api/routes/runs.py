@@ -34,7 +34,7 @@ from api.deps import (
     TemporalClient,
     WorkflowRegistry,
 )
-from api.errors import ApiError, temporal_unavailable
+from api.errors import QUERY_TIMEOUT, RETRY_TEMPORAL_SECONDS, ApiError, temporal_unavailable, unanswered
 from api.launch import LaunchContext, Launcher, prepare_run, registered
 from api.streaming import SSE_HEADERS, first_offset, sse_stream
 from models.base import CamelModel
@@ -192,8 +192,8 @@ def build_router(registry: Registry) -> APIRouter:
         """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
         handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
-        state = await handle.query("state", result_type=entry.state_model)
-        asked = await handle.query(AWAITING_QUERY) if entry.human_input else None
+        state = await answered(handle, "state", entry.state_model)
+        asked = await answered(handle, AWAITING_QUERY, None) if entry.human_input else None
         awaiting = AwaitingInput.model_validate(asked) if asked else None
         view = {
             "runId": run_id,
@@ -295,8 +295,21 @@ async def owned_state(
     handle, description = await owned_run(client, run_id, principal)
     if description.workflow_type != workflow:
         raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个{what}：{run_id}")
-    state: StateT = await handle.query("state", result_type=state_type)
+    state: StateT = await answered(handle, "state", state_type)
     return state
+
+
+async def answered(handle: WorkflowHandle[Any, Any], query: str, result_type: type[Any] | None) -> Any:
+    """A run's query, answered by a worker within `QUERY_TIMEOUT`; when none answers (the run's worker was killed
+    and no other has taken the run yet) a 503 `WORKER_UNAVAILABLE` the client may retry, not a request that hangs."""
+    try:
+        return await handle.query(query, result_type=result_type, rpc_timeout=QUERY_TIMEOUT)
+    except RPCError as err:
+        if not unanswered(err):
+            raise
+        message = f"没有 worker 在 {QUERY_TIMEOUT.total_seconds():g} 秒内回答这个运行：运行还在，请稍后重试"
+        retry = {"Retry-After": str(RETRY_TEMPORAL_SECONDS)}
+        raise ApiError(503, ErrorCode.WORKER_UNAVAILABLE, message, retry) from err
 
 
 def _require_running(description: WorkflowExecutionDescription) -> None:

@@ -1,19 +1,28 @@
-"""A stream whose run has no worker to answer its queries (the worker was killed and no successor has the run
-yet): the gateway waits and goes on, or ends the stream with what history had; any other failure to read the run
-ends the stream with `STREAM_INTERRUPTED` and the last event id, never with a response cut mid-body."""
+"""A run with no worker to answer its queries (the worker was killed and no successor has the run yet): its stream
+waits and goes on, or ends with what history had; any other failure to read the run ends the stream with
+`STREAM_INTERRUPTED` and the last event id, never with a response cut mid-body; and reading its state answers 503
+`WORKER_UNAVAILABLE` within the query timeout instead of hanging."""
 
 from datetime import timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from api import streaming
 from api.blob_urls import BlobLinks
+from api.routes import runs
+from api.server import create_app
 from tests.sse import parse_sse
 from tests.workflows.common.conftest import tiny_family
 from tests.workflows.common.test_human_input import question_of
+from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
 from tests.workflows.common.tiny_models import AskInput
+from tests.workflows.image.harness import settings_for, terminate_running
+from worker import running_workers
+from workflows.common.registration import Registry
+from workflows.registry import REGISTRY
 
 LINKS = BlobLinks(base_url="http://gateway", secret=None, principal="anonymous")
 
@@ -44,3 +53,31 @@ async def test_a_run_that_cannot_be_read_ends_its_stream_with_stream_interrupted
     events = parse_sse(text)
     assert [e.event for e in events] == ["error"]
     assert events[0].data["code"] == "STREAM_INTERRUPTED" and events[0].data["lastEventId"] == -1
+
+
+async def test_the_state_of_a_run_no_worker_answers_for_is_a_503_to_retry_not_a_hang(
+    dev_env: WorkflowEnvironment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runs, "QUERY_TIMEOUT", timedelta(milliseconds=500))
+    settings = settings_for(tmp_path)
+    app = create_app(settings, client=dev_env.client, registry=REGISTRY.extended(*TINY_WORKFLOWS))
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
+    ):
+        async with running_workers(dev_env.client, settings, TINY_ACTIVITIES, Registry(TINY_WORKFLOWS)):
+            started = await http.post("/v1/runs", json={"workflow": "AskWorkflow", "input": {"lingerSeconds": 3600}})
+            run_id = started.json()["runId"]
+            for _ in range(100):
+                view = await http.get(f"/v1/runs/{run_id}")
+                if view.status_code == 200 and view.json()["awaitingInput"]:
+                    break
+            assert view.status_code == 200 and view.json()["awaitingInput"], view.text
+        try:
+            # the worker is gone; the run still waits for its answer
+            response = await http.get(f"/v1/runs/{run_id}")
+        finally:
+            await terminate_running(dev_env.client, {run_id})
+
+    assert response.status_code == 503 and response.json()["error"]["code"] == "WORKER_UNAVAILABLE"
+    assert response.headers["retry-after"]
