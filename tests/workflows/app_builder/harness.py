@@ -34,8 +34,7 @@ from models.events import RunEvent
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
-from tests.llm.answers import llm_settings
-from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.image.harness import outside_services, settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.app_builder.graph import GRAPH
@@ -136,7 +135,7 @@ async def app_harness(
     env: WorkflowEnvironment, data_dir: Path, *, llm_base_url: str | None = None, task_delay: float = 0.0
 ) -> AsyncIterator[AppHarness]:
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM."""
-    settings = settings_for(data_dir, **(llm_settings(llm_base_url) if llm_base_url else {}))
+    settings = settings_for(data_dir, **outside_services(llm_base_url))
     blobs = LocalBlobStore(settings.blob_dir)
     timer = TaskTimer(delay=task_delay)
     async with httpx.AsyncClient() as http:

@@ -134,6 +134,18 @@ def openai_images_settings(base_url: str) -> dict[str, Any]:
     return {"openai_api_key": "sk-test-openai", "image_provider_default": "openai", "openai_image_base_url": base_url}
 
 
+def outside_services(
+    llm_base_url: str | None, image_api_url: str | None = None, openai_images_url: str | None = None
+) -> dict[str, Any]:
+    """Settings fields that put the LLM, DashScope's image API and OpenAI Images (each when given) at those URLs."""
+    fields = llm_settings(llm_base_url) if llm_base_url else {}
+    if image_api_url is not None:
+        fields |= dashscope_settings(image_api_url)
+    if openai_images_url is not None:
+        fields |= openai_images_settings(openai_images_url)
+    return fields
+
+
 def settings_for(data_dir: Path, **fields: Any) -> Settings:
     """Settings for one test: its own data dir and its own task queues (so no other test's worker answers); app
     runs check their projects without npm unless a test asks (`app_toolchain_checks`)."""
@@ -166,12 +178,7 @@ async def agent_harness(
     """`llm_base_url`: configure the worker's LLM as an OpenAI-compatible server there (the loopback server);
     `image_api_url`: configure DashScope's image API there (its qwen-image models are then hosted);
     `openai_images_url`: OpenAI Images there, rendering the turns that name no model."""
-    fields = llm_settings(llm_base_url) if llm_base_url else {}
-    if image_api_url is not None:
-        fields |= dashscope_settings(image_api_url)
-    if openai_images_url is not None:
-        fields |= openai_images_settings(openai_images_url)
-    settings = settings_for(data_dir, **fields)
+    settings = settings_for(data_dir, **outside_services(llm_base_url, image_api_url, openai_images_url))
     blobs = blobs or LocalBlobStore(settings.blob_dir)
     llm_attempts: list[LlmAttempt] = []
 

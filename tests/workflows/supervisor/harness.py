@@ -26,9 +26,7 @@ from models.supervisor.runs import ContentResult, ContentRunInput
 from models.supervisor.state import ContentState, RouteRecord
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
-from tests.llm.answers import llm_settings
-from tests.workflows.image.dashscope_double import dashscope_settings
-from tests.workflows.image.harness import openai_images_settings, settings_for, terminate_running
+from tests.workflows.image.harness import outside_services, settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.supervisor.graph import GRAPH
@@ -144,12 +142,7 @@ async def content_harness(
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM;
     `image_api_url` puts DashScope's image API there, `openai_images_url` OpenAI Images (the default model);
     `worker_client` runs the workers on another connection (one with its own runtime's metrics)."""
-    fields = llm_settings(llm_base_url) if llm_base_url else {}
-    if image_api_url is not None:
-        fields |= dashscope_settings(image_api_url)
-    if openai_images_url is not None:
-        fields |= openai_images_settings(openai_images_url)
-    settings = settings_for(data_dir, **fields)
+    settings = settings_for(data_dir, **outside_services(llm_base_url, image_api_url, openai_images_url))
     blobs = LocalBlobStore(settings.blob_dir)
     async with httpx.AsyncClient() as http:
         activities = build_activities(settings, http=http, blobs=blobs, llm=build_llm_client(settings, http))

@@ -26,8 +26,7 @@ from runtime.llm_client import build_llm_client
 from stores.embedder import HashingEmbedder
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
-from tests.llm.answers import llm_settings
-from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.image.harness import outside_services, settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers
 from workflows.writing.graph import GRAPH
@@ -145,7 +144,7 @@ async def writing_harness(
     settings: Settings | None = None,
 ) -> AsyncIterator[WritingHarness]:
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM."""
-    settings = settings or settings_for(data_dir, **(llm_settings(llm_base_url) if llm_base_url else {}))
+    settings = settings or settings_for(data_dir, **outside_services(llm_base_url))
     async with httpx.AsyncClient() as http:
         activities = build_activities(
             settings, llm=build_llm_client(settings, http), project_index=project_index, embedder=embedder
