@@ -34,6 +34,7 @@ from activities.image.providers.dashscope import DashScopeProvider
 from activities.image.providers.openai_images import OpenAIImagesProvider
 from activities.image.providers.tasks import HostedImageProvider, HostedProviders
 from activities.image.rag import StyleRetriever
+from activities.image.turns import TurnControl
 from activities.image.validation import InputValidator
 from activities.supervisor.agents import ContentAgents
 from activities.supervisor.images import ImageAgent
@@ -98,6 +99,7 @@ def build_activities(
         fetcher = GuardedImageFetcher(http, max_bytes=MAX_IMAGE_BYTES, timeout_seconds=timeout)
     hosted_providers = HostedProviders(hosted_image_providers(settings, http))
     hosted = HostedImageNodes(hosted_providers, resolver)
+    turns = TurnControl()
     direct = direct_image_provider(settings, http)
     library = load_style_library()
     store = style_store or LanceStyleStore.open(settings.lancedb_dir, library=library)
@@ -114,6 +116,9 @@ def build_activities(
             hosted.poll,
             hosted.fetch,
             hosted.cancel,
+            turns.start_turn,
+            turns.report_turn,
+            turns.look_up_turn,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
         "supervisor": supervisor_activities(

@@ -132,7 +132,7 @@ class Admission:
 
     async def _until_closed(self, client: Client, run_id: str) -> None:
         loop = asyncio.get_running_loop()
-        patience = loop.time() + STARTING_RUN_SECONDS  # a session's child may not exist yet
+        patience = loop.time() + STARTING_RUN_SECONDS  # a session's run may not exist yet
         try:
             while (state := await _close_of(client, run_id)) != "closed":
                 if state == "missing":

@@ -155,6 +155,16 @@ slower run ends at its deadline, through the error path that cancels the task.""
 IMAGE_RUN_DEADLINE = timedelta(seconds=60)
 """Seed 000 §8.2: one run takes at most 60 s (the default of `Settings.run_deadline_seconds`)."""
 
+IMAGE_START_TURN = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""The session starts a turn's run: one call to Temporal, in the workflow task of the message's update."""
+IMAGE_REPORT_TURN = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""A run tells its session how it ended: one signal, in the run's last workflow task."""
+IMAGE_LOOK_UP_TURN = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""The session asks how a run it has not heard from is doing: a describe and, once it has ended, its result."""
+IMAGE_TURN_SILENCE = timedelta(seconds=60)
+"""How long past its run's deadline a session waits to hear from a run before it looks the run up (an operator
+may have terminated it)."""
+
 
 # --- writing assistant (seed 002) ------------------------------------------------------------------------------
 

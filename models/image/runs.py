@@ -5,6 +5,7 @@ from pydantic import Field
 from models.base import CamelModel
 from models.events import RunStatus
 from models.image.state import Message, PreviousResult, UserInput
+from models.nodes import ActivitySpec
 
 
 class TurnContext(CamelModel):
@@ -37,6 +38,9 @@ class ImageAgentInput(CamelModel):
     """The hosted model a turn without `preferredModel` uses (`IMAGE_PROVIDER_DEFAULT`); None: the local renderer."""
     allow_fallback: bool = True
     """Whether a spent quota falls back to the local renderer instead of ending the turn."""
+    session_workflow_id: str | None = None
+    """The session that started this run, told how it ended (`image.report_turn`); None for a run started on its
+    own."""
 
 
 class ImageTurnResult(CamelModel):
@@ -89,3 +93,57 @@ class SessionInput(CamelModel):
     allow_fallback: bool = True
     max_turns_per_run: int = 100
     """Continue-as-new after this many turns, long before the history grows large."""
+
+
+class TurnStart(CamelModel):
+    """`image.start_turn`: the session starts a turn's run (a workflow of its own, not a child)."""
+
+    run_id: str
+    input: ImageAgentInput
+    owner: str
+    summary: str
+
+
+class TurnStarted(CamelModel):
+    """The run exists; `earlier` when an earlier attempt of the same start had already started it."""
+
+    earlier: bool = False
+
+
+class TurnEnd(CamelModel):
+    """How a turn's run ended, as its session hears it: its result, or why it has none."""
+
+    run_id: str
+    result: ImageTurnResult | None = None
+    failure: str | None = None
+    """Set when the run did not return a result (cancelled, terminated, failed, never started)."""
+
+
+class TurnReport(CamelModel):
+    """`image.report_turn`: a run tells its session how it ended."""
+
+    session_workflow_id: str
+    end: TurnEnd
+
+
+class TurnReported(CamelModel):
+    """False when the session had already ended: nobody was waiting."""
+
+    delivered: bool
+
+
+class TurnLookup(CamelModel):
+    """`image.look_up_turn`: the session asks Temporal how a run it has not heard from is doing."""
+
+    run_id: str
+
+
+class TurnLookedUp(CamelModel):
+    """The run's end, or None while it is still running."""
+
+    end: TurnEnd | None = None
+
+
+START_TURN = ActivitySpec("image.start_turn", TurnStart, TurnStarted)
+REPORT_TURN = ActivitySpec("image.report_turn", TurnReport, TurnReported)
+LOOK_UP_TURN = ActivitySpec("image.look_up_turn", TurnLookup, TurnLookedUp)

@@ -47,7 +47,8 @@ async def test_one_trace_links_request_workflows_and_activities(
     in_trace = {s.name for s in spans if s.context.trace_id == request.context.trace_id}
     expected = {
         "RunWorkflow:ImageSessionWorkflow",
-        "StartChildWorkflow:ImageAgentWorkflow",
+        "RunActivity:image.start_turn",
+        "StartWorkflow:ImageAgentWorkflow",
         "RunWorkflow:ImageAgentWorkflow",
         "RunActivity:image.planner",
         "RunActivity:image.rag",

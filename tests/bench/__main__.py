@@ -12,7 +12,7 @@ for every workflow its sandbox starts (`--no-bytecode-cache` keeps the shell's s
 
 - **this project**: the real stack, `python -m deploy.stack` (Temporal dev server with its SQLite file, worker,
   gateway: separate processes, on free ports, data under `DATA_DIR/bench/project`). A turn is an
-  update-with-start of the session workflow, a child `ImageAgentWorkflow` whose nodes are activities (regular or
+  update-with-start of the session workflow, which starts an `ImageAgentWorkflow` whose nodes are activities (regular or
   local, as `workflows.policies` declares), and its events long-polled by the gateway.
 - **LangGraph + AsyncSqliteSaver** (`tests.bench.baseline`, `tests.bench.baseline_server`): one uvicorn process
   serving a small FastAPI app, data under `DATA_DIR/bench/langgraph`. A turn runs a LangGraph `StateGraph` with

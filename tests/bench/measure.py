@@ -191,12 +191,16 @@ async def history(client: Client, workflow_id: str) -> list[HistoryEvent]:
 
 
 async def settled_session_history(client: Client, session_id: str, turns: int, timeout: float = 10.0) -> int:
-    """The session's history length once it has recorded the end of its `turns`-th run and gone quiet."""
+    """The session's history length once it has heard of the end of its `turns`-th run and gone quiet."""
     deadline = time.monotonic() + timeout
     last = -1
     while True:
         events = await history(client, session_workflow_id(LOCAL_PRINCIPAL, session_id))
-        done = sum(e.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED for e in events)
+        done = sum(
+            e.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+            and e.workflow_execution_signaled_event_attributes.signal_name == "turn_ended"
+            for e in events
+        )
         quiet = events[-1].event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED
         if (done >= turns and quiet and len(events) == last) or time.monotonic() > deadline:
             return len(events)
@@ -237,8 +241,9 @@ class NodeExecution:
 
 
 def node_executions(events: Sequence[HistoryEvent]) -> list[NodeExecution]:
-    """The activities a run executed, in the order they were scheduled (a local activity: recorded), with the
-    results the history holds. A local activity's input is not recorded, only its result."""
+    """The activities a run executed for its graph's nodes, in the order they were scheduled (a local activity:
+    recorded), with the results the history holds (not the run's report to its session). A local activity's input
+    is not recorded, only its result."""
     converter = pydantic_data_converter.payload_converter
     results: dict[int, BaseModel] = {}
     names: dict[int, str] = {}
@@ -262,6 +267,8 @@ def node_executions(events: Sequence[HistoryEvent]) -> list[NodeExecution]:
             details = e.marker_recorded_event_attributes.details
             [data] = converter.from_payloads(list(details["data"].payloads), [dict])
             name = str(data["activity_type"])
+            if name not in RESULT_MODELS:
+                continue
             result = None
             if "result" in details and details["result"].payloads:
                 [result] = converter.from_payloads(list(details["result"].payloads), [RESULT_MODELS[name]])

@@ -42,6 +42,23 @@ NodeStep = Callable[[], Awaitable[str]]
 """A node: does its work and returns the id of the next node."""
 
 
+async def run_activity(
+    spec: ActivitySpec[InputT, ResultT],
+    request: InputT,
+    options: NodeOptions,
+    *,
+    summary: str,
+    activity_id: str | None = None,
+) -> ResultT:
+    """Run one activity with its declared options: a local activity when they say so, else a regular one. Raises
+    Temporal's own errors; `GraphRun.call` turns them into a node's failure."""
+    execute = workflow.execute_local_activity if options.local else workflow.execute_activity
+    result: ResultT = await execute(
+        spec.name, request, result_type=spec.result, summary=summary, activity_id=activity_id, **options.kwargs()
+    )
+    return result
+
+
 class NodeFailed(Exception):
     """A node's activity failed for good (every attempt, or its budget, spent); `cause` is Temporal's failure:
     an `ApplicationError` (with the activity's error type), a `TimeoutError`, or another `FailureError`."""
@@ -143,16 +160,8 @@ class GraphRun:
         cancelled run stays cancelled (that is not a node failure a family could degrade)."""
         if not options.local:  # this workflow task ends while the activity runs: readers see the events so far
             self.events.publish()
-        execute = workflow.execute_local_activity if options.local else workflow.execute_activity
         try:
-            result: ResultT = await execute(
-                spec.name,
-                request,
-                result_type=spec.result,
-                summary=summary,
-                activity_id=activity_id,
-                **options.kwargs(),
-            )
+            result = await run_activity(spec, request, options, summary=summary, activity_id=activity_id)
         except ActivityError as err:
             if isinstance(err.cause, CancelledError):
                 raise asyncio.CancelledError() from err

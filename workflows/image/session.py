@@ -1,12 +1,16 @@
 """ImageSessionWorkflow: one per `sessionId`; runs the session's turns one at a time (seed 000 §5.2, §7.4, §7.5).
 
 The gateway submits each message with the `submit` update (update-with-start creates the session on its first
-message). The update answers at once: the turn's run is started right away as a child `ImageAgentWorkflow`
-with the readable id `image-<session>-<turn>-<unique>`, so its events stream from the first moment. A turn submitted
-while another runs is queued: its run emits `queued` and waits until the session sends `begin` with the
-context as of then (the last 50 messages, the last image for "再调整一下"). The child returns only what the
-session keeps. The session ends after 30 minutes without a message, and continues-as-new between turns long
-before its history grows large.
+message). The update answers once the turn's run has started: the session starts it (`image.start_turn`, a local
+activity in the update's workflow task) as a workflow of its own with the readable id
+`image-<session>-<turn>-<unique>`, so its events stream from the first moment. (Not a child: a child's first
+workflow task waits until its parent has recorded that it started, and that record costs the parent a workflow
+task of its own while the run's first task is under way; `activities.image.turns` says more.) A turn submitted
+while another runs is queued: its run emits `queued` and waits until the session sends `begin` with the context as
+of then (the last 50 messages, the last image for "再调整一下"). Each run reports how it ended (`turn_ended`), with
+only what the session keeps; a run the session has not heard from for longer than it can take is looked up. The
+session ends after 30 minutes without a message, and continues-as-new between turns long before its history grows
+large.
 """
 
 import asyncio
@@ -15,21 +19,25 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from temporalio import workflow
-from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.exceptions import ApplicationError, FailureError
 
-from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
+from workflows import policies
+from workflows.common.run import run_activity
 from workflows.image.workflow import ImageAgentWorkflow
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
     from models.image.runs import (
+        LOOK_UP_TURN,
+        START_TURN,
         ChatTurn,
         ImageAgentInput,
-        ImageTurnResult,
         SessionInput,
         SessionSnapshot,
         TurnContext,
+        TurnEnd,
+        TurnLookup,
+        TurnStart,
         TurnTicket,
     )
     from models.image.state import Message, UserInput
@@ -39,8 +47,6 @@ PLANNER_CONTEXT_MESSAGES = 5
 MAX_QUEUED_MESSAGES = 100
 MAX_REMEMBERED_CHARS = 1000
 """A message is remembered truncated to what a run uses of it (ValidateInput keeps 1000 characters)."""
-
-TurnHandle = workflow.ChildWorkflowHandle[ImageAgentWorkflow, ImageTurnResult]
 
 
 def session_workflow_id(owner: str, session_id: str) -> str:
@@ -59,7 +65,7 @@ class _Turn:
     number: int
     run_id: str
     text: str
-    started: "asyncio.Task[TurnHandle]"
+    started: "asyncio.Task[None]"
     has_context: bool
 
 
@@ -74,6 +80,8 @@ class ImageSessionWorkflow:
         self._turns: list[_Turn] = []
         self._turns_this_run = 0
         self._last_activity = workflow.now()
+        self._ended: dict[str, TurnEnd] = {}
+        """Ends reported by runs still in the queue (a queued run can be cancelled before its turn)."""
 
     @workflow.query(name="state")
     def state(self) -> SessionSnapshot:
@@ -109,6 +117,7 @@ class ImageSessionWorkflow:
             direct_models=self._input.direct_models,
             default_model=self._input.default_model,
             allow_fallback=self._input.allow_fallback,
+            session_workflow_id=workflow.info().workflow_id,
         )
         started = asyncio.create_task(self._start(run_id, run_input, turn.user_input))
         self._turns.append(_Turn(number, run_id, turn.user_input.text, started, has_context=context is not None))
@@ -125,6 +134,13 @@ class ImageSessionWorkflow:
 
     @workflow.run
     async def run(self, input: SessionInput) -> SessionSnapshot:
+        try:
+            return await self._serve(input)
+        except asyncio.CancelledError:
+            await self._cancel_turns()
+            raise
+
+    async def _serve(self, input: SessionInput) -> SessionSnapshot:
         idle = asyncio.create_task(self._idle_for(timedelta(seconds=input.idle_timeout_seconds)))
         while True:
             if self._should_continue_as_new():
@@ -133,9 +149,18 @@ class ImageSessionWorkflow:
             if not self._turns:
                 return self.state()
             await self._play(self._turns[0])
-            self._turns.pop(0)
+            played = self._turns.pop(0)
+            self._ended.pop(played.run_id, None)  # a report that came after the run was looked up
             self._turns_this_run += 1
             self._last_activity = workflow.now()
+
+    async def _cancel_turns(self) -> None:
+        """A cancelled session cancels its runs, the one running and those queued (they are workflows of their own:
+        nothing else would stop them, and a queued one would wait for its turn for ever)."""
+        for turn in self._turns:
+            with suppress(FailureError, asyncio.CancelledError):
+                await turn.started
+                await workflow.get_external_workflow_handle(turn.run_id).cancel()
 
     async def _idle_for(self, limit: timedelta) -> None:
         """Return once the session has had no message for `limit`. One timer per idle stretch, not one per turn:
@@ -146,36 +171,50 @@ class ImageSessionWorkflow:
                 return
             await workflow.sleep(max(left, timedelta(seconds=1)))
 
-    async def _start(self, run_id: str, run_input: ImageAgentInput, user_input: UserInput) -> TurnHandle:
-        return await workflow.start_child_workflow(
-            ImageAgentWorkflow.run,
-            run_input,
-            id=run_id,
-            static_summary=f"turn {run_input.turn}: {user_input.text[:80]}",
-            search_attributes=TypedSearchAttributes(
-                [
-                    SearchAttributePair(OWNER, self._input.owner),
-                    SearchAttributePair(SESSION_ID, run_input.session_id),
-                    SearchAttributePair(RUN_STATUS, "running"),
-                ]
-            ),
-        )
+    async def _start(self, run_id: str, run_input: ImageAgentInput, user_input: UserInput) -> None:
+        summary = f"turn {run_input.turn}: {user_input.text[:80]}"
+        request = TurnStart(run_id=run_id, input=run_input, owner=self._input.owner, summary=summary)
+        await run_activity(START_TURN, request, policies.IMAGE_START_TURN, summary=f"start turn {run_input.turn}")
+
+    @workflow.signal
+    def turn_ended(self, end: TurnEnd) -> None:
+        """A run's report of how it ended (a repeated or unknown one is ignored)."""
+        if any(turn.run_id == end.run_id for turn in self._turns):
+            self._ended[end.run_id] = end
 
     async def _play(self, turn: _Turn) -> None:
         """Let the turn at the head of the queue run (sending its context if it was queued) and keep its result."""
         try:
-            child = await turn.started
-            if not turn.has_context:
-                self._remember_user(turn.text)
-                with suppress(FailureError):  # cancelled while queued: awaiting it below says so
-                    await child.signal(ImageAgentWorkflow.begin, self._context(exclude_last=True))
-            result = await child
-        except FailureError as err:  # the run failed, was cancelled while queued, or could not start
+            await turn.started
+        except FailureError as err:  # the run could not be started
             self._remember_assistant(f"本轮任务未完成：{err.cause or err}")
             return
-        self._remember_assistant(result.reply)
-        if result.previous is not None:
-            self._snapshot.previous = result.previous
+        if not turn.has_context:
+            self._remember_user(turn.text)
+            if turn.run_id not in self._ended:  # not cancelled while it waited
+                with suppress(FailureError):  # it ended meanwhile: its report says how
+                    run = workflow.get_external_workflow_handle(turn.run_id)
+                    await run.signal(ImageAgentWorkflow.begin, self._context(exclude_last=True))
+        end = await self._end_of(turn.run_id)
+        if end.result is None:
+            self._remember_assistant(f"本轮任务未完成：{end.failure or '未知原因'}")
+            return
+        self._remember_assistant(end.result.reply)
+        if end.result.previous is not None:
+            self._snapshot.previous = end.result.previous
+
+    async def _end_of(self, run_id: str) -> TurnEnd:
+        """The run's reported end; when none comes for longer than a run can take, Temporal is asked."""
+        silence = timedelta(seconds=self._input.run_deadline_seconds) + policies.IMAGE_TURN_SILENCE
+        while True:
+            with suppress(TimeoutError):
+                await workflow.wait_condition(lambda: run_id in self._ended, timeout=silence)
+                return self._ended.pop(run_id)
+            looked = await run_activity(
+                LOOK_UP_TURN, TurnLookup(run_id=run_id), policies.IMAGE_LOOK_UP_TURN, summary="look up a silent run"
+            )
+            if looked.end is not None:
+                return looked.end
 
     def _context(self, *, exclude_last: bool = False) -> TurnContext:
         """The context a starting turn gets: the messages before its own, and the last image."""

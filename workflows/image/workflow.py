@@ -4,19 +4,22 @@ ValidateInput → Planner → RAG (only with a style) → Executor → Critic �
 loop back to RAG and an ErrorHandler. This module declares the nodes; `workflows.common.run.GraphRun` walks
 them (deadline, cancellation, recorded transitions, the terminal `stream_end`), and every activity's options
 come from `workflows.policies`. A turn queued behind others in its session emits `queued` and waits for the
-session's `begin` before its 60 s start.
+session's `begin` before its 60 s start; every run that a session started reports how it ended to that session.
 """
 
+import asyncio
 import zlib
+from contextlib import suppress
 from datetime import timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError
 
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.hosted_task import HostedTask
-from workflows.common.run import GraphRun, NodeFailed
+from workflows.common.run import GraphRun, NodeFailed, run_activity
 from workflows.common.search_attributes import INTENT_ACTION
 from workflows.image.graph import (
     CRITIC,
@@ -44,7 +47,7 @@ with workflow.unsafe.imports_passed_through():
     from models.image.genui import GenUIComponent
     from models.image.hosted import SYNCHRONOUS_MODELS, FetchRequest
     from models.image.nodes import CriticRequest, ExecutorRequest, PlannerRequest, RagRequest, ValidateRequest
-    from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
+    from models.image.runs import REPORT_TURN, ImageAgentInput, ImageTurnResult, TurnContext, TurnEnd, TurnReport
     from models.image.state import (
         TASK_TYPE_FOR_ACTION,
         EnhancedPrompt,
@@ -97,7 +100,17 @@ class ImageAgentWorkflow:
         if self._context is None:
             waiting = f"前面还有 {input.position} 个请求，排队中..."
             self._events.emit("queued", START, Queued(position=input.position, message=waiting))
-        status = await self._run.execute(
+        try:
+            status = await self._execute(input)
+        except asyncio.CancelledError:
+            await self._report(TurnEnd(run_id=workflow.info().workflow_id, failure="任务已取消"))
+            raise
+        result = self._turn_result(status)
+        await self._report(TurnEnd(run_id=workflow.info().workflow_id, result=result))
+        return result
+
+    async def _execute(self, input: ImageAgentInput) -> RunStatus:
+        return await self._run.execute(
             {
                 VALIDATE_INPUT: self._validate_input,
                 PLANNER: self._planner,
@@ -111,7 +124,15 @@ class ImageAgentWorkflow:
             deadline=timedelta(seconds=input.deadline_seconds),
             ready=lambda: self._context is not None,
         )
-        return self._turn_result(status)
+
+    async def _report(self, end: TurnEnd) -> None:
+        """Tell the session how this run ended (after the terminal event: a report that fails for good changes
+        nothing the user sees, and the session looks a silent run up)."""
+        if self._input.session_workflow_id is None:
+            return
+        report = TurnReport(session_workflow_id=self._input.session_workflow_id, end=end)
+        with suppress(ActivityError):
+            await run_activity(REPORT_TURN, report, policies.IMAGE_REPORT_TURN, summary="report to the session")
 
     # ---- nodes: each returns the next node ----
 

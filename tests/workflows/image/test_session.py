@@ -2,6 +2,7 @@
 idle end, continue-as-new."""
 
 import asyncio
+from contextlib import suppress
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Replayer
 
-from models.image.runs import ChatTurn, ImageTurnResult, SessionInput, SessionSnapshot, TurnTicket
+from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnEnd, TurnTicket
 from models.image.state import ImageAgentState, UserInput
 from stores.blob_store import LocalBlobStore
 from stores.style_store import LanceStyleStore
@@ -120,6 +121,81 @@ async def test_cancelling_a_queued_turn_ends_it_and_the_session_goes_on(harness:
     assert (
         await harness.env.client.get_workflow_handle(first.run_id).describe()
     ).status == WorkflowExecutionStatus.COMPLETED
+    reports = {end.run_id: end for end in await turn_reports(harness, "cancel")}
+    assert set(reports) == {first.run_id, second.run_id, third.run_id}
+    cancelled = reports[second.run_id]
+    assert cancelled.result is None and cancelled.failure == "任务已取消", "the cancelled run reported itself"
+
+
+async def turn_reports(harness: Harness, session_id: str) -> list[TurnEnd]:
+    """The ends the session's runs reported to it (`turn_ended` signals), in the order they arrived."""
+    session = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, session_id))
+    return [
+        TurnEnd.model_validate_json(event.workflow_execution_signaled_event_attributes.input.payloads[0].data)
+        async for event in session.fetch_history_events()
+        if event.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+        and event.workflow_execution_signaled_event_attributes.signal_name == "turn_ended"
+    ]
+
+
+async def test_cancelling_a_session_cancels_its_running_and_queued_turns(harness: Harness) -> None:
+    first = await submit(harness, "cancelled-session", "生成一只赛博朋克风格的猫")
+    second = await submit(harness, "cancelled-session", "画一朵花")
+    session = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "cancelled-session"))
+    await session.cancel()
+
+    async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
+        closed = [await wait_closed(harness.env.client, run_id) for run_id in (session.id, first.run_id, second.run_id)]
+    events = await collect_events(harness, second.run_id)
+
+    assert closed == [WorkflowExecutionStatus.CANCELED] * 3
+    assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "cancelled"
+
+
+async def wait_closed(client: Client, workflow_id: str) -> WorkflowExecutionStatus | None:
+    for _ in range(200):
+        status = (await client.get_workflow_handle(workflow_id).describe()).status
+        if status != WorkflowExecutionStatus.RUNNING:
+            return status
+        await asyncio.sleep(0.05)
+    return WorkflowExecutionStatus.RUNNING
+
+
+async def test_a_run_terminated_by_an_operator_does_not_hold_up_the_turns_behind_it(harness: Harness) -> None:
+    """A terminated run never reports its end: when its turn comes, the session looks it up once it has been
+    silent for longer than a run can take (on the workflow clock), and the turn after it goes on."""
+    client = harness.env.client
+    first = await submit(harness, "terminated", "生成一只赛博朋克风格的猫")
+    second = await submit(harness, "terminated", "画一只猫")
+    third = await submit(harness, "terminated", "画一朵花")
+    async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
+        await wait_for_event(client, second.run_id, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)  # it waits
+        await client.get_workflow_handle(second.run_id).terminate("an operator stopped it")
+        third_state = await result_of(harness.env, third.run_id)
+    snapshot = await client.get_workflow_handle(session_workflow_id(OWNER, "terminated")).query(
+        ImageSessionWorkflow.state
+    )
+
+    assert second.position == 1 and third_state.execution_result is not None
+    assert [end.run_id for end in await turn_reports(harness, "terminated")] == [first.run_id, third.run_id]
+    looked_up = [  # more than one when skipped time outran a run still at work: each found it running
+        event
+        async for event in client.get_workflow_handle(session_workflow_id(OWNER, "terminated")).fetch_history_events()
+        if event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        and event.user_metadata.summary.data == b'"look up a silent run"'
+    ]
+    assert looked_up, "the session asked Temporal how the silent run was doing"
+    assert [m.content for m in snapshot.messages][2:4] == ["画一只猫", "本轮任务未完成：运行已被终止"]
+
+
+async def wait_for_event(client: Client, workflow_id: str, event_type: "EventType.ValueType") -> None:
+    for _ in range(200):
+        with suppress(RPCError):
+            async for event in client.get_workflow_handle(workflow_id).fetch_history_events():
+                if event.event_type == event_type:
+                    return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{workflow_id} never recorded {EventType.Name(event_type)}")
 
 
 async def test_adjusting_uses_the_previous_turns_image(harness: Harness) -> None:
@@ -186,16 +262,19 @@ async def test_a_turn_returns_only_what_the_session_keeps(harness: Harness) -> N
     state = await result_of(harness.env, ticket.run_id)
 
     session = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "small"))
-    completions = [
-        event.child_workflow_execution_completed_event_attributes.result.payloads[0].data
+    reports = [
+        event.workflow_execution_signaled_event_attributes.input.payloads[0].data
         async for event in session.fetch_history_events()
-        if event.event_type == EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED
+        if event.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+        and event.workflow_execution_signaled_event_attributes.signal_name == "turn_ended"
     ]
-    assert len(completions) == 1
-    kept = ImageTurnResult.model_validate_json(completions[0])
+    assert len(reports) == 1
+    end = TurnEnd.model_validate_json(reports[0])
+    kept = end.result
+    assert end.run_id == ticket.run_id and kept is not None
     assert state.execution_result is not None and kept.previous is not None
     assert kept.previous.blob_key == state.execution_result.blob_key and kept.status == "completed"
-    assert len(completions[0]) < 1000 < len(state.model_dump_json()) // 3, "the whole state stays in the run"
+    assert len(reports[0]) < 1000 < len(state.model_dump_json()) // 3, "the whole state stays in the run"
 
 
 async def test_a_session_started_again_never_reuses_an_earlier_runs_id(harness: Harness) -> None:

@@ -1,0 +1,104 @@
+"""What a session and its turns ask of Temporal itself: start a turn's run, report its end, look it up.
+
+A turn's run is a workflow of its own, started by its session (`image.start_turn`, a local activity in the
+session's workflow task) rather than as a child: the server schedules a started workflow's first task at once,
+where a child waits until its parent has recorded that it started, and the parent then gets a workflow task of
+its own for that record. The run tells its session how it ended (`image.report_turn`, a local activity in its
+last workflow task); a session that has heard nothing for longer than a run can take looks the run up
+(`image.look_up_turn`), so a run terminated by an operator never blocks the turns queued behind it.
+
+Each is safe to repeat: a start that finds its run already there (running or closed) reports it started; a
+repeated report is a signal the session ignores once it has the turn's end.
+"""
+
+from temporalio import activity
+from temporalio.client import WorkflowExecutionStatus, WorkflowFailureError
+from temporalio.common import (
+    SearchAttributePair,
+    TypedSearchAttributes,
+    WorkflowIDConflictPolicy,
+    WorkflowIDReusePolicy,
+)
+from temporalio.exceptions import CancelledError, TerminatedError, WorkflowAlreadyStartedError
+from temporalio.service import RPCError, RPCStatusCode
+
+from models.image.runs import (
+    LOOK_UP_TURN,
+    REPORT_TURN,
+    START_TURN,
+    ImageTurnResult,
+    TurnEnd,
+    TurnLookedUp,
+    TurnLookup,
+    TurnReport,
+    TurnReported,
+    TurnStart,
+    TurnStarted,
+)
+from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
+from workflows.image.session import ImageSessionWorkflow
+from workflows.image.workflow import ImageAgentWorkflow
+
+
+class TurnControl:
+    """The three activities, through the worker's own Temporal client."""
+
+    @START_TURN.defn
+    async def start_turn(self, request: TurnStart) -> TurnStarted:
+        try:
+            await activity.client().start_workflow(
+                ImageAgentWorkflow.run,
+                request.input,
+                id=request.run_id,
+                task_queue=activity.info().task_queue,
+                id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                static_summary=request.summary,
+                search_attributes=TypedSearchAttributes(
+                    [
+                        SearchAttributePair(OWNER, request.owner),
+                        SearchAttributePair(SESSION_ID, request.input.session_id),
+                        SearchAttributePair(RUN_STATUS, "running"),
+                    ]
+                ),
+            )
+        except WorkflowAlreadyStartedError:  # an earlier attempt started it and it has already ended
+            return TurnStarted(earlier=True)
+        return TurnStarted()
+
+    @REPORT_TURN.defn
+    async def report_turn(self, report: TurnReport) -> TurnReported:
+        handle = activity.client().get_workflow_handle(report.session_workflow_id)
+        try:
+            await handle.signal(ImageSessionWorkflow.turn_ended, report.end)
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:  # the session has ended (idle, or terminated)
+                return TurnReported(delivered=False)
+            raise
+        return TurnReported(delivered=True)
+
+    @LOOK_UP_TURN.defn
+    async def look_up_turn(self, request: TurnLookup) -> TurnLookedUp:
+        handle = activity.client().get_workflow_handle(request.run_id, result_type=ImageTurnResult)
+        try:
+            description = await handle.describe()
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return TurnLookedUp(end=TurnEnd(run_id=request.run_id, failure="运行不存在"))
+            raise
+        if description.status == WorkflowExecutionStatus.RUNNING:
+            return TurnLookedUp()
+        try:
+            result = await handle.result(follow_runs=False)
+        except WorkflowFailureError as err:
+            return TurnLookedUp(end=TurnEnd(run_id=request.run_id, failure=_why(err)))
+        return TurnLookedUp(end=TurnEnd(run_id=request.run_id, result=result))
+
+
+def _why(err: WorkflowFailureError) -> str:
+    """Why a run ended without a result, as the session remembers it."""
+    if isinstance(err.cause, TerminatedError):
+        return "运行已被终止"
+    if isinstance(err.cause, CancelledError):
+        return "任务已取消"
+    return str(err.cause or err)
