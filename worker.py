@@ -119,6 +119,7 @@ def build_activities(
             turns.start_turn,
             turns.report_turn,
             turns.look_up_turn,
+            turns.look_up_session,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
         "supervisor": supervisor_activities(

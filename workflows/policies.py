@@ -161,6 +161,11 @@ IMAGE_REPORT_TURN = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
 """A run tells its session how it ended: one signal, in the run's last workflow task."""
 IMAGE_LOOK_UP_TURN = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
 """The session asks how a run it has not heard from is doing: a describe and, once it has ended, its result."""
+IMAGE_LOOK_UP_SESSION = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""A queued run asks whether its session is still there: one describe."""
+IMAGE_QUEUED_SESSION_CHECK = timedelta(minutes=2)
+"""How often a queued run checks that its session is still there to let it begin (an operator may have terminated
+the session; a cancelled session cancels its runs itself)."""
 IMAGE_TURN_SILENCE = timedelta(seconds=60)
 """How long past its run's deadline a session waits to hear from a run before it looks the run up (an operator
 may have terminated it)."""

@@ -5,7 +5,8 @@ session's workflow task) rather than as a child: the server schedules a started 
 where a child waits until its parent has recorded that it started, and the parent then gets a workflow task of
 its own for that record. The run tells its session how it ended (`image.report_turn`, a local activity in its
 last workflow task); a session that has heard nothing for longer than a run can take looks the run up
-(`image.look_up_turn`), so a run terminated by an operator never blocks the turns queued behind it.
+(`image.look_up_turn`), so a run terminated by an operator never blocks the turns queued behind it; a queued run
+checks now and then that its session is still there to let it begin (`image.look_up_session`).
 
 Each is safe to repeat: a start that finds its run already there (running or closed) reports it started; a
 repeated report is a signal the session ignores once it has the turn's end.
@@ -23,10 +24,13 @@ from temporalio.exceptions import CancelledError, TerminatedError, WorkflowAlrea
 from temporalio.service import RPCError, RPCStatusCode
 
 from models.image.runs import (
+    LOOK_UP_SESSION,
     LOOK_UP_TURN,
     REPORT_TURN,
     START_TURN,
     ImageTurnResult,
+    SessionLookedUp,
+    SessionLookup,
     TurnEnd,
     TurnLookedUp,
     TurnLookup,
@@ -41,7 +45,7 @@ from workflows.image.workflow import ImageAgentWorkflow
 
 
 class TurnControl:
-    """The three activities, through the worker's own Temporal client."""
+    """The four activities, through the worker's own Temporal client."""
 
     @START_TURN.defn
     async def start_turn(self, request: TurnStart) -> TurnStarted:
@@ -93,6 +97,16 @@ class TurnControl:
         except WorkflowFailureError as err:
             return TurnLookedUp(end=TurnEnd(run_id=request.run_id, failure=_why(err)))
         return TurnLookedUp(end=TurnEnd(run_id=request.run_id, result=result))
+
+    @LOOK_UP_SESSION.defn
+    async def look_up_session(self, request: SessionLookup) -> SessionLookedUp:
+        try:
+            description = await activity.client().get_workflow_handle(request.session_workflow_id).describe()
+        except RPCError as err:
+            if err.status == RPCStatusCode.NOT_FOUND:
+                return SessionLookedUp(open=False)
+            raise
+        return SessionLookedUp(open=description.status == WorkflowExecutionStatus.RUNNING)
 
 
 def _why(err: WorkflowFailureError) -> str:

@@ -144,6 +144,19 @@ class TurnLookedUp(CamelModel):
     end: TurnEnd | None = None
 
 
+class SessionLookup(CamelModel):
+    """`image.look_up_session`: a queued run asks whether its session is still there to let it begin."""
+
+    session_workflow_id: str
+
+
+class SessionLookedUp(CamelModel):
+    """Whether the session is still running."""
+
+    open: bool
+
+
 START_TURN = ActivitySpec("image.start_turn", TurnStart, TurnStarted)
 REPORT_TURN = ActivitySpec("image.report_turn", TurnReport, TurnReported)
 LOOK_UP_TURN = ActivitySpec("image.look_up_turn", TurnLookup, TurnLookedUp)
+LOOK_UP_SESSION = ActivitySpec("image.look_up_session", SessionLookup, SessionLookedUp)

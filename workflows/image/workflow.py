@@ -47,7 +47,16 @@ with workflow.unsafe.imports_passed_through():
     from models.image.genui import GenUIComponent
     from models.image.hosted import SYNCHRONOUS_MODELS, FetchRequest
     from models.image.nodes import CriticRequest, ExecutorRequest, PlannerRequest, RagRequest, ValidateRequest
-    from models.image.runs import REPORT_TURN, ImageAgentInput, ImageTurnResult, TurnContext, TurnEnd, TurnReport
+    from models.image.runs import (
+        LOOK_UP_SESSION,
+        REPORT_TURN,
+        ImageAgentInput,
+        ImageTurnResult,
+        SessionLookup,
+        TurnContext,
+        TurnEnd,
+        TurnReport,
+    )
     from models.image.state import (
         TASK_TYPE_FOR_ACTION,
         EnhancedPrompt,
@@ -78,6 +87,8 @@ class ImageAgentWorkflow:
         self._run = GraphRun(GRAPH, self._events, self._state, error_node=ERROR_HANDLER)
         self._retrieved: tuple[RagRequest, EnhancedPrompt] | None = None
         self._critic_uses_llm = input.llm_configured
+        self._session_watch: asyncio.Task[None] | None = None
+        self._session_gone = False
         self._hosted = HostedTask(
             self._run,
             poll=(hosted.POLL, policies.IMAGE_POLL),
@@ -94,12 +105,16 @@ class ImageAgentWorkflow:
         """The session's go-ahead for a queued turn, with the context as of now."""
         self._context = context
         self._state.messages = context.messages
+        if self._session_watch is not None:
+            self._session_watch.cancel()
 
     @workflow.run
     async def run(self, input: ImageAgentInput) -> ImageTurnResult:
         if self._context is None:
             waiting = f"前面还有 {input.position} 个请求，排队中..."
             self._events.emit("queued", START, Queued(position=input.position, message=waiting))
+            if input.session_workflow_id is not None:
+                self._session_watch = asyncio.create_task(self._watch_session(input.session_workflow_id))
         try:
             status = await self._execute(input)
         except asyncio.CancelledError:
@@ -122,8 +137,19 @@ class ImageAgentWorkflow:
             },
             first=VALIDATE_INPUT,
             deadline=timedelta(seconds=input.deadline_seconds),
-            ready=lambda: self._context is not None,
+            ready=lambda: self._context is not None or self._session_gone,
         )
+
+    async def _watch_session(self, session_workflow_id: str) -> None:
+        """While queued: every few minutes, check that the session that would let this run begin is still there.
+        A session an operator terminated never sends `begin`; the run then ends with SESSION_ENDED."""
+        lookup = SessionLookup(session_workflow_id=session_workflow_id)
+        while not self._session_gone:
+            await workflow.sleep(policies.IMAGE_QUEUED_SESSION_CHECK)
+            looked = await run_activity(
+                LOOK_UP_SESSION, lookup, policies.IMAGE_LOOK_UP_SESSION, summary="is the session still there"
+            )
+            self._session_gone = not looked.open
 
     async def _report(self, end: TurnEnd) -> None:
         """Tell the session how this run ended (after the terminal event: a report that fails for good changes
@@ -137,6 +163,9 @@ class ImageAgentWorkflow:
     # ---- nodes: each returns the next node ----
 
     async def _validate_input(self) -> str:
+        if self._context is None:  # queued, and its session is gone: it never gets its turn
+            message = "会话已结束，排队中的请求未执行（session ended）"
+            return self._run.fail_with(ErrorInfo(code=ErrorCode.SESSION_ENDED, message=message, node=VALIDATE_INPUT))
         try:
             validated = await self._run.call(
                 nodes.VALIDATE_INPUT,

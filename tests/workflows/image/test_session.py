@@ -2,7 +2,8 @@
 idle end, continue-as-new."""
 
 import asyncio
-from contextlib import suppress
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,26 @@ async def test_cancelling_a_session_cancels_its_running_and_queued_turns(harness
     assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "cancelled"
 
 
+async def test_a_run_queued_in_a_session_an_operator_terminated_ends_instead_of_waiting_for_ever(
+    tmp_path: Path, style_store: LanceStyleStore
+) -> None:
+    """A terminated session never sends `begin`: the queued run checks on its session (on the workflow clock) and
+    ends with SESSION_ENDED and its terminal event."""
+    async with own_server_harness(tmp_path, style_store) as harness:
+        client = harness.env.client
+        first = await submit(harness, "terminated-session", "生成一只赛博朋克风格的猫")
+        second = await submit(harness, "terminated-session", "画一朵花")
+        await client.get_workflow_handle(session_workflow_id(OWNER, "terminated-session")).terminate("an operator")
+
+        async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
+            closed = [await wait_closed(client, run_id) for run_id in (first.run_id, second.run_id)]
+        events = await collect_events(harness, second.run_id)
+
+    assert closed == [WorkflowExecutionStatus.COMPLETED] * 2
+    assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "failed"
+    assert any(e.type == "error" and e.data["code"] == "SESSION_ENDED" for e in events)
+
+
 async def wait_closed(client: Client, workflow_id: str) -> WorkflowExecutionStatus | None:
     for _ in range(200):
         status = (await client.get_workflow_handle(workflow_id).describe()).status
@@ -210,15 +231,19 @@ async def test_adjusting_uses_the_previous_turns_image(harness: Harness) -> None
 
 
 async def test_a_session_ends_after_30_minutes_without_a_message(tmp_path: Path, style_store: LanceStyleStore) -> None:
-    # A server of its own, whose clock nothing else holds back, so the 30 idle minutes skip at once.
-    async with (
-        await WorkflowEnvironment.start_time_skipping(
-            test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
-        ) as env,
-    ):
+    async with own_server_harness(tmp_path, style_store) as harness:  # the 30 idle minutes skip at once
+        await check_idle_end(harness)
+
+
+@asynccontextmanager
+async def own_server_harness(tmp_path: Path, style_store: LanceStyleStore) -> AsyncIterator[Harness]:
+    """A harness on a time-skipping server of its own, whose clock nothing another test left running holds back."""
+    async with await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+    ) as env:
         await register_search_attributes(env.client)
         async with agent_harness(env, tmp_path, style_store) as harness:
-            await check_idle_end(harness)
+            yield harness
 
 
 async def check_idle_end(harness: Harness) -> None:
