@@ -12,6 +12,8 @@ Each is safe to repeat: a start that finds its run already there (running or clo
 repeated report is a signal the session ignores once it has the turn's end.
 """
 
+from contextlib import suppress
+
 from temporalio import activity
 from temporalio.client import WorkflowExecutionStatus, WorkflowFailureError
 from temporalio.common import (
@@ -49,7 +51,7 @@ class TurnControl:
 
     @START_TURN.defn
     async def start_turn(self, request: TurnStart) -> TurnStarted:
-        try:
+        with suppress(WorkflowAlreadyStartedError):  # an earlier attempt started it and it has already ended
             await activity.client().start_workflow(
                 ImageAgentWorkflow.run,
                 request.input,
@@ -66,8 +68,6 @@ class TurnControl:
                     ]
                 ),
             )
-        except WorkflowAlreadyStartedError:  # an earlier attempt started it and it has already ended
-            return TurnStarted(earlier=True)
         return TurnStarted()
 
     @REPORT_TURN.defn
@@ -83,15 +83,12 @@ class TurnControl:
 
     @LOOK_UP_TURN.defn
     async def look_up_turn(self, request: TurnLookup) -> TurnLookedUp:
-        handle = activity.client().get_workflow_handle(request.run_id, result_type=ImageTurnResult)
-        try:
-            description = await handle.describe()
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return TurnLookedUp(end=TurnEnd(run_id=request.run_id, failure="运行不存在"))
-            raise
-        if description.status == WorkflowExecutionStatus.RUNNING:
+        status = await _status(request.run_id)
+        if status is None:
+            return TurnLookedUp(end=TurnEnd(run_id=request.run_id, failure="运行不存在"))
+        if status == WorkflowExecutionStatus.RUNNING:
             return TurnLookedUp()
+        handle = activity.client().get_workflow_handle(request.run_id, result_type=ImageTurnResult)
         try:
             result = await handle.result(follow_runs=False)
         except WorkflowFailureError as err:
@@ -100,13 +97,18 @@ class TurnControl:
 
     @LOOK_UP_SESSION.defn
     async def look_up_session(self, request: SessionLookup) -> SessionLookedUp:
-        try:
-            description = await activity.client().get_workflow_handle(request.session_workflow_id).describe()
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:
-                return SessionLookedUp(open=False)
-            raise
-        return SessionLookedUp(open=description.status == WorkflowExecutionStatus.RUNNING)
+        return SessionLookedUp(open=await _status(request.session_workflow_id) == WorkflowExecutionStatus.RUNNING)
+
+
+async def _status(workflow_id: str) -> WorkflowExecutionStatus | None:
+    """The workflow's status, or None when there is no such workflow."""
+    try:
+        description = await activity.client().get_workflow_handle(workflow_id).describe()
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:
+            return None
+        raise
+    return description.status
 
 
 def _why(err: WorkflowFailureError) -> str:

@@ -105,9 +105,7 @@ class TurnStart(CamelModel):
 
 
 class TurnStarted(CamelModel):
-    """The run exists; `earlier` when an earlier attempt of the same start had already started it."""
-
-    earlier: bool = False
+    """The run exists (this attempt started it, or an earlier attempt of the same start did)."""
 
 
 class TurnEnd(CamelModel):
