@@ -1,6 +1,7 @@
 """Starts the real embedded stack (`python -m deploy.stack`) on free ports, for end-to-end tests and benchmarks."""
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -45,10 +46,29 @@ class Stack:
         return found
 
 
+def _ephemeral_ports() -> range:
+    """The ports the kernel hands out for `bind(0)` and outgoing connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return range(int(low), int(high) + 1)
+    except (OSError, ValueError):
+        return range(32768, 61000)
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port free now and outside the kernel's ephemeral range: a port from `bind(0)` can be handed to another
+    process (the Temporal dev server binds its internal services to ephemeral ports) between this pick and the
+    moment our server binds it, which once failed CI with "address already in use"."""
+    ephemeral = _ephemeral_ports()
+    pool = [port for port in range(10000, 65536) if port not in ephemeral]
+    for port in random.sample(pool, 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port outside the ephemeral range")
 
 
 @contextmanager
