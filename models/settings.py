@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DASHSCOPE_IMAGE_MODELS = ("qwen-image", "qwen-image-plus", "qwen-image-max", "z-image-turbo")
@@ -113,6 +113,9 @@ class Settings(BaseSettings):
     worker_max_concurrent_workflow_tasks: int = 32
     worker_max_cached_workflows: int = 1000
     """Workflows kept in memory between their tasks (sticky cache): a cached one needs no replay."""
+    worker_threads: int = Field(default=0, ge=0)
+    """Threads for the blocking work activities hand off (`asyncio.to_thread`: renders, PNG encoding, pixel
+    checks, file work); 0: one per core. More threads than cores only fight over the GIL and the caches."""
     stack_workers: int = 1
     """Worker processes `make run` starts (they share the task queues)."""
 
