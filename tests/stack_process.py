@@ -1,5 +1,6 @@
 """Starts the real embedded stack (`python -m deploy.stack`) on free ports, for end-to-end tests and benchmarks."""
 
+import functools
 import os
 import random
 import signal
@@ -46,22 +47,22 @@ class Stack:
         return found
 
 
-def _ephemeral_ports() -> range:
-    """The ports the kernel hands out for `bind(0)` and outgoing connections."""
+@functools.cache
+def _candidate_ports() -> list[int]:
+    """The ports outside the range the kernel hands out for `bind(0)` and outgoing connections (read once)."""
     try:
         low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return range(int(low), int(high) + 1)
+        ephemeral = range(int(low), int(high) + 1)
     except (OSError, ValueError):
-        return range(32768, 61000)
+        ephemeral = range(32768, 61000)
+    return [port for port in range(10000, 65536) if port not in ephemeral]
 
 
 def free_port() -> int:
     """A port free now and outside the kernel's ephemeral range: a port from `bind(0)` can be handed to another
     process (the Temporal dev server binds its internal services to ephemeral ports) between this pick and the
     moment our server binds it, which once failed CI with "address already in use"."""
-    ephemeral = _ephemeral_ports()
-    pool = [port for port in range(10000, 65536) if port not in ephemeral]
-    for port in random.sample(pool, 200):
+    for port in random.sample(_candidate_ports(), 200):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
