@@ -27,6 +27,10 @@ from activities.app_builder.quality import QualityAgent
 from activities.app_builder.task_loop import TaskLoop
 from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from activities.common.image_fetch import GuardedImageFetcher
+from activities.content.agents import ContentAgents
+from activities.content.images import ImageAgent
+from activities.content.research import ResearchAgent
+from activities.content.supervisor import SupervisorAgent
 from activities.image.critic import ImageCritic
 from activities.image.executor import DirectImageExecutor, ImageExecutor
 from activities.image.hosted import HostedImageNodes
@@ -38,10 +42,6 @@ from activities.image.providers.tasks import HostedImageProvider, HostedProvider
 from activities.image.rag import StyleRetriever
 from activities.image.turns import TurnControl
 from activities.image.validation import InputValidator
-from activities.supervisor.agents import ContentAgents
-from activities.supervisor.images import ImageAgent
-from activities.supervisor.research import ResearchAgent
-from activities.supervisor.supervisor import SupervisorAgent
 from activities.writing.agents import WritingAgents
 from activities.writing.consistency_check import ConsistencyChecker
 from activities.writing.preprocess import Preprocessor
@@ -124,7 +124,7 @@ def build_activities(
             turns.look_up_session,
         ],
         "writing": writing_activities(settings, llm, project_index, embedder),
-        "supervisor": supervisor_activities(
+        "content": content_activities(
             blobs, ImageAgent(provider, blobs, llm, direct=direct, hosted=hosted_providers), llm
         ),
         "app_builder": app_builder_activities(settings, blobs, llm),
@@ -184,7 +184,7 @@ def direct_image_provider(settings: Settings, http: httpx.AsyncClient | None) ->
     )
 
 
-def supervisor_activities(blobs: LocalBlobStore, images: ImageAgent, llm: LLMClient | None) -> list[Callable[..., Any]]:
+def content_activities(blobs: LocalBlobStore, images: ImageAgent, llm: LLMClient | None) -> list[Callable[..., Any]]:
     """The content run's activities: the Supervisor, its agents and their tools."""
     agents = ContentAgents(blobs, llm)
     supervisor = SupervisorAgent(blobs, llm)

@@ -24,7 +24,7 @@ from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers,
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import apps, blobs, console, content, image, runs, workflows, writing, writing_chat
+from api.routes import app_builder, blobs, console, content, image, runs, workflows, writing, writing_chat
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
@@ -33,16 +33,16 @@ from stores.blob_store import LocalBlobStore
 from stores.writing_projects import ProjectStore
 from workflows.app_builder.registration import APP_BUILDER
 from workflows.common.registration import Registry
+from workflows.content.registration import CONTENT_SUPERVISOR
 from workflows.image.registration import IMAGE_AGENT
 from workflows.registry import REGISTRY
-from workflows.supervisor.registration import CONTENT_SUPERVISOR
 
 log = logging.getLogger("api")
 
 LAUNCHERS: Launchers = {
     IMAGE_AGENT.name: image.IMAGE_TURN,
     CONTENT_SUPERVISOR.name: content.CONTENT_RUN,
-    APP_BUILDER.name: apps.APP_RUN,
+    APP_BUILDER.name: app_builder.APP_RUN,
 }
 """Workflows whose runs start their own way; every other startable workflow is started directly."""
 
@@ -92,7 +92,7 @@ def create_app(
     app.include_router(writing.router, dependencies=keyed)
     app.include_router(writing_chat.router, dependencies=keyed)
     app.include_router(content.router, dependencies=keyed)
-    app.include_router(apps.router, dependencies=keyed)
+    app.include_router(app_builder.router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
     app.include_router(console.router)  # the web console's static files: no data, no key
 

@@ -1,6 +1,6 @@
 """Connecting to Temporal the one way every process does: pydantic data converter and the tracing interceptor;
 with `OTEL_EXPORTER=otlp`, the worker's runtime also exports its metrics (Temporal's own and the workflows',
-such as `supervisor.precondition_corrections`) to the OTLP collector."""
+such as `content.precondition_corrections`) to the OTLP collector."""
 
 from functools import cache
 

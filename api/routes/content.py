@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
-from activities.supervisor.evidence import store_notes
+from activities.content.evidence import store_notes
 from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
@@ -20,15 +20,15 @@ from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, sta
 from api.routes.runs import owned_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
+from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
+from models.content.state import ContentState
 from models.errors import ErrorCode
 from models.runs import RunTicket
-from models.supervisor.runs import ContentRunBody, ContentRunInput, ContentRunRequest
-from models.supervisor.state import ContentState
 from stores.blob_store import BlobNotFoundError
-from workflows.supervisor.graph import GRAPH
-from workflows.supervisor.post import assemble_post
-from workflows.supervisor.registration import CONTENT_SUPERVISOR
-from workflows.supervisor.workflow import ContentSupervisorWorkflow
+from workflows.content.graph import GRAPH
+from workflows.content.post import assemble_post
+from workflows.content.registration import CONTENT_SUPERVISOR
+from workflows.content.workflow import ContentSupervisorWorkflow
 
 router = APIRouter(prefix="/v1/content", tags=["content"])
 

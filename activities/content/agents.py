@@ -1,0 +1,196 @@
+"""The content agents without tools, one activity each (`supervisor.brief_compiler`, `supervisor.writer`, ...).
+
+With an LLM each asks for one JSON answer in its own schema and writes only its own fields; without one (or once
+the workflow asks again with `use_llm` off) the deterministic offline agent answers (labelled offline). The
+reference analysis always measures the images' pixels (no LLM): palette, brightness, contrast, composition.
+"""
+
+import asyncio
+from typing import TypeVar
+
+from pydantic import BaseModel, Field
+
+from activities.common.failures import permanent
+from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.content.evidence import load_items
+from activities.content.offline.brief import compile_brief
+from activities.content.offline.image_planning import plan_images
+from activities.content.offline.layout import plan_layout
+from activities.content.offline.review import review_post
+from activities.content.offline.writer import write_post
+from activities.content.prompts import AGENT_PROMPTS, agent_input
+from imaging.measurements import describe, measure_image
+from llm import LLMClient, Message
+from llm.errors import LLMError, OutputValidationError
+from models.blobs import key_of
+from models.content import nodes
+from models.content.agents import AgentName, AgentOutcome, AgentRequest, Clarification, StatePatch
+from models.content.artifacts import (
+    CreativeBrief,
+    GeneratedContent,
+    ImagePlan,
+    LayoutSpec,
+    QualityScores,
+    ReferenceAnalysis,
+    ReviewFeedback,
+)
+from models.errors import ErrorCode
+from stores.blob_store import BlobNotFoundError, LocalBlobStore
+
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
+LLM_TEMPERATURE = 0.5
+
+
+class QuestionOption(BaseModel):
+    """One answer the user may pick."""
+
+    id: str = Field(min_length=1, max_length=64)
+    label: str = Field(min_length=1, max_length=100)
+
+
+class Question(BaseModel):
+    """A clarification as the brief compiler's LLM asks it."""
+
+    question: str = Field(min_length=1, max_length=300)
+    options: list[QuestionOption] = Field(default_factory=list, max_length=8)
+
+
+class BriefAnswer(BaseModel):
+    """The brief compiler's JSON: the brief, or a question for the user first."""
+
+    brief: CreativeBrief | None = None
+    clarification: Question | None = None
+
+
+class ImagePlansAnswer(BaseModel):
+    """The image planner's JSON."""
+
+    plans: list[ImagePlan] = Field(min_length=1, max_length=9)
+
+
+class ReviewAnswer(BaseModel):
+    """The review's JSON: the verdict and the five scores."""
+
+    feedback: ReviewFeedback
+    scores: QualityScores
+
+
+class ContentAgents:
+    """Every content agent without tools, over the blob store and the LLM (None: offline only)."""
+
+    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+        self._blobs = blobs
+        self._llm = llm
+
+    @nodes.AGENTS[AgentName.BRIEF_COMPILER].defn
+    async def brief_compiler(self, request: AgentRequest) -> AgentOutcome:
+        if self._llm is None or not request.use_llm:
+            return await asyncio.to_thread(compile_brief, request)
+        answer = await self._ask(self._llm, request, BriefAnswer)
+        if answer.brief is not None:
+            return _outcome(StatePatch(creative_brief=answer.brief), f"brief：{answer.brief.topic}")
+        if answer.clarification is not None and request.may_ask:
+            options = [(option.id, option.label) for option in answer.clarification.options]
+            question = Clarification(key="brief.clarify", question=answer.clarification.question, options=options)
+            return AgentOutcome(summary=f"需要用户澄清：{question.question}", clarification=question, offline=False)
+        raise permanent(ErrorCode.AGENT_FAILED, "brief 编译的回答既没有 brief 也没有可问的问题")
+
+    @nodes.AGENTS[AgentName.REFERENCE_INTELLIGENCE].defn
+    async def reference_intelligence(self, request: AgentRequest) -> AgentOutcome:
+        analyses: list[ReferenceAnalysis] = []
+        skipped: list[str] = []
+        for ref in request.view.reference_images:
+            key = key_of(ref)
+            try:
+                data = await self._blobs.aget(key) if key else b""
+                measured = await asyncio.to_thread(measure_image, data)
+            except (BlobNotFoundError, ValueError):
+                skipped.append(ref)
+                continue
+            analyses.append(
+                ReferenceAnalysis(
+                    image=ref,
+                    width=measured.width,
+                    height=measured.height,
+                    aspect_ratio=measured.aspect_ratio,
+                    palette=measured.palette,
+                    palette_shares=measured.palette_shares,
+                    brightness=measured.brightness,
+                    contrast=measured.contrast,
+                    saturation=measured.saturation,
+                    colour_temperature=measured.colour_temperature,
+                    composition=measured.composition,
+                    focus_point=measured.focus_point,
+                    symmetry=measured.symmetry,
+                    description=describe(measured),
+                )
+            )
+        summary = f"测量了 {len(analyses)} 张参考图" + (f"，{len(skipped)} 张无法解码已跳过" if skipped else "")
+        if analyses:
+            summary += f"：{analyses[0].description}"
+        return AgentOutcome(patch=StatePatch(reference_analyses=analyses), summary=summary[:1000], offline=True)
+
+    @nodes.AGENTS[AgentName.LAYOUT_PLANNER].defn
+    async def layout_planner(self, request: AgentRequest) -> AgentOutcome:
+        if self._llm is None or not request.use_llm:
+            return await asyncio.to_thread(plan_layout, request)
+        layout = await self._ask(self._llm, request, LayoutSpec)
+        return _outcome(StatePatch(layout_spec=layout), f"版式 {layout.layout}，{layout.image_count} 张图")
+
+    @nodes.AGENTS[AgentName.IMAGE_PLANNER].defn
+    async def image_planner(self, request: AgentRequest) -> AgentOutcome:
+        if self._llm is None or not request.use_llm:
+            return await asyncio.to_thread(plan_images, request)
+        answer = await self._ask(self._llm, request, ImagePlansAnswer)
+        return _outcome(StatePatch(image_plans=answer.plans), f"{len(answer.plans)} 个配图计划")
+
+    @nodes.AGENTS[AgentName.WRITER].defn
+    async def writer(self, request: AgentRequest) -> AgentOutcome:
+        if request.view.creative_brief is None:
+            raise permanent(ErrorCode.AGENT_FAILED, "writer_agent 需要 creativeBrief")
+        if self._llm is None or not request.use_llm:
+            evidence = await load_items(self._blobs, request.view.evidence_pack)
+            return await asyncio.to_thread(write_post, request, evidence)
+        content = await self._ask(self._llm, request, GeneratedContent)
+        return _outcome(StatePatch(generated_content=content), f"正文《{content.title}》{len(content.body)} 字")
+
+    @nodes.AGENTS[AgentName.REVIEW].defn
+    async def review(self, request: AgentRequest) -> AgentOutcome:
+        if self._llm is None or not request.use_llm:
+            evidence = await load_items(self._blobs, request.view.evidence_pack)
+            images = await self._images(request)
+            return await asyncio.to_thread(review_post, request, evidence, images)
+        answer = await self._ask(self._llm, request, ReviewAnswer)
+        patch = StatePatch(review_feedback=answer.feedback, quality_scores=answer.scores)
+        return _outcome(patch, answer.feedback.summary)
+
+    async def _images(self, request: AgentRequest) -> dict[str, bytes]:
+        images = {}
+        for plan_id, ref in request.view.generated_image_asset_ids.items():
+            key = key_of(ref)
+            if key is not None:
+                try:
+                    images[plan_id] = await self._blobs.aget(key)
+                except BlobNotFoundError:
+                    continue
+        return images
+
+    async def _ask(self, llm: LLMClient, request: AgentRequest, schema: type[AnswerT]) -> AnswerT:
+        try:
+            return await llm.chat_with_json(
+                [Message.user(agent_input(request))],
+                schema,
+                system=AGENT_PROMPTS[request.agent],
+                temperature=LLM_TEMPERATURE,
+                timeout=llm_timeout(llm.timeout),
+            )
+        except OutputValidationError as err:
+            raise permanent(
+                ErrorCode.AGENT_FAILED, f"LLM 的 JSON 不符合 {request.agent.value} 的格式：{len(err.errors)} 处错误"
+            ) from err
+        except LLMError as err:
+            raise llm_failure(err) from err
+
+
+def _outcome(patch: StatePatch, summary: str) -> AgentOutcome:
+    return AgentOutcome(patch=patch, summary=summary[:1000], offline=False)

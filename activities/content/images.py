@@ -1,0 +1,168 @@
+"""The image agent's tool loop, as activities: one LLM turn (`supervisor.image_turn`: `generate_image` calls, or
+done) and one tool call. A call renders one planned image into the blob store and the state gets its `blob:`
+reference: in one activity on the local renderer or a synchronous image API (`content.image_tool`), or, on a
+task-based API, as `content.image_submit`, the workflow's polls (`content.image_poll`, and
+`content.image_cancel` for a task the run leaves), and `content.image_fetch`. Without an LLM
+the offline turn asks for every image not yet made."""
+
+from activities.common.failures import permanent
+from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.content.prompts import AGENT_PROMPTS
+from activities.image.image_provider import ImageProvider, ImageRequest
+from activities.image.providers.errors import ImageProviderError
+from activities.image.providers.failures import provider_failure
+from activities.image.providers.tasks import HostedProviders
+from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
+from llm.errors import LLMError
+from models.blobs import blob_ref
+from models.content import nodes
+from models.content.agents import AgentName
+from models.content.artifacts import ImagePlan
+from models.content.turns import (
+    GENERATE_IMAGE as GENERATE_IMAGE_TOOL,
+)
+from models.content.turns import (
+    GeneratedImage,
+    HostedImageFetch,
+    ToolCallRequest,
+    ToolCallResult,
+    Turn,
+    TurnRequest,
+    planned_image,
+)
+from models.errors import ErrorCode
+from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
+from stores.blob_store import LocalBlobStore
+
+STYLE_STRENGTH = 0.7
+GENERATE_IMAGE = ToolDefinition(
+    name=GENERATE_IMAGE_TOOL,
+    description="按一个配图计划生成图片（存入图库），返回图片引用。每次调用生成一张。",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "plan_id": {"type": "string", "description": "配图计划的 id，如 p1"},
+            "prompt": {"type": "string", "description": "可选：改写后的提示词（默认用计划里的）"},
+        },
+        "required": ["plan_id"],
+    },
+)
+
+
+class ImageAgent:
+    """image_agent's turns and tools, over the image providers, the blob store and the LLM (None: offline).
+    `provider` is the local renderer, `direct` the synchronous API for a call that names a model, `hosted` the
+    task-based APIs."""
+
+    def __init__(
+        self,
+        provider: ImageProvider,
+        blobs: LocalBlobStore,
+        llm: LLMClient | None = None,
+        *,
+        direct: ImageProvider | None = None,
+        hosted: HostedProviders | None = None,
+    ) -> None:
+        self._provider = provider
+        self._direct = direct
+        self._hosted = hosted or HostedProviders([])
+        self._blobs = blobs
+        self._llm = llm
+
+    @nodes.IMAGE_TURN.defn
+    async def image_turn(self, request: TurnRequest) -> Turn:
+        missing = [
+            plan for plan in request.view.image_plans if plan.plan_id not in request.view.generated_image_asset_ids
+        ]
+        if self._llm is None or not request.use_llm:
+            calls = [
+                ToolCall(id=f"gen-{plan.plan_id}", name=GENERATE_IMAGE.name, arguments={"plan_id": plan.plan_id})
+                for plan in missing
+            ]
+            text = f"生成 {len(calls)} 张配图" if calls else "配图已全部生成"
+            return Turn(tool_calls=calls, text=text, offline=True)
+        plans = "\n".join(f"- {plan.plan_id}（{plan.slot}）：{plan.prompt}" for plan in missing) or "（全部已生成）"
+        call = LLMRequest(
+            messages=(Message.user(f"还没有图片的配图计划：\n{plans}"), *request.conversation),
+            system=AGENT_PROMPTS[AgentName.IMAGE],
+            tools=(GENERATE_IMAGE,),
+        )
+        try:
+            response = await self._llm.complete(call, timeout=llm_timeout(self._llm.timeout))
+        except LLMError as err:
+            raise llm_failure(err) from err
+        return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)
+
+    @nodes.IMAGE_TOOL.defn
+    async def image_tool(self, request: ToolCallRequest) -> ToolCallResult:
+        planned = _planned(request)
+        if isinstance(planned, ToolCallResult):
+            return planned
+        plan, prompt = planned
+        provider = self._direct if request.model is not None and self._direct is not None else self._provider
+        png = await provider.generate(_image_request(plan, prompt, request.model))
+        return await self._stored(request, plan, png, provider.name)
+
+    @nodes.IMAGE_SUBMIT.defn
+    async def image_submit(self, request: ToolCallRequest) -> SubmittedTask:
+        planned = _planned(request)
+        if isinstance(planned, ToolCallResult):  # the workflow submits only calls of a known plan
+            raise permanent(ErrorCode.AGENT_FAILED, planned.content)
+        plan, prompt = planned
+        try:
+            return await self._hosted.for_model(request.model).submit(_image_request(plan, prompt, request.model))
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
+
+    @nodes.IMAGE_POLL.defn
+    async def image_poll(self, request: PollRequest) -> TaskPoll:
+        return await self._hosted.poll(request)
+
+    @nodes.IMAGE_CANCEL.defn
+    async def image_cancel(self, request: PollRequest) -> Cancelled:
+        return await self._hosted.cancel(request)
+
+    @nodes.IMAGE_FETCH.defn
+    async def image_fetch(self, request: HostedImageFetch) -> ToolCallResult:
+        planned = _planned(request.call)
+        if isinstance(planned, ToolCallResult):
+            raise permanent(ErrorCode.AGENT_FAILED, planned.content)
+        provider = self._hosted.named(request.task.provider)
+        try:
+            png = await provider.fetch(request.image_url)
+        except ImageProviderError as err:
+            raise provider_failure(err) from err
+        return await self._stored(request.call, planned[0], png, f"{provider.name} {request.call.model}")
+
+    async def _stored(self, request: ToolCallRequest, plan: ImagePlan, png: bytes, made_by: str) -> ToolCallResult:
+        image = blob_ref(await self._blobs.aput(png, kind="images", ext="png"))
+        return ToolCallResult(
+            call_id=request.call.id,
+            name=request.call.name,
+            content=f"{plan.plan_id} 已生成：{image}（{plan.width}x{plan.height}）",
+            summary=f"{plan.plan_id}（{plan.slot}）已生成 {plan.width}x{plan.height}，{made_by}",
+            image=GeneratedImage(plan_id=plan.plan_id, image=image),
+        )
+
+
+def _planned(request: ToolCallRequest) -> tuple[ImagePlan, str] | ToolCallResult:
+    """The call's plan and prompt, or the error result the model reads for a call that names no known plan."""
+    planned = planned_image(request)
+    if planned is not None:
+        return planned
+    call = request.call
+    known = ", ".join(plan.plan_id for plan in request.view.image_plans) or "（没有计划）"
+    message = f"无法执行 {call.name}(plan_id={call.arguments.get('plan_id')!r})：可用的计划 {known}"
+    return ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
+
+
+def _image_request(plan: ImagePlan, prompt: str, model: str | None) -> ImageRequest:
+    return ImageRequest(
+        task_type="text_to_image",
+        prompt=prompt,
+        seed=plan.seed,
+        width=plan.width,
+        height=plan.height,
+        style_strength=STYLE_STRENGTH,
+        model=model,
+    )

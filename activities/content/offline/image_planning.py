@@ -1,0 +1,126 @@
+"""The offline image_planner_agent: one `ImagePlan` per image slot of the layout (or a cover and one per body
+block when there is no layout), each with a prompt from the topic and the block it illustrates, the renderer style
+whose palette is nearest the reference images' measured palettes, a size from the layout's aspect ratio and a
+seed from a hash. Pure and deterministic: the same request always gives the same plans."""
+
+import hashlib
+
+from imaging.measurements import STYLE_WORDS, nearest_style
+from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
+from models.content.artifacts import BodyBlock, ImagePlan, ReferenceAnalysis
+
+SIZES: dict[str, tuple[int, int]] = {
+    "3:4": (768, 1024),
+    "1:1": (1024, 1024),
+    "4:3": (1024, 768),
+    "16:9": (1024, 576),
+    "9:16": (576, 1024),
+}
+"""The layout's aspect ratio → image width and height."""
+DEFAULT_SIZE = SIZES["3:4"]
+MAX_IMAGES_WITHOUT_LAYOUT = 3
+"""Without a layout: the cover and the first body blocks, this many images in all."""
+MAX_PROMPT = 800
+_TOPIC_CHARS = 200
+_POINT_CHARS = 120
+_GUIDANCE_CHARS = 120
+_FOCUS_AREAS = 4
+
+
+def plan_images(request: AgentRequest) -> AgentOutcome:
+    """Plan the post's images; the patch writes only `image_plans`."""
+    view = request.view
+    topic = (view.creative_brief.topic if view.creative_brief else view.topic).strip()[:_TOPIC_CHARS]
+    blocks = {block.id: block for block in view.body_blocks}
+    family, distance = _style(view.reference_analyses)
+    width, height = _size(view)
+    extra = _extra(request)
+    plans: list[ImagePlan] = []
+    for index, (slot, block_id) in enumerate(_targets(view), start=1):
+        plan_id = f"p{index}"
+        plans.append(
+            ImagePlan(
+                plan_id=plan_id,
+                slot=slot,
+                prompt=_prompt(topic, blocks.get(block_id) if block_id else None, family, extra),
+                width=width,
+                height=height,
+                seed=_seed(topic, plan_id),
+                style=family,
+                block_id=block_id,
+            )
+        )
+    return AgentOutcome(patch=StatePatch(image_plans=plans), summary=_summary(plans, family, distance), offline=True)
+
+
+def _targets(view: ContentView) -> list[tuple[str, str | None]]:
+    """(image slot, illustrated block) per image, in the post's order."""
+    if view.layout_spec is None:
+        targets: list[tuple[str, str | None]] = [("cover", None)]
+        for number, block in enumerate(view.body_blocks[: MAX_IMAGES_WITHOUT_LAYOUT - 1], start=1):
+            targets.append((f"img{number}", block.id))
+        return targets
+    targets = []
+    preceding_block: str | None = None
+    for slot in view.layout_spec.slots:
+        if slot.kind == "text":
+            preceding_block = slot.block_id or preceding_block
+            continue
+        block_id = slot.block_id or preceding_block
+        name = slot.image_slot or ("cover" if block_id is None and not targets else f"img{len(targets) + 1}")
+        targets.append((name, block_id))
+    return targets
+
+
+def _style(analyses: list[ReferenceAnalysis]) -> tuple[str | None, float | None]:
+    """The style family nearest the references' combined palette (None without references), and its distance."""
+    palette: list[str] = []
+    for analysis in analyses:
+        palette.extend(colour for colour in analysis.palette if colour not in palette)
+    if not palette:
+        return None, None
+    family, distance = nearest_style(palette)
+    return family, distance
+
+
+def _size(view: ContentView) -> tuple[int, int]:
+    if view.layout_spec is None:
+        return DEFAULT_SIZE
+    ratio = view.layout_spec.aspect_ratio.replace("：", ":").replace(" ", "")
+    return SIZES.get(ratio, DEFAULT_SIZE)
+
+
+def _extra(request: AgentRequest) -> str:
+    """The Supervisor's guidance and focus areas, briefly, for every prompt."""
+    parts: list[str] = []
+    guidance = " ".join(request.guidance.split())
+    if guidance:
+        parts.append(f"要求：{guidance[:_GUIDANCE_CHARS]}")
+    focus = [area.strip() for area in request.focus_areas if area.strip()][:_FOCUS_AREAS]
+    if focus:
+        parts.append(f"重点：{'、'.join(focus)}")
+    return "；".join(parts)
+
+
+def _prompt(topic: str, block: BodyBlock | None, family: str | None, extra: str) -> str:
+    subject = f"{topic}，封面主视觉" if block is None else f"{topic}｜{block.heading}：{block.points[0][:_POINT_CHARS]}"
+    prompt = subject if family is None else f"{subject}，{STYLE_WORDS[family]}风格"
+    if extra:
+        prompt = f"{prompt}；{extra}"
+    return prompt[:MAX_PROMPT]
+
+
+def _seed(topic: str, plan_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{topic}{plan_id}".encode()).digest()[:8], "big") % 2**31
+
+
+def _summary(plans: list[ImagePlan], family: str | None, distance: float | None) -> str:
+    if not plans:
+        return "版式中没有图片位，未规划配图（离线）"
+    slots = "、".join(plan.slot for plan in plans)
+    size = f"{plans[0].width}×{plans[0].height}"
+    if family is None or distance is None:
+        style = "未指定风格（没有参考图分析）"
+    else:
+        style = f"风格：{STYLE_WORDS[family]}（{family}，与参考图调色板距离 {distance:.2f}）"
+    return f"离线规划了 {len(plans)} 张配图（{slots}，{size}），{style}"

@@ -1,0 +1,180 @@
+"""The offline research loop's policy, one turn at a time: from the loop's conversation so far (assistant tool calls
+and the tool results `run_research_tool` returned) it decides the next turn: search the notes for the topic and the
+focus areas, then extract the facts of the best notes, then answer with `ResearchFindings` (the evidence, statistics
+first, and the body's outline: the brief's key messages with their most relevant facts). Without notes it answers
+at once from the brief. Pure and deterministic."""
+
+import json
+from typing import Any
+
+from activities.content.offline.research_tools import (
+    EXTRACT_FACTS,
+    SEARCH_NOTES,
+    clip,
+    note_index,
+    overlap_score,
+    terms,
+)
+from llm.types import ToolCall, ToolResultPart
+from models.content.artifacts import BodyBlock, EvidenceItem, ResearchFindings
+from models.content.turns import Turn, TurnRequest
+
+MAX_QUERIES = 3
+MAX_EXTRACTS = 4
+MAX_BLOCKS = 4
+MAX_POINTS = 4
+MAX_ITEMS = 40
+HEADING_CHARS = 30
+
+
+def _key_messages(request: TurnRequest) -> list[str]:
+    brief = request.view.creative_brief
+    if brief is not None and brief.key_messages:
+        return list(brief.key_messages)
+    return [area for area in request.focus_areas if area.strip()] or [_topic(request)]
+
+
+def _topic(request: TurnRequest) -> str:
+    brief = request.view.creative_brief
+    return (brief.topic if brief is not None else request.view.topic).strip() or request.view.topic
+
+
+def _queries(request: TurnRequest) -> list[str]:
+    candidates = [_topic(request), *request.focus_areas]
+    if request.view.creative_brief is not None:
+        candidates += request.view.creative_brief.key_messages
+    queries: list[str] = []
+    for candidate in candidates:
+        candidate = candidate.strip()
+        if candidate and terms(candidate) and candidate.lower() not in (q.lower() for q in queries):
+            queries.append(candidate)
+    return queries[:MAX_QUERIES]
+
+
+def _results(request: TurnRequest, name: str) -> list[dict[str, Any]]:
+    """The decoded JSON of the loop's successful results of one tool (a result that is not JSON is skipped)."""
+    decoded: list[dict[str, Any]] = []
+    for message in request.conversation:
+        if message.role != "tool":
+            continue
+        for part in message.parts:
+            if isinstance(part, ToolResultPart) and part.name == name and not part.is_error:
+                try:
+                    value = json.loads(part.content)
+                except ValueError:
+                    continue
+                if isinstance(value, dict):
+                    decoded.append(value)
+    return decoded
+
+
+def _best_notes(request: TurnRequest, count: int) -> list[str]:
+    """The distinct note ids the searches found, best score first, ties in note order."""
+    best: dict[int, float] = {}
+    for result in _results(request, SEARCH_NOTES):
+        for hit in result.get("hits", []):
+            if not isinstance(hit, dict):
+                continue
+            index = note_index(str(hit.get("note_id", "")), count)
+            score = hit.get("score")
+            if index is None or not isinstance(score, int | float) or score <= 0:
+                continue
+            best[index] = max(best.get(index, 0.0), float(score))
+    ranked = sorted(best, key=lambda index: (-best[index], index))
+    return [f"note-{index + 1}" for index in ranked[:MAX_EXTRACTS]]
+
+
+def _extracted(request: TurnRequest) -> list[EvidenceItem]:
+    """Every fact the extractions returned, once each, statistics first (otherwise in the order found)."""
+    items: list[EvidenceItem] = []
+    seen: set[str] = set()
+    for result in _results(request, EXTRACT_FACTS):
+        for fact in result.get("facts", []):
+            try:
+                item = EvidenceItem.model_validate(fact)
+            except ValueError:
+                continue
+            if item.claim not in seen:
+                seen.add(item.claim)
+                items.append(item)
+    return sorted(items, key=lambda item: item.kind != "statistic")
+
+
+def _outline(messages: list[str], facts: list[EvidenceItem]) -> list[BodyBlock]:
+    """b1..b4: one block per key message, its points the facts most relevant to it (each fact in one block only);
+    facts relevant to none go to the blocks with the fewest points (statistics) or without any (the rest)."""
+    messages = messages[:MAX_BLOCKS]
+    assigned: list[list[str]] = [[] for _ in messages]
+    unmatched: list[EvidenceItem] = []
+    for fact in facts:
+        scores = [overlap_score(message, fact.claim) for message in messages]
+        open_blocks = [i for i in range(len(messages)) if len(assigned[i]) < MAX_POINTS and scores[i] > 0]
+        if open_blocks:
+            best = max(open_blocks, key=lambda i: (scores[i], -i))
+            assigned[best].append(fact.claim)
+        else:
+            unmatched.append(fact)
+    for fact in unmatched:
+        if fact.kind == "statistic":
+            candidates = [i for i in range(len(messages)) if len(assigned[i]) < MAX_POINTS]
+        else:
+            candidates = [i for i in range(len(messages)) if not assigned[i]]
+        if candidates:
+            assigned[min(candidates, key=lambda i: (len(assigned[i]), i))].append(fact.claim)
+    return [
+        BodyBlock(id=f"b{i + 1}", heading=clip(message, HEADING_CHARS), points=assigned[i] or [message])
+        for i, message in enumerate(messages)
+    ]
+
+
+def _findings(request: TurnRequest, notes: list[str]) -> ResearchFindings:
+    messages = _key_messages(request)
+    facts = _extracted(request) if notes else []
+    tips = [EvidenceItem(claim=clip(m, 400), source="brief", kind="tip") for m in messages[:MAX_ITEMS]]
+    items = facts[: MAX_ITEMS - len(tips)] + tips
+    blocks = _outline(messages, facts)
+    statistics = sum(1 for item in facts if item.kind == "statistic")
+    sources = len({item.source for item in facts})
+    if not notes:
+        summary = f"未提供证据笔记：以 Brief 的 {len(tips)} 条核心信息作为要点，整理出 {len(blocks)} 个正文段落。"
+    elif not facts:
+        summary = (
+            f"在 {len(notes)} 条证据笔记中没有找到可用的事实：以 Brief 的 {len(tips)} 条核心信息作为要点，"
+            f"整理出 {len(blocks)} 个正文段落。"
+        )
+    else:
+        summary = (
+            f"调研完成：从 {len(notes)} 条笔记中的 {sources} 条提取 {len(facts)} 条证据（数据 {statistics} 条），"
+            f"加上 Brief 的 {len(tips)} 条核心信息，整理出 {len(blocks)} 个正文段落。"
+        )
+    return ResearchFindings(items=items, body_blocks=blocks, summary=summary)
+
+
+def _calls_made(request: TurnRequest) -> set[str]:
+    return {call.name for message in request.conversation if message.role == "assistant" for call in message.tool_calls}
+
+
+def research_turn(request: TurnRequest, notes: list[str]) -> Turn | ResearchFindings:
+    """The research loop's next offline turn (see the module): a `Turn` of tool calls, or the findings."""
+    if not notes:
+        return _findings(request, notes)
+    made = _calls_made(request)
+    if SEARCH_NOTES not in made and EXTRACT_FACTS not in made:
+        queries = _queries(request)
+        if queries:
+            calls = [
+                ToolCall(id=f"search-{i + 1}", name=SEARCH_NOTES, arguments={"query": query, "limit": 3})
+                for i, query in enumerate(queries)
+            ]
+            text = f"先在 {len(notes)} 条证据笔记中检索：{'、'.join(clip(q, 30) for q in queries)}。"
+            return Turn(tool_calls=calls, text=text, offline=True)
+    if EXTRACT_FACTS not in made:
+        best = _best_notes(request, len(notes))
+        if best:
+            calls = [
+                ToolCall(id=f"extract-{i + 1}", name=EXTRACT_FACTS, arguments={"note_id": note_id})
+                for i, note_id in enumerate(best)
+            ]
+            text = f"从最相关的 {len(best)} 条笔记（{'、'.join(best)}）中提取事实与数据。"
+            return Turn(tool_calls=calls, text=text, offline=True)
+    return _findings(request, notes)

@@ -1,0 +1,329 @@
+"""Seed 001's routing tables, row by row, driven on the time-skipping server with a scripted Supervisor (the
+loopback server answers in the OpenAI Chat wire format). Agents the test does not care about are refused, so
+their offline versions answer. `maxIterations` keeps each run to the rows under test."""
+
+import json
+
+import pytest
+
+from models.content.agents import END, QUALITY_FALLBACK, AgentName
+from models.content.artifacts import QualityDimension
+from tests.llm.answers import chat_completion
+from tests.llm.loopback import Loopback
+from tests.workflows.content.harness import ContentHarness
+from tests.workflows.content.scripts import (
+    GOOD_SCORES,
+    REFUSED,
+    decide,
+    low,
+    no_decision,
+    offline_steps,
+    review,
+    tools,
+)
+
+TOPIC = "打工人的咖啡续命指南"
+
+
+def supervisor_prompts(loopback: Loopback) -> list[str]:
+    """The state summaries the Supervisor was sent, in order."""
+    prompts = []
+    for request in loopback.requests:
+        body = request.json()
+        if body["messages"][0]["role"] == "system" and "Supervisor" in body["messages"][0]["content"]:
+            prompts.append(body["messages"][1]["content"])
+    return prompts
+
+
+# ---- routeFromSupervisor() ----
+
+
+async def test_no_decision_sends_the_run_back_to_the_supervisor(scripted: ContentHarness, loopback: Loopback) -> None:
+    loopback.queue(no_decision(), decide("brief_compiler_agent"), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=2)
+
+    first, second = outcome.state.metadata.routes[:2]
+    assert (first.rule, first.routed_to, first.decision) == ("no_decision", "supervisor", None)
+    assert (second.rule, second.routed_to) == ("decision", "brief_compiler_agent")
+    assert outcome.path[:3] == ["supervisor", "supervisor", "brief_compiler_agent"]
+
+
+async def test_an_unknown_agent_counts_as_no_decision(scripted: ContentHarness, loopback: Loopback) -> None:
+    loopback.queue(decide("poet_agent"))
+
+    outcome = await scripted.run(TOPIC, max_iterations=1)
+
+    route = outcome.state.metadata.routes[0]
+    assert (route.rule, route.routed_to) == ("no_decision", "supervisor")
+    assert "poet_agent" in route.reason
+
+
+async def test_end_before_the_post_exists_is_refused(scripted: ContentHarness, loopback: Loopback) -> None:
+    loopback.queue(decide(END), decide("brief_compiler_agent"), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=2)
+
+    refused = outcome.state.metadata.routes[0]
+    assert (refused.rule, refused.routed_to) == ("end_refused", "supervisor")
+    assert "正文未完成" in refused.reason and "配图未完成" in refused.reason
+    assert outcome.path[:3] == ["supervisor", "supervisor", "brief_compiler_agent"]
+    assert outcome.state.metadata.end_reason == "max_iterations"
+
+
+async def test_end_once_the_post_is_complete_and_reviewed_ends_the_run(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    """After a failed review the Supervisor may end: the run ends with what exists and says why."""
+    loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.PLATFORM_FIT), approved=False))
+    loopback.queue(decide(END, "平台适配差一点，但已可发布"))
+
+    outcome = await scripted.run(TOPIC)
+
+    last = outcome.state.metadata.routes[-1]
+    assert (last.rule, last.routed_to) == ("end", END)
+    assert outcome.state.metadata.end_reason == "supervisor_end"
+    post = outcome.result.post
+    assert post is not None and post.complete and not post.approved
+    assert outcome.path[-2:] == ["finalize", "done"]
+
+
+async def test_a_decision_with_its_preconditions_is_used_as_is(scripted: ContentHarness, loopback: Loopback) -> None:
+    loopback.queue(decide("layout_planner_agent", "先定版式", ["图片位"]), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=1)
+
+    route = outcome.state.metadata.routes[0]
+    assert (route.rule, route.routed_to) == ("decision", "layout_planner_agent")
+    started = outcome.of_type("agent_started")[0].data
+    assert started["guidance"] == "先定版式" and started["focusAreas"] == ["图片位"]
+    assert outcome.state.metadata.precondition_corrections == {}
+
+
+# ---- checkBasicPreconditions(): each row ----
+
+
+@pytest.mark.parametrize(
+    ("setup", "decided", "fallback"),
+    [
+        ([], "writer_agent", "brief_compiler_agent"),
+        ([decide("brief_compiler_agent"), REFUSED], "review_agent", "writer_agent"),
+        ([], "image_agent", "image_planner_agent"),
+    ],
+    ids=["writer needs the brief", "review needs the body", "image needs plans"],
+)
+async def test_a_missing_precondition_is_corrected_to_its_fallback(
+    scripted: ContentHarness, loopback: Loopback, setup: list[object], decided: str, fallback: str
+) -> None:
+    loopback.queue(*setup, decide(decided), REFUSED)  # type: ignore[arg-type]
+
+    outcome = await scripted.run(TOPIC, max_iterations=len(setup) // 2 + 1)
+
+    route = outcome.decisions[-1]
+    assert (route.rule, route.routed_to) == ("precondition", fallback)
+    assert outcome.path[-4:] == [fallback, "supervisor", "finalize", "done"], "the fallback ran, not the decision"
+    assert outcome.state.metadata.precondition_corrections == {decided: 1}
+    assert outcome.result.precondition_corrections == {decided: 1}
+    corrected = [event.data for event in outcome.of_type("supervisor_decision") if event.data["corrected"]]
+    assert [event["decision"]["next_agent"] for event in corrected] == [decided]
+
+
+async def test_the_supervisor_is_told_about_its_corrections(scripted: ContentHarness, loopback: Loopback) -> None:
+    loopback.queue(decide("writer_agent"), REFUSED, decide("research_evidence_agent"), REFUSED)
+
+    await scripted.run(TOPIC, max_iterations=2)
+
+    assert '"writer_agent": 1' in supervisor_prompts(loopback)[1]
+
+
+# ---- shouldContinueSupervisor() ----
+
+
+async def test_supervisor_tool_calls_run_as_activities_before_it_decides(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(
+        tools(("call-1", "inspect_artifact", {"name": "brief"}), ("call-2", "inspect_artifact", {"name": "poem"})),
+        decide("brief_compiler_agent"),
+        REFUSED,
+    )
+
+    outcome = await scripted.run(TOPIC, max_iterations=1)
+
+    assert outcome.path[:3] == ["supervisor", "supervisor_tools", "supervisor"]
+    results = {event.data["callId"]: event.data for event in outcome.of_type("tool_result")}
+    assert not results["call-1"]["isError"] and results["call-2"]["isError"]
+    second_turn = loopback.requests[1].json()["messages"]
+    tool_messages = [message for message in second_turn if message["role"] == "tool"]
+    assert [message["tool_call_id"] for message in tool_messages] == ["call-1", "call-2"]
+    assert "还没有" in tool_messages[0]["content"], "the brief does not exist yet, and the tool says so"
+    history = await outcome.handle.fetch_history()
+    tool_activities = [
+        event.activity_task_scheduled_event_attributes.activity_type.name
+        for event in history.events
+        if event.HasField("activity_task_scheduled_event_attributes")
+    ]
+    assert tool_activities.count("content.supervisor_tool") == 2
+
+
+# ---- shouldContinueResearch() ----
+
+
+async def test_research_tool_calls_loop_until_the_findings(scripted: ContentHarness, loopback: Loopback) -> None:
+    findings = {
+        "items": [{"claim": "67% 的上班族每天喝咖啡", "source": "note-1", "kind": "statistic"}],
+        "bodyBlocks": [{"id": "b1", "heading": "上班族与咖啡", "points": ["67% 每天喝咖啡"]}],
+        "summary": "1 条证据",
+    }
+    loopback.queue(
+        decide("brief_compiler_agent"),
+        REFUSED,
+        decide("research_evidence_agent"),
+        tools(("s1", "search_notes", {"query": "上班族 咖啡"})),
+        tools(("e1", "extract_facts", {"note_id": "note-1"})),
+        chat_completion(findings),
+    )
+
+    outcome = await scripted.run(TOPIC, max_iterations=2)
+
+    assert outcome.path[3:8] == [
+        "research_evidence_agent",
+        "research_evidence_tools",
+        "research_evidence_agent",
+        "research_evidence_tools",
+        "research_evidence_agent",
+    ]
+    assert outcome.path[8] == "supervisor"
+    pack = outcome.state.evidence_pack
+    assert pack is not None and pack.count == 1 and pack.from_notes == 1
+    assert outcome.state.body_blocks[0].heading == "上班族与咖啡"
+    searched = json.loads(loopback.requests[4].json()["messages"][-1]["content"])
+    assert searched, "the search found the note about office workers"
+
+
+# ---- shouldContinueImage() ----
+
+
+async def test_the_image_loop_returns_to_the_supervisor_after_ten_tool_calls(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    """A model that keeps calling tools for plans that do not exist: 4 calls, then 8 (only 6 run), then back."""
+    bogus = [(f"g{i}", "generate_image", {"plan_id": f"p{50 + i}"}) for i in range(12)]
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("image_planner_agent"), REFUSED)
+    loopback.queue(decide("image_agent"), tools(*bogus[:4]), tools(*bogus[4:12]), tools(*bogus[:1]))
+
+    outcome = await scripted.run(TOPIC, max_iterations=3)
+
+    image_part = outcome.path[outcome.path.index("image_agent") :]
+    assert image_part[:6] == ["image_agent", "image_tools", "image_agent", "image_tools", "image_agent", "supervisor"]
+    calls = outcome.of_type("tool_call")
+    assert len([call for call in calls if call.data["loop"] == "image"]) == 10
+    assert all(event.data["isError"] for event in outcome.of_type("tool_result") if event.data["loop"] == "image")
+    assert any("上限 10" in event.data["message"] for event in outcome.of_type("thought_log"))
+    assert outcome.state.generated_image_asset_ids == {}
+
+
+async def test_the_image_loop_returns_once_every_plan_has_its_image(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("image_planner_agent"), REFUSED)
+    loopback.queue(decide("image_agent"), tools(("g1", "generate_image", {"plan_id": "p1"})))
+
+    outcome = await scripted.run(TOPIC, max_iterations=3)
+
+    image_part = outcome.path[outcome.path.index("image_agent") :]
+    assert image_part[:4] == ["image_agent", "image_tools", "image_agent", "supervisor"], "imagesComplete: back"
+    plans = outcome.state.image_plans
+    assert [plan.plan_id for plan in plans] == ["p1"]
+    assert set(outcome.state.generated_image_asset_ids) == {"p1"}
+
+
+async def test_an_image_turn_without_tool_calls_returns_to_the_supervisor(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("image_planner_agent"), REFUSED)
+    loopback.queue(decide("image_agent"), no_decision("我先不生成图片。"))
+
+    outcome = await scripted.run(TOPIC, max_iterations=3)
+
+    image_part = outcome.path[outcome.path.index("image_agent") :]
+    assert image_part[:2] == ["image_agent", "supervisor"]
+    assert outcome.state.generated_image_asset_ids == {}
+
+
+# ---- shouldContinueReview() and the quality fallback table ----
+
+
+@pytest.mark.parametrize("dimension", list(QualityDimension), ids=[d.value for d in QualityDimension])
+async def test_a_low_quality_dimension_falls_back_to_its_agent(
+    scripted: ContentHarness, loopback: Loopback, dimension: QualityDimension
+) -> None:
+    """The review scores one dimension low: the run goes back to the Supervisor, which is told the table's row;
+    its offline policy (the LLM refused here) takes exactly that row's agent."""
+    loopback.queue(*offline_steps(6), REFUSED, review(low(dimension), approved=False))
+    loopback.queue(REFUSED)  # the Supervisor's 8th turn: its offline policy decides
+    if QUALITY_FALLBACK[dimension] is not AgentName.REFERENCE_INTELLIGENCE:  # it measures pixels, with no LLM
+        loopback.queue(REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=8)
+
+    expected = QUALITY_FALLBACK[dimension]
+    result = outcome.of_type("review_result")[0].data
+    assert result["fallback"] == {"dimension": dimension.value, "score": 0.3, "agent": expected.value}
+    review_at = outcome.path.index("review_agent")
+    assert outcome.path[review_at + 1 : review_at + 3] == ["supervisor", expected.value]
+    assert outcome.state.metadata.fallbacks_tried == {dimension.value: 1}
+
+
+async def test_the_llm_supervisor_reads_the_fallback_row_in_its_prompt(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.READABILITY, 0.42), approved=False))
+    loopback.queue(decide("image_planner_agent", "画面更简洁"), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=8)
+
+    prompt = supervisor_prompts(loopback)[-1]
+    assert "质量回退建议：readability=0.42 偏低 → image_planner_agent" in prompt
+    assert outcome.decisions[-1].routed_to == AgentName.IMAGE_PLANNER
+
+
+async def test_an_approved_review_with_every_dimension_passing_ends_the_run(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*offline_steps(6), REFUSED, review(GOOD_SCORES, approved=True))
+
+    outcome = await scripted.run(TOPIC)
+
+    assert outcome.path[-3:] == ["review_agent", "finalize", "done"]
+    assert outcome.state.metadata.end_reason == "approved"
+
+
+async def test_an_approval_with_a_low_dimension_is_not_enough(scripted: ContentHarness, loopback: Loopback) -> None:
+    """`approved && isQualityApproved()`: the reviewer's yes alone does not end the run."""
+    loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.INFO_DENSITY, 0.5), approved=True))
+    loopback.queue(REFUSED, REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=8)
+
+    review_at = outcome.path.index("review_agent")
+    assert outcome.path[review_at + 1 : review_at + 3] == ["supervisor", "research_evidence_agent"]
+
+
+# ---- iterationCount / maxIterations ----
+
+
+async def test_max_iterations_ends_the_run_with_what_exists_and_says_why(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*offline_steps(3))
+
+    outcome = await scripted.run(TOPIC, max_iterations=3)
+
+    assert outcome.result.status == "completed"
+    assert outcome.state.iteration_count == 3
+    assert outcome.state.metadata.end_reason == "max_iterations"
+    post = outcome.of_type("post_ready")[0].data
+    assert post["complete"] is False and "maxIterations=3" in post["endMessage"]
+    assert outcome.state.creative_brief is not None, "what exists is kept"
+    assert outcome.types[-2:] == ["post_ready", "done"]

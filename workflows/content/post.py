@@ -1,0 +1,55 @@
+"""The finished post, assembled from the run's state in the layout's order: each text block with its heading, each
+image in its slot (by its `blob:` reference, which the gateway turns into a URL). Pure, small: the workflow emits
+it as `post_ready` and returns it."""
+
+from temporalio import workflow
+
+from workflows.content.routing import images_complete
+
+with workflow.unsafe.imports_passed_through():
+    from models.content.runs import ContentPost, PostSection
+    from models.content.state import ContentState
+
+
+def assemble_post(state: ContentState) -> ContentPost:
+    content = state.generated_content
+    blocks = {block.id: block for block in content.blocks} if content else {}
+    plans = {plan.slot: plan for plan in state.image_plans}
+    images = state.generated_image_asset_ids
+    sections: list[PostSection] = []
+    placed_blocks: set[str] = set()
+    placed_plans: set[str] = set()
+
+    def image(slot: str) -> None:
+        plan = plans.get(slot)
+        if plan is not None and plan.plan_id in images:
+            sections.append(PostSection(kind="image", image_url=images[plan.plan_id], slot=slot))
+            placed_plans.add(plan.plan_id)
+
+    for slot in state.layout_spec.slots if state.layout_spec else []:
+        if slot.kind == "image" and slot.image_slot:
+            image(slot.image_slot)
+        elif slot.kind == "text" and slot.block_id in blocks:
+            block = blocks[slot.block_id]
+            sections.append(PostSection(kind="text", heading=block.heading or None, text=block.text))
+            placed_blocks.add(block.id)
+    for plan in state.image_plans:  # images the layout has no slot for
+        if plan.plan_id not in placed_plans:
+            image(plan.slot)
+    if content is not None:
+        rest = [block for block in content.blocks if block.id not in placed_blocks]
+        if not content.blocks and content.body:
+            sections.append(PostSection(kind="text", text=content.body))
+        sections += [PostSection(kind="text", heading=block.heading or None, text=block.text) for block in rest]
+    review = state.review_feedback
+    return ContentPost(
+        title=content.title if content else state.creative_brief.topic if state.creative_brief else "",
+        sections=sections,
+        hashtags=content.hashtags if content else [],
+        image_urls=[section.image_url for section in sections if section.image_url],
+        quality_scores=state.quality_scores,
+        approved=bool(review and review.approved),
+        complete=bool(content and content.body.strip()) and images_complete(state),
+        end_reason=state.metadata.end_reason,
+        end_message=state.metadata.end_message,
+    )
