@@ -25,8 +25,7 @@ from activities.app_builder.patches import PatchApplier
 from activities.app_builder.planner import Planner as AppPlanner
 from activities.app_builder.quality import QualityAgent
 from activities.app_builder.task_loop import TaskLoop
-from activities.common.blob_refs import MAX_IMAGE_BYTES, BlobResolver
-from activities.common.image_fetch import GuardedImageFetcher
+from activities.common.hosted_providers import HostedImageProvider, HostedProviders
 from activities.content.agents import ContentAgents
 from activities.content.images import ImageAgent
 from activities.content.research import ResearchAgent
@@ -34,11 +33,7 @@ from activities.content.supervisor import SupervisorAgent
 from activities.image.critic import ImageCritic
 from activities.image.executor import DirectImageExecutor, ImageExecutor
 from activities.image.hosted import HostedImageNodes
-from activities.image.image_provider import ImageProvider, LocalImageProvider
 from activities.image.planner import Planner
-from activities.image.providers.dashscope import DashScopeProvider
-from activities.image.providers.openai_images import OpenAIImagesProvider
-from activities.image.providers.tasks import HostedImageProvider, HostedProviders
 from activities.image.rag import StyleRetriever
 from activities.image.turns import TurnControl
 from activities.image.validation import InputValidator
@@ -48,12 +43,17 @@ from activities.writing.preprocess import Preprocessor
 from activities.writing.project_access import ProjectReader
 from activities.writing.project_updates import ProjectUpdater
 from activities.writing.router import Router
+from imaging.fetch import GuardedImageFetcher
+from imaging.image_provider import ImageProvider, LocalImageProvider
+from imaging.providers.dashscope import DashScopeProvider
+from imaging.providers.openai_images import OpenAIImagesProvider
 from llm import LLMClient
 from llm.errors import ConfigurationError
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
+from stores.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from stores.blob_store import LocalBlobStore
 from stores.embedder import HashingEmbedder
 from stores.style_library import load_style_library, style_vocabulary

@@ -22,8 +22,8 @@ from fastapi import Request
 from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from activities.common.blob_refs import MAX_IMAGE_BYTES
 from models.paths import MAX_COORDINATE, PackedPath
+from stores.blob_refs import MAX_IMAGE_BYTES
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

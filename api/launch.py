@@ -20,10 +20,10 @@ from api.bodies import InvalidBody, parse_body
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.runs import RunStartRequest, RunTicket
+from models.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from workflows.common.registration import RegisteredWorkflow, Registry
-from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 
 
 @dataclass(frozen=True)

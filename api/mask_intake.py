@@ -6,16 +6,16 @@ becomes a blob key when it is one of this gateway's URLs, so it is read from the
 CPU and file work: callers run `store_mask` in a thread.
 """
 
-from activities.common.blob_refs import ImageRefError, check_image_url
-from activities.common.image_fetch import FORBIDDEN_MESSAGE
 from api.blob_urls import BlobLinks, blob_route_key
 from api.errors import ApiError
+from imaging.fetch import FORBIDDEN_MESSAGE
 from imaging.masks import FILE_EXTENSIONS, MaskError, decode_mask_base64, sniff_image_format, validate_paths
 from models.blobs import ImageRef
 from models.errors import ErrorCode
 from models.image.requests import MaskDataIn
 from models.image.state import MaskRef
 from models.paths import dump_paths
+from stores.blob_refs import ImageRefError, check_image_url
 from stores.blob_store import LocalBlobStore
 
 

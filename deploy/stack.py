@@ -33,9 +33,9 @@ from types import FrameType
 
 import httpx
 
+from models.search_attributes import dev_server_flags
 from models.settings import Settings
 from workflows.common.event_log import MEMO_WARN_BYTES
-from workflows.common.search_attributes import dev_server_flags
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 60.0

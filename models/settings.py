@@ -74,7 +74,7 @@ class Settings(BaseSettings):
 
     allow_external_images: bool = False
     """Whether `maskData.imageUrl` may name an image outside this gateway; fetched once per run, under the SSRF
-    guard of `activities.common.image_fetch`. Off: only URLs this gateway issued."""
+    guard of `imaging.fetch`. Off: only URLs this gateway issued."""
     external_image_timeout_seconds: float = 4.0
     """The whole fetch of an external image (it runs in ValidateInput, whose timeout is 5 s)."""
 

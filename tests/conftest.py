@@ -17,8 +17,8 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 from typing_extensions import Buffer
 
+from models.search_attributes import ALL_KEYS, dev_server_flags
 from tests.llm.loopback import Loopback
-from workflows.common.search_attributes import ALL_KEYS, dev_server_flags
 
 BIN_DIR = Path(sys.executable).parent
 TEST_SERVER = BIN_DIR / "temporal-test-server"

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from temporalio import activity
 
-from activities.image.image_provider import ImageRequest, LocalImageProvider
+from imaging.image_provider import ImageRequest, LocalImageProvider
 from imaging.rendering import encode_png
 from models.image.state import RetrievedStyle
 from stores.blob_store import LocalBlobStore

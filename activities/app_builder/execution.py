@@ -18,12 +18,12 @@ from activities.app_builder.offline.repair import repair_files
 from activities.app_builder.offline.scaffold import scaffold_files
 from activities.app_builder.offline.state import state_files
 from activities.app_builder.offline.styles import style_files
-from activities.app_builder.workspace import load_manifest, read_text, store_text, workspace_path
 from models.app_builder import nodes
 from models.app_builder.agents import TaskOutcome, TaskRequest
 from models.app_builder.documents import SessionDocument
 from models.app_builder.plan import ExecutionAgentID
 from models.app_builder.workspace import PatchIntent
+from stores.app_workspace import load_manifest, read_text, store_text, workspace_path
 from stores.blob_store import LocalBlobStore
 
 AgentRules = Callable[[list[SessionDocument], dict[str, str], str], dict[str, str]]

@@ -24,14 +24,6 @@ from dataclasses import dataclass
 from temporalio.exceptions import ApplicationError
 
 from activities.app_builder.merge import merge_versions
-from activities.app_builder.workspace import (
-    WorkspacePathError,
-    load_manifest,
-    read_text,
-    store_manifest,
-    store_text,
-    workspace_path,
-)
 from activities.common.failures import permanent
 from models.app_builder.nodes import APPLY_PATCHES
 from models.app_builder.workspace import (
@@ -43,6 +35,14 @@ from models.app_builder.workspace import (
     WorkspaceRef,
 )
 from models.errors import ErrorCode
+from stores.app_workspace import (
+    WorkspacePathError,
+    load_manifest,
+    read_text,
+    store_manifest,
+    store_text,
+    workspace_path,
+)
 from stores.blob_store import LocalBlobStore
 
 SNAPSHOT = "snapshot"

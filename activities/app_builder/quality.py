@@ -11,10 +11,10 @@ from temporalio import activity
 from activities.app_builder.checks.imports import import_findings
 from activities.app_builder.checks.parsers import parse_findings
 from activities.app_builder.checks.toolchain import run_toolchain
-from activities.app_builder.workspace import read_files
 from models.app_builder.nodes import QUALITY_CHECKS, TOOLCHAIN_CHECKS
 from models.app_builder.quality import MAX_FINDINGS, CheckName, Finding, QualityReport, QualityRequest
 from models.app_builder.workspace import WorkspaceRef
+from stores.app_workspace import read_files
 from stores.blob_store import LocalBlobStore
 
 

@@ -10,13 +10,6 @@ import asyncio
 
 from activities.app_builder.documents_store import load_documents
 from activities.app_builder.prompts import WRITER_SYSTEM, task_input
-from activities.app_builder.workspace import (
-    WorkspacePathError,
-    load_manifest,
-    read_text,
-    store_text,
-    workspace_path,
-)
 from activities.common.failures import permanent
 from activities.common.llm_calls import llm_failure, llm_timeout
 from llm import LLMClient, Message
@@ -27,6 +20,13 @@ from models.app_builder.agents import TaskToolRequest, TaskToolResult, TaskTurn,
 from models.app_builder.documents import SessionDocument
 from models.app_builder.workspace import PatchIntent, WorkspaceRef
 from models.errors import ErrorCode
+from stores.app_workspace import (
+    WorkspacePathError,
+    load_manifest,
+    read_text,
+    store_text,
+    workspace_path,
+)
 from stores.blob_store import LocalBlobStore
 
 MAX_FILE_CHARS = 200_000

@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field
 
 from activities.common.failures import permanent
 from activities.common.llm_calls import llm_failure, llm_timeout
-from activities.content.evidence import load_items
 from activities.content.offline.brief import compile_brief
 from activities.content.offline.image_planning import plan_images
 from activities.content.offline.layout import plan_layout
@@ -36,6 +35,7 @@ from models.content.artifacts import (
 )
 from models.errors import ErrorCode
 from stores.blob_store import BlobNotFoundError, LocalBlobStore
+from stores.evidence import load_items
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 LLM_TEMPERATURE = 0.5

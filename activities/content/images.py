@@ -6,12 +6,12 @@ task-based API, as `content.image_submit`, the workflow's polls (`content.image_
 the offline turn asks for every image not yet made."""
 
 from activities.common.failures import permanent
+from activities.common.hosted_providers import HostedProviders
 from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.provider_failures import provider_failure
 from activities.content.prompts import AGENT_PROMPTS
-from activities.image.image_provider import ImageProvider, ImageRequest
-from activities.image.providers.errors import ImageProviderError
-from activities.image.providers.failures import provider_failure
-from activities.image.providers.tasks import HostedProviders
+from imaging.image_provider import ImageProvider, ImageRequest
+from imaging.providers.errors import ImageProviderError
 from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
 from llm.errors import LLMError
 from models.blobs import blob_ref

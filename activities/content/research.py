@@ -1,6 +1,6 @@
 """The research agent's tool loop, as activities: one LLM turn (`supervisor.research_turn`: tool calls, or its
 findings) and one tool call (`supervisor.research_tool`: `search_notes`, `extract_facts` over the user's notes).
-The findings are stored by reference (`activities.content.evidence`); the state keeps the pack and the body's
+The findings are stored by reference (`stores.evidence`); the state keeps the pack and the body's
 outline. Without an LLM the offline policy runs the same loop (`activities.content.offline.research`)."""
 
 import asyncio
@@ -9,7 +9,6 @@ from pydantic import ValidationError
 
 from activities.common.failures import permanent
 from activities.common.llm_calls import llm_failure, llm_timeout
-from activities.content.evidence import load_notes, store_findings
 from activities.content.offline.research import research_turn
 from activities.content.offline.research_tools import RESEARCH_TOOLS, run_research_tool
 from activities.content.prompts import AGENT_PROMPTS, agent_input
@@ -22,6 +21,7 @@ from models.content.artifacts import ResearchFindings
 from models.content.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from models.errors import ErrorCode
 from stores.blob_store import LocalBlobStore
+from stores.evidence import load_notes, store_findings
 
 RESEARCH_TEMPERATURE = 0.3
 

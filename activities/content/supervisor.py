@@ -7,7 +7,6 @@ import json
 from pydantic import ValidationError
 
 from activities.common.llm_calls import llm_failure, llm_timeout
-from activities.content.evidence import load_items
 from activities.content.offline.supervisor_policy import decide
 from activities.content.prompts import state_summary, supervisor_prompt
 from llm import LLMClient, LLMRequest, Message, ToolDefinition
@@ -17,6 +16,7 @@ from models.content import nodes
 from models.content.agents import SupervisorDecision
 from models.content.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from stores.blob_store import LocalBlobStore
+from stores.evidence import load_items
 
 SUPERVISOR_TEMPERATURE = 0.2
 TOOL_RESULT_CHARS = 8000

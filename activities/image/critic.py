@@ -14,7 +14,6 @@ import json
 
 from temporalio import activity
 
-from activities.common.blob_refs import BlobResolver
 from activities.common.llm_calls import llm_timeout
 from activities.image.mask_refs import load_mask_png
 from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, PromptReview, assess_image
@@ -24,6 +23,7 @@ from llm.errors import LLMError
 from models.image import nodes
 from models.image.nodes import CriticRequest
 from models.image.state import MaskRef, QualityCheck
+from stores.blob_refs import BlobResolver
 from stores.blob_store import LocalBlobStore
 
 REVIEW_PROMPT = """你是图像生成质量评审。给定用户的原始请求、识别出的主体和风格，以及实际用于生成图片的 Prompt，

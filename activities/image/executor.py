@@ -8,19 +8,19 @@ submit the same request to a task-based API and store its image the same way.
 
 import asyncio
 
-from activities.common.blob_refs import BlobResolver, ImageRefError
 from activities.common.failures import permanent
-from activities.image.image_provider import ImageProvider, ImageRequest
+from activities.common.provider_failures import provider_failure
 from activities.image.mask_refs import load_mask_png
-from activities.image.providers.errors import ImageProviderError
-from activities.image.providers.failures import provider_failure
+from imaging.image_provider import ImageProvider, ImageRequest
 from imaging.masks import MaskError
+from imaging.providers.errors import ImageProviderError
 from imaging.rendering import decode_image
 from models.blobs import blob_ref
 from models.errors import ErrorCode
 from models.image import hosted, nodes
 from models.image.nodes import ExecutorRequest
 from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef, TaskType
+from stores.blob_refs import BlobResolver, ImageRefError
 from stores.blob_store import LocalBlobStore
 
 

@@ -1,21 +1,20 @@
 """The hosted-task nodes of the image agent (issue 13): `image.submit`, `image.poll`, `image.fetch` and
-`image.cancel`, each one short call to a task-based image API (`activities.image.providers.tasks`); the
+`image.cancel`, each one short call to a task-based image API (`activities.common.hosted_providers`); the
 workflow waits between polls on durable timers.
 
-A provider's failure becomes a Temporal failure through `activities.image.providers.failures`; polls and cancels
+A provider's failure becomes a Temporal failure through `activities.common.provider_failures`; polls and cancels
 are `HostedProviders`' (the content family's image agent polls the same way).
 """
 
 import asyncio
 
-from activities.common.blob_refs import BlobResolver
 from activities.common.failures import permanent
+from activities.common.hosted_providers import HostedProviders
+from activities.common.provider_failures import provider_failure
 from activities.image.executor import image_request, stored_result
-from activities.image.providers.errors import (
+from imaging.providers.errors import (
     ImageProviderError,
 )
-from activities.image.providers.failures import provider_failure
-from activities.image.providers.tasks import HostedProviders
 from imaging.rendering import decode_image
 from models.errors import ErrorCode
 from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
@@ -23,6 +22,7 @@ from models.image import hosted
 from models.image.hosted import FetchRequest
 from models.image.nodes import ExecutorRequest
 from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult
+from stores.blob_refs import BlobResolver
 
 
 class HostedImageNodes:

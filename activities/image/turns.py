@@ -15,6 +15,9 @@ checks now and then that its session is still there to let it begin (`image.look
 
 Each is safe to repeat: a start that finds its run already there (running or closed) reports it started; a
 repeated report is a signal the session ignores once it has the turn's end.
+
+Runs are started and signalled by their registered names (`models.image.runs`), so activities never import
+workflow code.
 """
 
 from contextlib import suppress
@@ -31,10 +34,12 @@ from temporalio.exceptions import CancelledError, TerminatedError, WorkflowAlrea
 from temporalio.service import RPCError, RPCStatusCode
 
 from models.image.runs import (
+    IMAGE_AGENT_WORKFLOW,
     LOOK_UP_SESSION,
     LOOK_UP_TURN,
     REPORT_TURN,
     START_TURN,
+    TURN_ENDED_SIGNAL,
     ImageTurnResult,
     SessionLookedUp,
     SessionLookup,
@@ -46,9 +51,7 @@ from models.image.runs import (
     TurnStart,
     TurnStarted,
 )
-from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
-from workflows.image.session import ImageSessionWorkflow
-from workflows.image.workflow import ImageAgentWorkflow
+from models.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 
 
 class TurnControl:
@@ -58,8 +61,9 @@ class TurnControl:
     async def start_turn(self, request: TurnStart) -> TurnStarted:
         with suppress(WorkflowAlreadyStartedError):  # an earlier attempt started it and it has already ended
             await activity.client().start_workflow(
-                ImageAgentWorkflow.run,
+                IMAGE_AGENT_WORKFLOW,
                 request.input,
+                result_type=ImageTurnResult,
                 id=request.run_id,
                 task_queue=activity.info().task_queue,
                 id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
@@ -80,7 +84,7 @@ class TurnControl:
     async def report_turn(self, report: TurnReport) -> TurnReported:
         handle = activity.client().get_workflow_handle(report.session_workflow_id)
         try:
-            await handle.signal(ImageSessionWorkflow.turn_ended, report.end)
+            await handle.signal(TURN_ENDED_SIGNAL, report.end)
         except RPCError as err:
             if err.status == RPCStatusCode.NOT_FOUND:  # the session has ended (idle, or terminated)
                 return TurnReported(delivered=False)

@@ -7,15 +7,15 @@ guard, and stored: later nodes get its blob key. A failure is a non-retryable er
 and whose message is written for a person; a long text is truncated and reported as a warning instead.
 """
 
-from activities.common.blob_refs import ImageRefError, check_image_url
 from activities.common.failures import permanent
-from activities.common.image_fetch import GuardedImageFetcher, forbidden
+from imaging.fetch import GuardedImageFetcher, forbidden
 from imaging.masks import FILE_EXTENSIONS, sniff_image_format
 from models.blobs import ImageRef
 from models.errors import ErrorCode, ErrorInfo
 from models.image import nodes
 from models.image.nodes import ValidatedInput, ValidateRequest
 from models.image.state import MaskRef
+from stores.blob_refs import ImageRefError, check_image_url
 from stores.blob_store import LocalBlobStore
 
 MAX_TEXT_CHARS = 1000

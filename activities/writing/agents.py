@@ -18,7 +18,6 @@ from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
-from activities.writing.prompts import base_prompt
 from activities.writing.story_facts import character_states
 from activities.writing.streaming import ContentStreamer
 from llm import LLMClient, LLMRequest, Message, TextDelta
@@ -38,6 +37,7 @@ from models.writing.agents import (
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
 from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
+from models.writing.prompts import base_prompt
 
 LLM_TEMPERATURE = 0.8
 EXCERPT_CHARS = 40

@@ -24,8 +24,8 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 
-from activities.writing.skills.skill import keyword_pattern
 from models.writing.context import Archetype
+from models.writing.skills.skill import keyword_pattern
 from stores.embedder import HashingEmbedder
 
 _LIBRARY_FILE = "archetypes.json"

@@ -9,7 +9,6 @@ from pydantic import BaseModel, Field
 from activities.common.llm_calls import llm_failure, llm_timeout
 from activities.writing.consistency import check_draft
 from activities.writing.project_access import ProjectReader
-from activities.writing.prompts import base_prompt
 from activities.writing.story_facts import character_states
 from llm import LLMClient, Message
 from llm.errors import LLMError, OutputValidationError
@@ -18,6 +17,7 @@ from models.writing.checks import CheckResult, ConsistencyCheckRequest
 from models.writing.context import CharacterState, ConsistencyIssue, Severity, TextLocation
 from models.writing.intents import WritingIntent
 from models.writing.nodes import CONSISTENCY_CHECK
+from models.writing.prompts import base_prompt
 
 MAX_REVIEW_ISSUES = 10
 

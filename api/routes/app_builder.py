@@ -11,8 +11,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
-from activities.app_builder.archive import workspace_listing, workspace_zip
-from activities.app_builder.workspace import WorkspacePathError, load_manifest, read_text, workspace_path
 from api.admission import admitted_stream
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
@@ -23,6 +21,14 @@ from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
 from models.app_builder.state import AppBuilderState
 from models.errors import ErrorCode
 from models.runs import RunTicket
+from stores.app_workspace import (
+    WorkspacePathError,
+    load_manifest,
+    read_text,
+    workspace_listing,
+    workspace_path,
+    workspace_zip,
+)
 from workflows.app_builder.registration import APP_BUILDER
 from workflows.app_builder.workflow import AppBuilderWorkflow
 

@@ -12,7 +12,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
-from activities.content.evidence import store_notes
 from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
@@ -20,13 +19,14 @@ from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, sta
 from api.routes.runs import owned_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
+from models.content.post import assemble_post
 from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
 from models.content.state import ContentState
 from models.errors import ErrorCode
 from models.runs import RunTicket
 from stores.blob_store import BlobNotFoundError
+from stores.evidence import store_notes
 from workflows.content.graph import GRAPH
-from workflows.content.post import assemble_post
 from workflows.content.registration import CONTENT_SUPERVISOR
 from workflows.content.workflow import ContentSupervisorWorkflow
 

@@ -22,8 +22,8 @@ from models.image.requests import ChatRequest, ImageRunInput
 from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
 from models.image.state import UserInput
 from models.runs import RunTicket
+from models.search_attributes import OWNER, SESSION_ID
 from models.settings import Settings
-from workflows.common.search_attributes import OWNER, SESSION_ID
 from workflows.image.session import ImageSessionWorkflow, session_workflow_id
 
 router = APIRouter(tags=["image agent"])

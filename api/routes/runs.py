@@ -41,9 +41,9 @@ from models.base import CamelModel
 from models.errors import ErrorCode
 from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
 from models.runs import SESSION_ID_PATTERN, ListedStatus, RunPage, RunStartRequest, RunSummary, RunTicket
+from models.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
 from workflows.common.registration import Registry
-from workflows.common.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 
 StateT = TypeVar("StateT", bound=BaseModel)
 

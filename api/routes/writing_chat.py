@@ -16,8 +16,8 @@ from api.launch import run_search_attributes
 from api.routes.writing import Projects, call_store
 from models.errors import ErrorCode
 from models.settings import Settings
+from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
-from workflows.writing.plans import chain_problem
 from workflows.writing.workflow import WritingWorkflow
 
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])

@@ -154,6 +154,11 @@ class SessionLookedUp(CamelModel):
     open: bool
 
 
+IMAGE_AGENT_WORKFLOW = "ImageAgentWorkflow"
+"""The image agent's registered workflow type: `image.start_turn` starts a turn's run by this name."""
+TURN_ENDED_SIGNAL = "turn_ended"
+"""The session's signal that carries a `TurnEnd`: `image.report_turn` sends it by this name."""
+
 START_TURN = ActivitySpec("image.start_turn", TurnStart, TurnStarted)
 REPORT_TURN = ActivitySpec("image.report_turn", TurnReport, TurnReported)
 LOOK_UP_TURN = ActivitySpec("image.look_up_turn", TurnLookup, TurnLookedUp)

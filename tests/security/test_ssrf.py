@@ -11,8 +11,8 @@ import httpx
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from activities.common.blob_refs import ImageRefError
-from activities.common.image_fetch import FAILED_MESSAGE, FORBIDDEN_MESSAGE, GuardedImageFetcher, is_public_address
+from imaging.fetch import FAILED_MESSAGE, FORBIDDEN_MESSAGE, GuardedImageFetcher, is_public_address
+from stores.blob_refs import ImageRefError
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, running_gateway
 from tests.api.image.test_chat import mask_png

@@ -20,7 +20,6 @@ from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
 from workflows.common.event_log import EventLog
-from workflows.common.search_attributes import RUN_STATUS
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
@@ -34,6 +33,7 @@ with workflow.unsafe.imports_passed_through():
         InputOption,
         ReceivedAnswer,
     )
+    from models.search_attributes import RUN_STATUS
 
 INPUT_UPDATE = "input"
 AWAITING_QUERY = "awaiting_input"

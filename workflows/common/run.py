@@ -26,7 +26,6 @@ from temporalio.exceptions import TimeoutError as NodeTimeoutError
 
 from workflows.common.event_log import EventLog
 from workflows.common.graph import Graph
-from workflows.common.search_attributes import RUN_STATUS
 from workflows.policies import NodeOptions
 
 with workflow.unsafe.imports_passed_through():
@@ -34,6 +33,7 @@ with workflow.unsafe.imports_passed_through():
     from models.events import RunEnd, RunStatus
     from models.nodes import ActivitySpec
     from models.runs import GraphPosition
+    from models.search_attributes import RUN_STATUS
 
 InputT = TypeVar("InputT", bound=BaseModel)
 ResultT = TypeVar("ResultT", bound=BaseModel)

@@ -4,10 +4,11 @@ wrote it. Pure: the workflow computes it, the Supervisor's prompt and its offlin
 
 from temporalio import workflow
 
-from workflows.content.routing import can_end, images_complete, quality_fallback, should_continue_review
+from workflows.content.routing import can_end, quality_fallback, should_continue_review
 
 with workflow.unsafe.imports_passed_through():
     from models.content.agents import END, AgentName
+    from models.content.post import images_complete
     from models.content.state import ContentState
     from models.content.turns import ArtifactStatus, Progress
 

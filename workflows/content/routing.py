@@ -15,6 +15,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from models.content.agents import END, QUALITY_FALLBACK, AgentName, SupervisorDecision
     from models.content.artifacts import QUALITY_THRESHOLD, QualityDimension, QualityScores, is_quality_approved
+    from models.content.post import images_complete
     from models.content.state import ContentState
     from models.content.turns import QualityFallback
 
@@ -86,13 +87,6 @@ def check_basic_preconditions(target: AgentName, state: ContentState) -> AgentNa
     if target is AgentName.IMAGE and not state.image_plans:
         return AgentName.IMAGE_PLANNER
     return None
-
-
-def images_complete(state: ContentState) -> bool:
-    """Seed 001's `imagesComplete`: there are image plans and every one has its image."""
-    return bool(state.image_plans) and all(
-        plan.plan_id in state.generated_image_asset_ids for plan in state.image_plans
-    )
 
 
 def missing_for_end(state: ContentState) -> list[str]:

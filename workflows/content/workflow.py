@@ -29,7 +29,6 @@ from workflows.common.run import GraphRun, NodeFailed, NodeStep
 from workflows.content.graph import CLARIFICATION, ERROR_HANDLER, FINALIZE, GRAPH
 from workflows.content.images import ContentImages
 from workflows.content.patches import apply_patch, record_write
-from workflows.content.post import assemble_post
 from workflows.content.progress import artifact_status, progress
 from workflows.content.routing import (
     IMAGE_TOOL_CALL_LIMIT,
@@ -37,7 +36,6 @@ from workflows.content.routing import (
     RESEARCH_TOOLS,
     SUPERVISOR,
     SUPERVISOR_TOOLS,
-    images_complete,
     quality_fallback,
     route_from_supervisor,
     should_continue_image,
@@ -73,6 +71,7 @@ with workflow.unsafe.imports_passed_through():
         ToolCalled,
         ToolReturned,
     )
+    from models.content.post import assemble_post, images_complete
     from models.content.runs import ContentPost, ContentResult, ContentRunInput
     from models.content.state import (
         MESSAGE_CHARS,

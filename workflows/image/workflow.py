@@ -20,7 +20,6 @@ from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.hosted_task import HostedTask
 from workflows.common.run import GraphRun, NodeFailed, run_activity
-from workflows.common.search_attributes import INTENT_ACTION
 from workflows.image.graph import (
     CRITIC,
     ERROR_HANDLER,
@@ -68,6 +67,7 @@ with workflow.unsafe.imports_passed_through():
         PreviousResult,
         QualityCheck,
     )
+    from models.search_attributes import INTENT_ACTION
 
 
 @workflow.defn

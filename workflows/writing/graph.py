@@ -7,10 +7,10 @@ them directly and every transition a run records is checked against `GRAPH` (ARC
 from temporalio import workflow
 
 from workflows.common.graph import START, Edge, Graph
-from workflows.writing.plans import WorkflowPlan
 
 with workflow.unsafe.imports_passed_through():
     from models.writing.agents import ChainContext
+    from models.writing.plans import WorkflowPlan
 
 ROUTER = "router"
 PREPROCESSING = "preprocessing"

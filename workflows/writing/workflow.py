@@ -23,7 +23,6 @@ from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.human_input import HumanInput
 from workflows.common.run import GraphRun, NodeFailed
-from workflows.common.search_attributes import INTENT_ACTION, OWNER, SESSION_ID
 from workflows.writing.graph import (
     AGENT,
     CHAIN_STEP,
@@ -40,15 +39,13 @@ from workflows.writing.graph import (
     route_after_router,
     route_in_chain,
 )
-from workflows.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS, PostProcessing, WorkflowPlan, chain_problem
 from workflows.writing.relationships import RelationshipGraphWorkflow
 
 with workflow.unsafe.imports_passed_through():
-    from activities.writing.prompts import base_prompt
-    from activities.writing.skills import enhanced_system_prompt, select_skills
     from models.errors import ErrorCode, ErrorInfo
     from models.events import RunStatus
     from models.human_input import InputOption
+    from models.search_attributes import INTENT_ACTION, OWNER, SESSION_ID
     from models.writing import nodes
     from models.writing.agents import (
         CONTENT_SIGNAL,
@@ -81,6 +78,8 @@ with workflow.unsafe.imports_passed_through():
     )
     from models.writing.intents import PHASE_OF_INTENT, WORKFLOW_FOR_INTENT, IntentResult
     from models.writing.nodes import KnowledgeUpdateRequest, RelationshipUpdateRequest, RouteRequest
+    from models.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS, PostProcessing, WorkflowPlan, chain_problem
+    from models.writing.prompts import base_prompt
     from models.writing.runs import (
         RelationshipRunInput,
         WritingMetadata,
@@ -88,6 +87,7 @@ with workflow.unsafe.imports_passed_through():
         WritingRunInput,
         WritingState,
     )
+    from models.writing.skills import enhanced_system_prompt, select_skills
 
 CONTENT_EVENT_CHARS = 2000
 """A text that did not stream reaches the event stream in pieces of at most this many characters."""

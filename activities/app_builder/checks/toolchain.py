@@ -32,8 +32,8 @@ from pathlib import Path
 
 from activities.app_builder.checks.confinement import outside_paths
 from activities.app_builder.offline.scaffold import VITE_CONFIG
-from activities.app_builder.workspace import workspace_path
 from models.app_builder.quality import CheckName, Finding, ToolchainMode
+from stores.app_workspace import workspace_path
 
 HEARTBEAT_SECONDS = 5.0
 INSTALL_TIMEOUT_SECONDS = 600.0

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from activities.writing.offline.grounding import Grounding, offline_label, without_acting
-from activities.writing.skills.action import ACTION_SKILL
-from activities.writing.skills.description import DESCRIPTION_SKILL
-from activities.writing.skills.dialogue import DIALOGUE_SKILL
-from activities.writing.skills.psychology import PSYCHOLOGY_SKILL
 from activities.writing.story_facts import split_sentences
 from models.writing.agents import AgentName, AgentResult
+from models.writing.skills.action import ACTION_SKILL
+from models.writing.skills.description import DESCRIPTION_SKILL
+from models.writing.skills.dialogue import DIALOGUE_SKILL
+from models.writing.skills.psychology import PSYCHOLOGY_SKILL
 
 LABEL = offline_label("草稿")
 SHORT_SENTENCE_CHARS = 14

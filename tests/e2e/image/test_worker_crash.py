@@ -17,9 +17,9 @@ from temporalio.testing import WorkflowEnvironment
 from api.streaming import run_events
 from models.image.runs import ImageAgentInput
 from models.image.state import UserInput
+from models.search_attributes import dev_server_flags
 from tests.conftest import DEV_SERVER
 from tests.stack_process import REPO
-from workflows.common.search_attributes import dev_server_flags
 from workflows.image.workflow import ImageAgentWorkflow
 
 pytestmark = pytest.mark.e2e

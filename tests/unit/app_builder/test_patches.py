@@ -8,8 +8,8 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.app_builder.patches import SNAPSHOT, PatchApplier, apply_intents
-from activities.app_builder.workspace import load_manifest, read_files, store_files, store_text
 from models.app_builder.workspace import ApplyRequest, ConflictRecord, MergedFile, PatchIntent, WorkspaceRef
+from stores.app_workspace import load_manifest, read_files, store_files, store_text
 from stores.blob_store import LocalBlobStore
 
 APP = "import React from 'react'\n\nexport function App() {\n  return null\n}\n\nexport const title = 'app'\n"

@@ -9,8 +9,8 @@ import pytest
 from temporalio.testing import ActivityEnvironment
 
 from activities.app_builder.quality import QualityAgent
-from activities.app_builder.workspace import store_files
 from models.app_builder.quality import MAX_FINDINGS, QualityRequest, ToolchainMode
+from stores.app_workspace import store_files
 from stores.blob_store import LocalBlobStore
 
 PROJECT = {

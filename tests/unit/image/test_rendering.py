@@ -5,7 +5,7 @@ import numpy.typing as npt
 import pytest
 from PIL import Image
 
-from activities.image.image_provider import ImageRequest, LocalImageProvider
+from imaging.image_provider import ImageRequest, LocalImageProvider
 from imaging.rendering import (
     ImageDecodeError,
     ImageTooLargeError,

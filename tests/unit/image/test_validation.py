@@ -8,8 +8,8 @@ import pytest
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from activities.common.image_fetch import GuardedImageFetcher
 from activities.image.validation import InputValidator
+from imaging.fetch import GuardedImageFetcher
 from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import ImageRef
 from models.image.nodes import ValidateRequest

@@ -4,16 +4,16 @@ base prompt for every agent and every SimpleAgent intent."""
 
 import pytest
 
-from activities.writing.prompts import BASE_PROMPTS, SIMPLE_PROMPTS, base_prompt
-from activities.writing.skills import MAX_SKILLS, SKILLS, enhanced_system_prompt, select_skills
-from activities.writing.skills.action import ACTION_SKILL, is_fight_scene
-from activities.writing.skills.description import DESCRIPTION_SKILL
-from activities.writing.skills.dialogue import DIALOGUE_SKILL
-from activities.writing.skills.psychology import PSYCHOLOGY_SKILL
-from activities.writing.skills.skill import Skill
 from models.writing.agents import AgentName
 from models.writing.context import CharacterState, Passage, PreprocessingContext, StyleExcerpt
 from models.writing.intents import WORKFLOW_FOR_INTENT, WorkflowKind, WritingIntent
+from models.writing.prompts import BASE_PROMPTS, SIMPLE_PROMPTS, base_prompt
+from models.writing.skills import MAX_SKILLS, SKILLS, enhanced_system_prompt, select_skills
+from models.writing.skills.action import ACTION_SKILL, is_fight_scene
+from models.writing.skills.description import DESCRIPTION_SKILL
+from models.writing.skills.dialogue import DIALOGUE_SKILL
+from models.writing.skills.psychology import PSYCHOLOGY_SKILL
+from models.writing.skills.skill import Skill
 
 WRITER = AgentName.WRITER
 

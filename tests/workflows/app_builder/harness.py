@@ -25,7 +25,6 @@ from temporalio.worker import (
     Interceptor,
 )
 
-from activities.app_builder.workspace import read_files
 from api.streaming import run_events
 from models.app_builder.agents import AppBrief
 from models.app_builder.runs import AppRunInput, AppRunResult
@@ -33,6 +32,7 @@ from models.app_builder.state import AppBuilderState
 from models.events import RunEvent
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
+from stores.app_workspace import read_files
 from stores.blob_store import LocalBlobStore
 from tests.workflows.image.harness import outside_services, settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents

@@ -12,6 +12,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 
 from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
+from models.search_attributes import RUN_STATUS
 from tests.workflows.common.conftest import Tiny
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS, AskWorkflow
 from tests.workflows.common.tiny_models import AskInput
@@ -19,7 +20,6 @@ from tests.workflows.image.harness import settings_for
 from worker import running_workers
 from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
 from workflows.common.registration import Registry
-from workflows.common.search_attributes import RUN_STATUS
 
 
 async def question_of(handle: WorkflowHandle[Any, Any]) -> AwaitingInput:

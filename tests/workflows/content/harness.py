@@ -15,7 +15,6 @@ import httpx
 from temporalio.client import Client, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from activities.content.evidence import store_notes
 from api.streaming import run_events
 from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import blob_ref
@@ -26,6 +25,7 @@ from models.events import RunEvent
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
+from stores.evidence import store_notes
 from tests.workflows.image.harness import outside_services, settings_for, terminate_running
 from tests.workflows.outcomes import StreamedEvents
 from worker import build_activities, running_workers

@@ -1,5 +1,5 @@
 """DashScope's image API as the loopback server plays it for workflow and gateway tests (the provider's own wire
-formats are tested in `tests/unit/image/test_dashscope.py`): tasks that run for a few polls and then succeed with
+formats are tested in `tests/unit/imaging/test_dashscope.py`): tasks that run for a few polls and then succeed with
 a URL on the same server, submits answered with a scripted error first, tasks that never finish, and cancels.
 Everything it was asked is counted."""
 

@@ -17,8 +17,8 @@ from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from activities.image.image_provider import ImageProvider
 from api.streaming import run_events
+from imaging.image_provider import ImageProvider
 from models.events import RunEvent
 from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
 from models.image.state import ImageAgentState, MaskRef, PreferredModel, PreviousResult, UserInput

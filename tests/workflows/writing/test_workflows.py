@@ -10,8 +10,8 @@ import time
 import pytest
 
 from models.writing.intents import WorkflowKind
+from models.writing.plans import PLANS, PostProcessing
 from tests.workflows.writing.harness import OWNER, WritingHarness
-from workflows.writing.plans import PLANS, PostProcessing
 
 MAX_LOOP_STALL_SECONDS = 0.5
 """Far above a busy loop's jitter on 2 cores, far below what one blocking store or index call per run would add."""

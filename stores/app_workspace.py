@@ -1,11 +1,14 @@
-"""A run's workspace in the blob store: each file version is a text blob, a manifest (`{path: key}`, JSON) is a
-snapshot (`models.app_builder.workspace`). Blocking file work: call these in a thread or a synchronous activity.
+"""The app builder's workspace in the blob store: each file version is a text blob, a manifest (`{path: key}`,
+JSON) is a snapshot (`models.app_builder.workspace`); a snapshot also comes as a download (the zip of its files under
+one folder) and as its file listing. Blocking file work: call these in a thread or a synchronous activity.
 
 Paths are POSIX, relative, inside the project: `workspace_path` refuses anything else (absolute paths, `..`,
 backslashes, empty parts), so no agent's output can name a file outside the project it writes.
 """
 
+import io
 import json
+import zipfile
 from pathlib import PurePosixPath
 
 from models.app_builder.workspace import WorkspaceRef
@@ -15,6 +18,10 @@ from stores.blob_store import LocalBlobStore
 FILE_KIND = "appfile"
 MANIFEST_KIND = "appmanifest"
 MAX_PATH_CHARS = 200
+ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
+"""The earliest time a zip entry can carry: every entry has it."""
+FILE_MODE = 0o644
+UNIX = 3
 
 
 class WorkspacePathError(ValueError):
@@ -68,3 +75,23 @@ def read_files(blobs: LocalBlobStore, workspace: WorkspaceRef) -> dict[str, str]
 def store_files(blobs: LocalBlobStore, files: dict[str, str]) -> WorkspaceRef:
     """A snapshot holding exactly `files` (path → text)."""
     return store_manifest(blobs, {workspace_path(path): store_text(blobs, text) for path, text in files.items()})
+
+
+def workspace_zip(blobs: LocalBlobStore, workspace: WorkspaceRef, root: str) -> bytes:
+    """Every file of the snapshot under `root/` (a project path), deflated. Deterministic: files in path order, one
+    fixed timestamp and fixed attributes, so the same snapshot always gives the same bytes."""
+    folder = workspace_path(root)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path, key in sorted(load_manifest(blobs, workspace).items()):
+            entry = zipfile.ZipInfo(f"{folder}/{path}", date_time=ZIP_TIMESTAMP)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.create_system = UNIX
+            entry.external_attr = FILE_MODE << 16
+            archive.writestr(entry, blobs.get(key))
+    return buffer.getvalue()
+
+
+def workspace_listing(blobs: LocalBlobStore, workspace: WorkspaceRef) -> list[tuple[str, int]]:
+    """Each file's path and size in bytes, in path order."""
+    return [(path, blobs.size(key)) for path, key in sorted(load_manifest(blobs, workspace).items())]

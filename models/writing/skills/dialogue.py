@@ -3,9 +3,9 @@ are dialogue-heavy (much of their text is quoted speech)."""
 
 import re
 
-from activities.writing.skills.skill import Skill, craft_rules
 from models.writing.agents import AgentName
 from models.writing.context import PreprocessingContext
+from models.writing.skills.skill import Skill, craft_rules
 
 _QUOTED = re.compile(r"“[^“”]*”|「[^「」]*」|『[^『』]*』|\"[^\"\n]*\"")
 DIALOGUE_SHARE = 0.3

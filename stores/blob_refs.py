@@ -1,8 +1,9 @@
 """Turns an `ImageRef` into bytes: the claim-check boundary for images activities start from.
 
 Activities read images from the blob store by key only. An image a user named by URL was fetched once, by the
-run's ValidateInput (`activities.common.image_fetch`), and stored; a URL that still reaches here is refused.
-Workflows carry only keys, never bytes.
+run's ValidateInput (`imaging.fetch`), and stored; a URL that still reaches here is refused.
+Workflows carry only keys, never bytes. The gateway shares the rules: it refuses an image URL that is not http(s)
+(`check_image_url`) before a run starts, and `MAX_IMAGE_BYTES` caps both an upload and a fetched image.
 """
 
 from urllib.parse import urlsplit

@@ -13,9 +13,9 @@ import httpx
 import pytest
 from PIL import Image
 
-from activities.image.image_provider import ImageRequest
-from activities.image.providers.dashscope import FINISHED_TASK_PREFIX, DashScopeProvider, size_for
-from activities.image.providers.errors import (
+from imaging.image_provider import ImageRequest
+from imaging.providers.dashscope import FINISHED_TASK_PREFIX, DashScopeProvider, size_for
+from imaging.providers.errors import (
     ContentRefused,
     ImageProviderError,
     InvalidImageRequest,

@@ -12,13 +12,13 @@ Pure and deterministic (no I/O, clock, randomness or environment): the writing w
 
 from collections.abc import Sequence
 
-from activities.writing.skills.action import ACTION_SKILL
-from activities.writing.skills.description import DESCRIPTION_SKILL
-from activities.writing.skills.dialogue import DIALOGUE_SKILL
-from activities.writing.skills.psychology import PSYCHOLOGY_SKILL
-from activities.writing.skills.skill import Skill, SkillChoice
 from models.writing.agents import AgentName
 from models.writing.context import PreprocessingContext
+from models.writing.skills.action import ACTION_SKILL
+from models.writing.skills.description import DESCRIPTION_SKILL
+from models.writing.skills.dialogue import DIALOGUE_SKILL
+from models.writing.skills.psychology import PSYCHOLOGY_SKILL
+from models.writing.skills.skill import Skill, SkillChoice
 
 __all__ = ["MAX_SKILLS", "SKILLS", "Skill", "SkillChoice", "enhanced_system_prompt", "select_skills"]
 

@@ -1,14 +1,17 @@
 """The finished post, assembled from the run's state in the layout's order: each text block with its heading, each
-image in its slot (by its `blob:` reference, which the gateway turns into a URL). Pure, small: the workflow emits
-it as `post_ready` and returns it."""
+image in its slot (by its `blob:` reference, which the gateway turns into a URL), and whether its images are
+complete. Pure, small: the workflow emits the post as `post_ready` and returns it, the gateway serves it
+(`GET /v1/content/runs/{id}/post`), and the routing rules read `images_complete`."""
 
-from temporalio import workflow
+from models.content.runs import ContentPost, PostSection
+from models.content.state import ContentState
 
-from workflows.content.routing import images_complete
 
-with workflow.unsafe.imports_passed_through():
-    from models.content.runs import ContentPost, PostSection
-    from models.content.state import ContentState
+def images_complete(state: ContentState) -> bool:
+    """Seed 001's `imagesComplete`: there are image plans and every one has its image."""
+    return bool(state.image_plans) and all(
+        plan.plan_id in state.generated_image_asset_ids for plan in state.image_plans
+    )
 
 
 def assemble_post(state: ContentState) -> ContentPost:

@@ -1,9 +1,9 @@
 """PsychologySkill: inner life (emotion, struggle, monologue); chosen by its words, or when a character in the
 context is now in a state that weighs on them: grieving, injured, betrayed, lost."""
 
-from activities.writing.skills.skill import Skill, craft_rules, keyword_pattern
 from models.writing.agents import AgentName
 from models.writing.context import PreprocessingContext
+from models.writing.skills.skill import Skill, craft_rules, keyword_pattern
 
 _HEAVY_STATUS = keyword_pattern(
     (

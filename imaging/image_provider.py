@@ -43,7 +43,7 @@ class ImageProvider(Protocol):
     Images). Transient failures (timeouts, 429, 5xx) are raised as they are so the activity's retry policy handles
     them; a rejected request (bad prompt, content policy) is a non-retryable error. A task-based API (DashScope's
     qwen-image), whose image is ready 5–60 s later, is a `HostedImageProvider` instead
-    (`activities.image.providers.tasks`): the workflow submits, waits on durable timers and polls."""
+    (`activities.common.hosted_providers`): the workflow submits, waits on durable timers and polls."""
 
     name: str
 

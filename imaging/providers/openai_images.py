@@ -32,8 +32,9 @@ from typing import Any
 import httpx
 from PIL import Image, ImageOps
 
-from activities.image.image_provider import ImageRequest
-from activities.image.providers.errors import (
+from imaging.image_provider import ImageRequest
+from imaging.masks import mask_from_image, sniff_image_format
+from imaging.providers.errors import (
     ContentRefused,
     ImageProviderError,
     InvalidImageRequest,
@@ -43,8 +44,7 @@ from activities.image.providers.errors import (
     QuotaExhausted,
     unreachable,
 )
-from activities.image.providers.sizes import nearest_aspect
-from imaging.masks import mask_from_image, sniff_image_format
+from imaging.providers.sizes import nearest_aspect
 from imaging.rendering import ImageDecodeError, decode_image, encode_png
 from llm.adapters.openai_errors import QUOTA_CODES
 from llm.retry import retry_after_from_headers

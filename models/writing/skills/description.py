@@ -1,8 +1,8 @@
 """DescriptionSkill: scenery, setting, appearance and atmosphere; chosen by its words only (no context says
 "describe this")."""
 
-from activities.writing.skills.skill import Skill, craft_rules
 from models.writing.agents import AgentName
+from models.writing.skills.skill import Skill, craft_rules
 
 DESCRIPTION_SKILL = Skill(
     name="DescriptionSkill",

@@ -1,9 +1,9 @@
 """ActionSkill: fight and chase scenes; chosen by its words, or when the best retrieved chapter passages around
 the request are themselves fight scenes (the writer is continuing one)."""
 
-from activities.writing.skills.skill import Skill, craft_rules, keyword_pattern
 from models.writing.agents import AgentName
 from models.writing.context import PreprocessingContext
+from models.writing.skills.skill import Skill, craft_rules, keyword_pattern
 
 _COMBAT_MARKERS = keyword_pattern(
     (

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from activities.common.failures import permanent
-from activities.image.image_provider import ImageRequest
-from activities.image.providers.errors import ImageProviderError
-from activities.image.providers.failures import provider_failure
+from activities.common.provider_failures import provider_failure
+from imaging.image_provider import ImageRequest
+from imaging.providers.errors import ImageProviderError
 from models.errors import ErrorCode
 from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 

@@ -1,6 +1,6 @@
 """The OpenAI Images provider against a loopback server: the generations body, the edits multipart (with the mask
 turned into OpenAI's transparent-means-edit form), the size choice, the answer brought back as PNG of the requested
-size, and every failure mapped onto `activities.image.providers.errors`."""
+size, and every failure mapped onto `imaging.providers.errors`."""
 
 import base64
 import dataclasses
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from activities.image.image_provider import ImageRequest
-from activities.image.providers.errors import (
+from imaging.image_provider import ImageRequest
+from imaging.providers.errors import (
     ContentRefused,
     ImageProviderError,
     InvalidImageRequest,
@@ -25,7 +25,7 @@ from activities.image.providers.errors import (
     ProviderUnavailable,
     QuotaExhausted,
 )
-from activities.image.providers.openai_images import OpenAIImagesProvider, nearest_size
+from imaging.providers.openai_images import OpenAIImagesProvider, nearest_size
 from models.image.state import TaskType
 from tests.llm.loopback import Fixture, Loopback, RecordedRequest
 

@@ -19,10 +19,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from activities.common.blob_refs import ImageRefError
 from imaging.masks import sniff_image_format
 from imaging.rendering import ImageDecodeError, ImageTooLargeError, decode_image
 from models.errors import ErrorCode
+from stores.blob_refs import ImageRefError
 
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 """Host and port → the addresses it resolves to."""

@@ -8,7 +8,7 @@ from datetime import timedelta
 from temporalio.exceptions import ApplicationError
 
 from activities.common.failures import permanent
-from activities.image.providers.errors import (
+from imaging.providers.errors import (
     ContentRefused,
     ImageProviderError,
     InvalidImageRequest,

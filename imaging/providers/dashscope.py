@@ -68,8 +68,9 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from activities.image.image_provider import ImageRequest
-from activities.image.providers.errors import (
+from imaging.image_provider import ImageRequest
+from imaging.masks import mask_from_image, sniff_image_format
+from imaging.providers.errors import (
     ContentRefused,
     ImageProviderError,
     InvalidImageRequest,
@@ -79,8 +80,7 @@ from activities.image.providers.errors import (
     QuotaExhausted,
     unreachable,
 )
-from activities.image.providers.sizes import nearest_aspect
-from imaging.masks import mask_from_image, sniff_image_format
+from imaging.providers.sizes import nearest_aspect
 from imaging.rendering import decode_image, encode_png
 from llm.retry import retry_after_from_headers
 from models.hosted_tasks import SubmittedTask, TaskPoll, TaskStatus

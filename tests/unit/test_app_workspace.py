@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from activities.app_builder.archive import workspace_listing, workspace_zip
-from activities.app_builder.workspace import WorkspacePathError, store_files
 from models.app_builder.workspace import WorkspaceRef
+from stores.app_workspace import WorkspacePathError, store_files, workspace_listing, workspace_zip
 from stores.blob_store import LocalBlobStore
 
 FILES = {

@@ -1,16 +1,14 @@
 """Seed 002's two workflow tables as data: for each workflow, its preprocessing tasks, its agents (one, or a
-chain), where the writer chooses, and its post-processing. Pure, so the workflow and the tests read the same table.
+chain), where the writer chooses, and its post-processing; and whether a request's chain can be continued
+(`chain_problem`). Pure, so the workflow, the gateway and the tests read the same table.
 """
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from temporalio import workflow
-
-with workflow.unsafe.imports_passed_through():
-    from models.writing.agents import AgentName, ChainContext
-    from models.writing.context import PreprocessingTask
-    from models.writing.intents import WorkflowKind, WritingIntent
+from models.writing.agents import AgentName, ChainContext
+from models.writing.context import PreprocessingTask
+from models.writing.intents import WorkflowKind, WritingIntent
 
 
 class PostProcessing(StrEnum):

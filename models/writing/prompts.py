@@ -1,6 +1,6 @@
 """The writing agents' base system prompts (seed 002 Req 8.4 "base capabilities"): one per agent, one per
 SimpleAgent intent, and a task focus where several intents share an agent. Skills are added on top of these
-(`activities.writing.skills.enhanced_system_prompt`).
+(`models.writing.skills.enhanced_system_prompt`).
 
 Every prompt tells its agent to ground the answer in the supplied context and not contradict it. Output formats
 belong to the agents that parse them, not here.

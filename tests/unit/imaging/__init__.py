@@ -1,0 +1,1 @@
+"""Tests of the image providers shared by the image and content families."""
