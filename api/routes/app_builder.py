@@ -16,6 +16,7 @@ from activities.app_builder.workspace import WorkspacePathError, load_manifest, 
 from api.admission import admitted_stream
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
+from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
@@ -23,7 +24,7 @@ from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
 from models.app_builder.state import AppBuilderState
 from models.errors import ErrorCode
 from models.runs import RunTicket
-from workflows.app_builder.registration import APP_BUILDER
+from workflows.app_builder.family import APP_BUILDER
 from workflows.app_builder.workflow import AppBuilderWorkflow
 
 router = APIRouter(prefix="/v1/apps", tags=["apps"])
@@ -142,3 +143,7 @@ async def _app_state(client: TemporalClient, run_id: str, principal: str) -> App
 def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | None:
     key = load_manifest(blobs, state.workspace).get(path)
     return read_text(blobs, key) if key is not None else None
+
+
+GATEWAY = FamilyGateway(routers=(router,), launchers={APP_BUILDER.name: APP_RUN})
+"""The app builder's routes (runs, their workspace and zip), and how its runs start."""

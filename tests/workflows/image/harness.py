@@ -191,7 +191,7 @@ async def agent_harness(
             settings,
             http=http,
             blobs=blobs,
-            image_provider=image_provider,
+            renderer=image_provider,
             llm=build_llm_client(settings, http),
             style_store=rag_store or style_store,
         )
