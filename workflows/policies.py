@@ -260,3 +260,13 @@ APP_MAX_REPAIR_ROUNDS = 2
 """Repair rounds after a failed quality check (seed 003); then the remaining tasks are marked degraded."""
 APP_RUN_DEADLINE = timedelta(hours=1)
 """An app run's whole work (`Settings.app_run_deadline_seconds`)."""
+
+
+# --- echo, the template family (docs/adding-a-family.md) -------------------------------------------------------
+
+ECHO_REPLY = NodeOptions(start_to_close=timedelta(seconds=30), budget=timedelta(seconds=60))
+"""The reply's LLM call: 30 s per attempt, retried 5/10/20 s apart; after 60 s of failures the offline rule answers."""
+ECHO_REPLY_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""The offline reply: microseconds of string work, local."""
+ECHO_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
+"""The word-count tool, an Executor: 5 s, retried 5/10/20 s apart; when it fails for good the run fails."""

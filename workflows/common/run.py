@@ -19,6 +19,7 @@ and its routing; `GraphRun` does the rest:
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -75,12 +76,13 @@ class NodeFailed(Exception):
         """The error code a permanent failure carries (its `ApplicationError` type)."""
         return self.cause.type if isinstance(self.cause, ApplicationError) else None
 
-    def error_info(self, node: str, default: ErrorCode) -> ErrorInfo:
-        """The failure as a person should read it. A non-retryable failure whose type is an `ErrorCode` keeps its
-        code and message (they are written for a person); a timeout or any other failure gets `default` and a
-        sentence naming the node."""
+    def error_info(self, node: str, default: StrEnum) -> ErrorInfo:
+        """The failure as a person should read it. A non-retryable failure whose type is a code (the platform's
+        `ErrorCode`, or one of the family's codes, `default`'s enum) keeps its code and message (they are written
+        for a person); a timeout or any other failure gets `default` and a sentence naming the node."""
         cause = self.cause
-        if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
+        codes = ErrorCode.__members__.keys() | type(default).__members__.keys()
+        if isinstance(cause, ApplicationError) and cause.type in codes:
             return ErrorInfo(code=cause.type, message=cause.message, node=node)
         if isinstance(cause, NodeTimeoutError):
             return ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)
@@ -191,7 +193,7 @@ class GraphRun:
         options: NodeOptions,
         *,
         summary: str,
-        code: ErrorCode,
+        code: StrEnum,
         activity_id: str | None = None,
     ) -> ResultT:
         """`call`, and when the activity failed for good the run ends through its error node with `code` (or the
@@ -212,7 +214,7 @@ class GraphRun:
         offline_options: NodeOptions,
         offline_summary: str,
         degraded: Callable[[NodeFailed], None],
-        code: ErrorCode,
+        code: StrEnum,
     ) -> ResultT:
         """The LLM path first (`request`); when it failed for good, `degraded` emits the family's event that says
         so and the offline path (`offline`, the same activity without the model) answers instead. When that fails
@@ -229,7 +231,7 @@ class GraphRun:
         self.events.emit("error", node, error)
         return error
 
-    def fail(self, err: NodeFailed, default: ErrorCode) -> str:
+    def fail(self, err: NodeFailed, default: StrEnum) -> str:
         """Record a node's activity failure as the run's error (`NodeFailed.error_info`), go to the error node."""
         return self.fail_with(err.error_info(self.node, default))
 
