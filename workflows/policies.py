@@ -267,7 +267,7 @@ APP_TOOLCHAIN_CHECKS = NodeOptions(
 """`npm install`, `tsc --noEmit` and the build (minutes the first time, seconds with the dependency cache); a
 worker that dies is noticed after 30 s without a heartbeat."""
 
-APP_TASK_TOOL_CALLS = 12
+APP_TASK_TOOL_CALLS = ToolLimit(calls=12)
 """Tool calls a writing agent may make per task; after that its turn is asked for its summary alone."""
 APP_MAX_REPAIR_ROUNDS = 2
 """Repair rounds after a failed quality check (seed 003); then the remaining tasks are marked degraded."""
