@@ -152,7 +152,7 @@ class FamilyHarness:
         """The run's events after `from_offset`, as the gateway streams them (until its last one)."""
         return [event async for event in run_events(self.env.client, run_id, from_offset)]
 
-    async def outcome(self, handle: WorkflowHandle[Any, Any], kind: type[OutcomeT], **extra: Any) -> OutcomeT:
+    async def outcome(self, handle: WorkflowHandle[Any, Any], kind: type[OutcomeT]) -> OutcomeT:
         """Waits for the run's result, then queries its state and streams its events; its transitions must be
         declared edges."""
         result = await handle.result()
@@ -160,7 +160,7 @@ class FamilyHarness:
         events = await self.events(handle.id)
         if self.graph is not None:
             assert_declared(self.graph, state.position.transitions)
-        return kind(result=result, state=state, events=events, handle=handle, **extra)
+        return kind(result=result, state=state, events=events, handle=handle)
 
 
 HarnessT = TypeVar("HarnessT", bound=FamilyHarness)
