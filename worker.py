@@ -37,8 +37,8 @@ Activities = dict[str, list[Callable[..., Any]]]
 WORKFLOW_RUNNER = UnsandboxedWorkflowRunner()
 """Workflows run without the sandbox, which imports the workflow modules again for each workflow it starts or
 replays and runs every payload conversion inside its proxies: measured by replaying an image run and its session,
-82 and 61 ms per workflow without cached bytecode, 38 and 27 ms with it, 11 and 5 ms unsandboxed (a tenth of a
-turn). The price: nothing stops workflow code from calling `datetime.now()` or doing I/O while it runs here, so
+it costs several times the unsandboxed time per workflow even with cached bytecode (figures: README, Performance).
+The price: nothing stops workflow code from calling `datetime.now()` or doing I/O while it runs here, so
 the tests replay recorded histories of every workflow under the default, strict sandbox
 (`tests/workflows/image/test_replay.py`), and workflow modules keep no module-level state."""
 
@@ -111,8 +111,8 @@ async def running_workers(
 def blocking_work_threads(settings: Settings) -> ThreadPoolExecutor:
     """The event loop's default executor, which `asyncio.to_thread` hands the activities' blocking work to: one
     thread per core unless `WORKER_THREADS` says otherwise. Python's default (cores + 4: six here) ran six renders
-    at once on two cores, fighting over the GIL and the caches: at 50 concurrent sessions it gave 5.6 turns/s and
-    252 ms of worker CPU per turn, against 6.3 turns/s and 221 ms with two threads (three runs of each, alternated)."""
+    at once on two cores, fighting over the GIL and the caches: at 50 concurrent sessions it gave fewer turns a
+    second and more worker CPU per turn than two threads (measured: README, Performance)."""
     return ThreadPoolExecutor(max_workers=settings.worker_threads or os.cpu_count() or 1, thread_name_prefix="work")
 
 
