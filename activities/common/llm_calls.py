@@ -20,6 +20,7 @@ the callers.
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import StrEnum
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel
@@ -30,7 +31,6 @@ from activities.common.failures import permanent
 from llm import LLMClient, LLMRequest, LLMResponse, Message
 from llm.errors import LLMError, OutputValidationError
 from llm.retry import RetryConfig
-from models.errors import ErrorCode
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
@@ -79,7 +79,7 @@ async def json_answer(
     llm: LLMClient,
     question: JsonQuestion[SchemaT],
     *,
-    code: ErrorCode,
+    code: StrEnum,
     message: Callable[[OutputValidationError], str] | None = None,
 ) -> SchemaT:
     """The validated answer; one still invalid after the repair round is `permanent(code, ...)`, described by
