@@ -3,10 +3,8 @@ labelled as such."""
 
 from pydantic import BaseModel, Field
 
-from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
 from models.echo import nodes
 from models.echo.errors import EchoErrorCode
 from models.echo.nodes import ReplyRequest
@@ -32,12 +30,13 @@ class EchoAgent:
     async def reply(self, request: ReplyRequest) -> Reply:
         if self._llm is None or not request.use_llm:
             return Reply(text=f"{OFFLINE_PREFIX}{request.text}", offline=True)
-        try:
-            answer = await self._llm.chat_with_json(
-                [Message.user(request.text)], ModelReply, system=SYSTEM_PROMPT, timeout=llm_timeout(self._llm.timeout)
-            )
-        except OutputValidationError as err:
-            raise permanent(EchoErrorCode.REPLY_FAILED, f"模型的回答不符合格式：{len(err.errors)} 处错误") from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        question = JsonQuestion(
+            node=nodes.REPLY.node, schema=ModelReply, messages=[Message.user(request.text)], system=SYSTEM_PROMPT
+        )
+        answer = await json_answer(
+            self._llm,
+            question,
+            code=EchoErrorCode.REPLY_FAILED,
+            message=lambda err: f"模型的回答不符合格式：{len(err.errors)} 处错误",
+        )
         return Reply(text=answer.reply, offline=False)
