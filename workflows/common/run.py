@@ -215,14 +215,17 @@ class GraphRun:
         offline_summary: str,
         degraded: Callable[[NodeFailed], None],
         code: StrEnum,
+        use_llm: bool = True,
     ) -> ResultT:
-        """The LLM path first (`request`); when it failed for good, `degraded` emits the family's event that says
-        so and the offline path (`offline`, the same activity without the model) answers instead. When that fails
-        too, the run ends through its error node with `code`."""
-        try:
-            return await self.call(spec, request, options, summary=summary)
-        except NodeFailed as err:
-            degraded(err)
+        """The LLM path first (`request`, when `use_llm`: a model is configured); when it failed for good,
+        `degraded` emits the family's event that says so and the offline path (`offline`, the same activity without
+        the model) answers instead, as it does at once without a model. When that fails too, the run ends through
+        its error node with `code`."""
+        if use_llm:
+            try:
+                return await self.call(spec, request, options, summary=summary)
+            except NodeFailed as err:
+                degraded(err)
         return await self.call_or_fail(spec, offline, offline_options, summary=offline_summary, code=code)
 
     def report_error(self, node: str) -> ErrorInfo:

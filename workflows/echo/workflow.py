@@ -58,24 +58,18 @@ class EchoWorkflow:
 
     async def _reply(self) -> str:
         """The LLM node: the model when one is configured, the offline rule when it is not or has failed for good."""
-        offline = nodes.ReplyRequest(text=self._input.text, use_llm=False)
-        if self._input.llm_configured:
-            reply = await self._run.call_with_degrade(
-                nodes.REPLY,
-                offline.model_copy(update={"use_llm": True}),
-                policies.ECHO_REPLY,
-                summary="reply (LLM)",
-                offline=offline,
-                offline_options=policies.ECHO_REPLY_OFFLINE,
-                offline_summary="reply (offline)",
-                degraded=self._degraded,
-                code=EchoErrorCode.REPLY_FAILED,
-            )
-        else:
-            options = policies.ECHO_REPLY_OFFLINE
-            reply = await self._run.call_or_fail(
-                nodes.REPLY, offline, options, summary="reply (offline)", code=EchoErrorCode.REPLY_FAILED
-            )
+        reply = await self._run.call_with_degrade(
+            nodes.REPLY,
+            nodes.ReplyRequest(text=self._input.text, use_llm=True),
+            policies.ECHO_REPLY,
+            summary="reply (LLM)",
+            use_llm=self._input.llm_configured,
+            offline=nodes.ReplyRequest(text=self._input.text, use_llm=False),
+            offline_options=policies.ECHO_REPLY_OFFLINE,
+            offline_summary="reply (offline)",
+            degraded=self._degraded,
+            code=EchoErrorCode.REPLY_FAILED,
+        )
         self._state.reply = reply
         self._events.emit("reply_ready", REPLY, reply)
         return COUNT_WORDS

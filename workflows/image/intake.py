@@ -54,26 +54,18 @@ class Intake:
             previous=turn.previous(),
             use_llm=turn.input.llm_configured,
         )
-        if request.use_llm:
-            intent = await turn.run.call_with_degrade(
-                nodes.PLANNER,
-                request,
-                policies.IMAGE_PLANNER,
-                summary="parse intent (LLM)",
-                offline=request.model_copy(update={"use_llm": False}),
-                offline_options=policies.IMAGE_PLANNER_KEYWORDS,
-                offline_summary="parse intent (keywords)",
-                degraded=lambda err: turn.thought(PLANNER, "LLM 调用失败，降级为关键词匹配"),
-                code=ErrorCode.PLANNER_FAILED,
-            )
-        else:
-            intent = await turn.run.call_or_fail(
-                nodes.PLANNER,
-                request,
-                policies.IMAGE_PLANNER_KEYWORDS,
-                summary="parse intent (keywords)",
-                code=ErrorCode.PLANNER_FAILED,
-            )
+        intent = await turn.run.call_with_degrade(
+            nodes.PLANNER,
+            request,
+            policies.IMAGE_PLANNER,
+            summary="parse intent (LLM)",
+            use_llm=request.use_llm,
+            offline=request.model_copy(update={"use_llm": False}),
+            offline_options=policies.IMAGE_PLANNER_KEYWORDS,
+            offline_summary="parse intent (keywords)",
+            degraded=lambda err: turn.thought(PLANNER, "LLM 调用失败，降级为关键词匹配"),
+            code=ErrorCode.PLANNER_FAILED,
+        )
         if intent.confidence < MIN_CONFIDENCE:
             intent = intent.model_copy(update={"action": "unknown"})
         turn.state.intent = intent

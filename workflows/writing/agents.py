@@ -87,20 +87,13 @@ class Agents:
         run = self._request.run
         spec = nodes.AGENTS[agent_request.agent]
         label = AGENT_LABELS[agent_request.agent]
-        if not agent_request.use_llm:
-            return await run.call_or_fail(
-                spec,
-                agent_request,
-                policies.WRITING_AGENT_OFFLINE,
-                summary=f"{label} (offline)",
-                code=ErrorCode.AGENT_FAILED,
-            )
         message = f"{label} 的大模型调用失败，改用离线 Agent"
         return await run.call_with_degrade(
             spec,
             agent_request,
             policies.WRITING_AGENT,
             summary=f"{label} (LLM, streaming)",
+            use_llm=agent_request.use_llm,
             offline=agent_request.model_copy(update={"use_llm": False}),
             offline_options=policies.WRITING_AGENT_OFFLINE,
             offline_summary=f"{label} (offline)",

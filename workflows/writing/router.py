@@ -27,26 +27,18 @@ class Router:
     async def router(self) -> str:
         request = self._request
         route = RouteRequest(text=request.input.text, use_llm=request.input.llm_configured)
-        if route.use_llm:
-            intent = await request.run.call_with_degrade(
-                nodes.ROUTER,
-                route,
-                policies.WRITING_ROUTER,
-                summary="route intent (LLM)",
-                offline=route.model_copy(update={"use_llm": False}),
-                offline_options=policies.WRITING_ROUTER_RULES,
-                offline_summary="route intent (rules)",
-                degraded=lambda err: request.thought(ROUTER, "LLM 路由失败，改用关键词规则", level="warning"),
-                code=ErrorCode.ROUTER_FAILED,
-            )
-        else:
-            intent = await request.run.call_or_fail(
-                nodes.ROUTER,
-                route,
-                policies.WRITING_ROUTER_RULES,
-                summary="route intent (rules)",
-                code=ErrorCode.ROUTER_FAILED,
-            )
+        intent = await request.run.call_with_degrade(
+            nodes.ROUTER,
+            route,
+            policies.WRITING_ROUTER,
+            summary="route intent (LLM)",
+            use_llm=route.use_llm,
+            offline=route.model_copy(update={"use_llm": False}),
+            offline_options=policies.WRITING_ROUTER_RULES,
+            offline_summary="route intent (rules)",
+            degraded=lambda err: request.thought(ROUTER, "LLM 路由失败，改用关键词规则", level="warning"),
+            code=ErrorCode.ROUTER_FAILED,
+        )
         plan = request.select(intent)
         request.events.emit("intent_recognized", ROUTER, IntentRecognized(intent=intent, workflow=plan.kind))
         return route_after_router(plan)
