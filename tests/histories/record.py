@@ -17,11 +17,13 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from models.echo.runs import EchoRunInput
 from models.human_input import InputAnswer
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
@@ -35,11 +37,12 @@ from tests.workflows.common.tiny_models import ProbeInput
 from tests.workflows.content.harness import content_harness
 from tests.workflows.content.scripts import REFUSED, decide, tools
 from tests.workflows.content.test_offline_runs import waiting
+from tests.workflows.harness import FamilyHarness, question_of, running_family
 from tests.workflows.image.harness import agent_harness
 from tests.workflows.image.test_session import OWNER, result_of, submit
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
 from tests.workflows.writing.harness import writing_harness
-from tests.workflows.writing.test_chains import BRAINSTORM, question_of
+from tests.workflows.writing.test_chains import BRAINSTORM
 from workflows.common.human_input import INPUT_UPDATE
 from workflows.image.session import session_workflow_id
 
@@ -126,6 +129,25 @@ async def app_builder(rec: Recording) -> Histories:
     }
 
 
+@dataclass
+class EchoRuns(FamilyHarness):
+    """Starts the template family's runs (it has no workflow harness of its own: its tests go through the API)."""
+
+    family: ClassVar[str] = "echo"
+
+
+async def echo(rec: Recording) -> Histories:
+    """An offline run of the template family that asked its question and got its answer."""
+    async with running_family(
+        rec.env, rec.data_dir, lambda settings, _: EchoRuns(rec.env, settings), style_store=rec.style_store
+    ) as harness:
+        handle = await harness.start_run("EchoWorkflow", EchoRunInput(text="你好，durable world"), id_prefix="echo")
+        await question_of(handle)
+        await handle.execute_update(INPUT_UPDATE, InputAnswer(answer="shout"))
+        await handle.result()
+        return {"EchoWorkflow": await handle.fetch_history()}
+
+
 async def tiny(rec: Recording) -> Histories:
     """The tests' tiny graph walk with its activity: the history `test_command_order.py` changes the code against."""
     async with tiny_family(rec.env, rec.data_dir) as harness:
@@ -134,7 +156,7 @@ async def tiny(rec: Recording) -> Histories:
         return {"GraphProbeWorkflow": await handle.fetch_history()}
 
 
-CASES: list[Callable[[Recording], Awaitable[Histories]]] = [image, writing, content, app_builder, tiny]
+CASES: list[Callable[[Recording], Awaitable[Histories]]] = [image, writing, content, app_builder, echo, tiny]
 
 
 def history_json(history: WorkflowHistory) -> str:
