@@ -73,6 +73,10 @@ format: install ## Apply ruff's fixes and format the code
 	$(BIN)/ruff check --fix-only
 	$(BIN)/ruff format
 
+.PHONY: histories
+histories: install ## Record the committed workflow histories again (when, and when never: docs/durable-changes.md)
+	$(BIN)/python -m tests.histories.record tests/fixtures/histories
+
 .PHONY: clean
 clean: ## Remove .venv, caches and build output (keeps data/)
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info

@@ -1,11 +1,12 @@
 """Large JSON request bodies, parsed and validated in the intake process, not on the event loop (rule 12).
 
-Joining a 13 MB body and parsing it take the loop about 15 ms; twenty such requests whose bodies finish arriving
-together are twenty ready steps the loop runs back to back, stalling everything else for 300 ms. So routes that
-take large bodies (a mask, a run's input) collect the body's chunks as they arrive (`body_chunks`) and hand them
-to a function that runs in the intake process (`api.intake`), which parses, validates and prepares them and
-sends back only what the run needs. A body that does not validate comes back as `InvalidBody`, answered like
-any other invalid request; `documented(Model)` keeps the OpenAPI schema showing what such a route takes.
+Joining a 13 MB body and parsing it take the loop milliseconds; twenty such requests whose bodies finish arriving
+together are twenty ready steps the loop runs back to back, stalling everything else for their sum (measured:
+README, Performance). So routes that take large bodies (a mask, a run's input) collect the body's chunks as they
+arrive (`body_chunks`) and hand them to a function that runs in the intake process (`api.intake`), which parses,
+validates and prepares them and sends back only what the run needs. A body that does not validate comes back as
+`InvalidBody`, answered like any other invalid request; `documented(Model)` keeps the OpenAPI schema showing what
+such a route takes.
 
 Every body is limited while it is read (`BodyLimitMiddleware`): a declared `Content-Length` over the route's limit
 is refused before a byte is read, and a body that grows past it is refused at that chunk, so no request can make
@@ -63,8 +64,9 @@ def parse_body(model: type[ModelT], chunks: list[bytes]) -> ModelT:
 def load_json(data: bytes) -> Any:
     """A JSON document whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within the canvas
     bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a million
-    objects (pydantic's own JSON parser builds a tree of them: 1.1 GB for one maximal mask). Anything else stays
-    as parsed, for the model to judge. Duplicate keys, NaN and Infinity are refused (they are not JSON)."""
+    objects (pydantic's own JSON parser builds a tree of them, far larger than the body: README, Performance).
+    Anything else stays as parsed, for the model to judge. Duplicate keys, NaN and Infinity are refused (they are
+    not JSON)."""
     packer = _PointPacker()
     try:
         document = json.loads(data, object_pairs_hook=packer.take, parse_constant=_not_json)

@@ -2,10 +2,11 @@
 worker process of its own (ARCHITECTURE rule 12).
 
 Work on a thread would still need the GIL for its Python parts and its long C calls (parsing a 13 MB JSON body
-holds it for 10 ms), and every such hold stalls the event loop; in a process of its own it cannot. What crosses
-over is pickled: the functions are module-level, their arguments and results are bytes and pydantic models, and
-the errors they raise pickle too. Created with the app (warmed up, so the first request does not wait for the
-process to start) and shut down with it; a process that died is replaced on the next request.
+holds it for milliseconds: README, Performance), and every such hold stalls the event loop; in a process of its
+own it cannot. What crosses over is pickled: the functions are module-level, their arguments and results are bytes
+and pydantic models, and the errors they raise pickle too. Created with the app (warmed up, so the first request
+does not wait for the process to start) and shut down with it; a process that died is replaced on the next
+request.
 """
 
 import asyncio

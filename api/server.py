@@ -21,40 +21,34 @@ from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
 from api.deps import BlobStore, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
+from api.families import all_launchers, family_gateways
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import app_builder, blobs, console, content, image, runs, workflows, writing, writing_chat
+from api.routes import blobs, console, runs, workflows
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_store import LocalBlobStore
-from stores.writing_projects import ProjectStore
-from workflows.app_builder.registration import APP_BUILDER
+from workflows.common.family import Family
 from workflows.common.registration import Registry
-from workflows.content.registration import CONTENT_SUPERVISOR
-from workflows.image.registration import IMAGE_AGENT
-from workflows.registry import REGISTRY
+from workflows.registry import FAMILIES, REGISTRY
 
 log = logging.getLogger("api")
-
-LAUNCHERS: Launchers = {
-    IMAGE_AGENT.name: image.IMAGE_TURN,
-    CONTENT_SUPERVISOR.name: content.CONTENT_RUN,
-    APP_BUILDER.name: app_builder.APP_RUN,
-}
-"""Workflows whose runs start their own way; every other startable workflow is started directly."""
 
 
 def create_app(
     settings: Settings | None = None,
     client: Client | None = None,
     registry: Registry = REGISTRY,
-    launchers: Launchers = LAUNCHERS,
+    families: tuple[Family, ...] = FAMILIES,
 ) -> FastAPI:
-    """The gateway; pass `client` to reuse a connection (tests), else it connects in the lifespan."""
+    """The gateway for `families` (their routes and launchers) and `registry` (the workflows `/v1/runs` serves);
+    pass `client` to reuse a connection (tests), else it connects in the lifespan."""
     settings = settings or Settings()
+    gateways = family_gateways(families)
+    launchers: Launchers = all_launchers(gateways)
     keys = KeyRing.parse(settings.api_keys.get_secret_value())
 
     @asynccontextmanager
@@ -65,9 +59,13 @@ def create_app(
         app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.blobs = LocalBlobStore(settings.blob_dir)
-        app.state.projects = await asyncio.to_thread(ProjectStore.under, settings.data_dir)
+        for gateway in gateways:
+            if gateway.services is not None:
+                for name, service in (await asyncio.to_thread(gateway.services, settings)).items():
+                    setattr(app.state, name, service)
         app.state.registry = registry
         app.state.launchers = launchers
+        app.state.families = families
         app.state.intake = Intake()
         await app.state.intake.warm_up()
         app.state.temporal = client or await connect(settings, gateway=True)
@@ -87,12 +85,10 @@ def create_app(
     keyed = [Depends(rate_limited)]  # with API keys configured, everything but health and docs needs one
     app.include_router(runs.build_router(registry), dependencies=keyed)
     app.include_router(workflows.router, dependencies=keyed)
-    app.include_router(image.router, dependencies=keyed)
     app.include_router(blobs.router, dependencies=keyed)
-    app.include_router(writing.router, dependencies=keyed)
-    app.include_router(writing_chat.router, dependencies=keyed)
-    app.include_router(content.router, dependencies=keyed)
-    app.include_router(app_builder.router, dependencies=keyed)
+    for gateway in gateways:
+        for router in gateway.routers:
+            app.include_router(router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
     app.include_router(console.router)  # the web console's static files: no data, no key
 

@@ -173,15 +173,15 @@ class Stack:
             *("--db-filename", str(self.data_dir / "temporal.db"), "--namespace", s.temporal_namespace),
             *("--log-level", "warn", "--ui-disable-news-fetch", *dev_server_flags()),
             # Write-ahead log, as LangGraph's SQLite saver sets too: a commit appends to the log instead of writing a
-            # rollback journal (measured: a turn 340 → 240 ms); as durable when a process is killed.
+            # rollback journal (measured: a faster turn, README, Performance); as durable when a process is killed.
             *("--sqlite-pragma", "journal_mode=wal"),
             # Runs publish their events in their memo (`workflows.common.event_log`); the default 2 KB warning
             # would log most workflow tasks. The hard limit (2 MB) stays.
             *("--dynamic-config-value", f"limit.memoSize.warn={MEMO_WARN_BYTES}"),
             # The dev server reads the search-attribute definitions from its database on every use (so that one
             # created while it runs is usable at once); ours are all registered at start (`--search-attribute`),
-            # so its cache serves. Measured: about 30 fewer database reads per image turn (70 → 40), Temporal's
-            # CPU per turn 50.5 → 47.5 ms at 30 sessions, alternated twice.
+            # so its cache serves. Measured: fewer database reads and less Temporal CPU per image turn (README,
+            # Performance).
             *("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"),
         ]
 

@@ -25,7 +25,8 @@ MAX_POINTS_PER_PATH = 10_000
 """Most points in one path."""
 RASTER_POINTS = 20_000
 """Most points rasterised for one mask: filling a polygon costs its points × the image's rows (a maximal mask of
-random points took 34 s), so paths with more points in all are thinned evenly to this many."""
+random points took tens of seconds: README, Performance), so paths with more points in all are thinned evenly to
+this many."""
 BRUSH_WIDTH = 24
 """Width in pixels of the stroke drawn for a path too short to be a polygon (fewer than 3 points)."""
 

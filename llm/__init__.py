@@ -4,7 +4,7 @@
     async with LLMClient(provider) as client:
         answer = await client.complete(LLMRequest(messages=(Message.user("你好"),)))
 
-The library does not depend on Temporal; `activities/llm_failures.py` maps its errors onto Temporal retries.
+The library does not depend on Temporal; `activities/common/llm_calls.py` maps its errors onto Temporal retries.
 """
 
 from llm.client import LLMClient, LLMStream

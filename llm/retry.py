@@ -1,7 +1,7 @@
 """RetryEngine (seed 003 §7): exponential backoff with jitter, honouring the provider's own retry hint.
 
 Usable on its own around any coroutine that raises `LLMError`s. The client uses it outside Temporal; inside an
-activity the client is built with `retry=None` and Temporal owns retries (see `activities/llm_failures.py`).
+activity the client is built with `retry=None` and Temporal owns retries (see `activities/common/llm_calls.py`).
 Abort by cancelling the task: a cancelled backoff sleep stops at once and no further attempt is made.
 """
 

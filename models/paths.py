@@ -1,10 +1,11 @@
 """Points on a canvas and drawn paths (a mask's), held compactly: a path is one flat array of doubles
 (x0, y0, x1, y1, ...), 16 bytes a point.
 
-The largest legal mask is 100 paths of 10 000 points. As one pydantic `Point` model per point it took about
-770 MB to parse (and as many again in the worker that reads it back); as `PackedPath`s it takes 16 MB. The JSON
-shape stays the seed's (`[{"x": .., "y": ..}, ...]`): `PackedPath` validates from a list of points (checked by
-`Point`), and `api.bodies.load_json` packs well-formed points while it parses, so they are never objects at all.
+The largest legal mask is 100 paths of 10 000 points. As one pydantic `Point` model per point it took many times
+more memory to parse than packed (and as much again in the worker that reads it back; measured: README,
+Performance). The JSON shape stays the seed's (`[{"x": .., "y": ..}, ...]`): `PackedPath` validates from a list of
+points (checked by `Point`), and `api.bodies.load_json` packs well-formed points while it parses, so they are never
+objects at all.
 The stored form (`dump_paths` / `load_paths_json`) is `{"paths": [[x0, y0, x1, y1, ...], ...]}`.
 """
 

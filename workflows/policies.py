@@ -91,6 +91,15 @@ class NodeOptions:
         return min(total, self.budget) if self.budget is not None else total
 
 
+@dataclass(frozen=True)
+class ToolLimit:
+    """How far a tool loop (`workflows.common.tool_loop`) may go before its model is asked for its answer alone:
+    `calls` tool calls in all, or `rounds` rounds of them (a turn's calls and their results)."""
+
+    calls: int | None = None
+    rounds: int | None = None
+
+
 # --- image agent (seeds 000 §8.2, 004) ------------------------------------------------------------------------
 
 IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
@@ -207,6 +216,10 @@ SUPERVISOR_TURN = NodeOptions(start_to_close=timedelta(seconds=10), budget=timed
 """One LLM turn of the Supervisor, a Planner: 10 s; after 20 s of failures its offline policy decides instead."""
 SUPERVISOR_TURN_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """The offline Supervisor policy: microseconds of rules over the run's progress, local."""
+SUPERVISOR_TOOL_ROUNDS = ToolLimit(rounds=4)
+"""Tool rounds the Supervisor may take per decision; after that its turn is asked for the decision alone."""
+RESEARCH_TOOL_CALLS = ToolLimit(calls=8)
+"""Tool calls research may make per visit; after that its turn is asked for its findings alone."""
 SUPERVISOR_TOOL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
 """One tool call of a loop that reads (the Supervisor's `inspect_artifact`, research's `search_notes` and
 `extract_facts`), a RAG node: 5 s; after 10 s of failures the model reads the failure as the tool's result."""
@@ -254,9 +267,19 @@ APP_TOOLCHAIN_CHECKS = NodeOptions(
 """`npm install`, `tsc --noEmit` and the build (minutes the first time, seconds with the dependency cache); a
 worker that dies is noticed after 30 s without a heartbeat."""
 
-APP_TASK_TOOL_CALLS = 12
+APP_TASK_TOOL_CALLS = ToolLimit(calls=12)
 """Tool calls a writing agent may make per task; after that its turn is asked for its summary alone."""
 APP_MAX_REPAIR_ROUNDS = 2
 """Repair rounds after a failed quality check (seed 003); then the remaining tasks are marked degraded."""
 APP_RUN_DEADLINE = timedelta(hours=1)
 """An app run's whole work (`Settings.app_run_deadline_seconds`)."""
+
+
+# --- echo, the template family (docs/adding-a-family.md) -------------------------------------------------------
+
+ECHO_REPLY = NodeOptions(start_to_close=timedelta(seconds=30), budget=timedelta(seconds=60))
+"""The reply's LLM call: 30 s per attempt, retried 5/10/20 s apart; after 60 s of failures the offline rule answers."""
+ECHO_REPLY_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
+"""The offline reply: microseconds of string work, local."""
+ECHO_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
+"""The word-count tool, an Executor: 5 s, retried 5/10/20 s apart; when it fails for good the run fails."""

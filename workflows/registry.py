@@ -1,9 +1,15 @@
-"""Every family's registered workflows: what the worker runs and the gateway starts, lists and describes."""
+"""THE list of families (ARCHITECTURE rule 14): the worker serves, the gateway mounts and starts, and the console
+shows exactly these. Adding a family is one line here and its own folders (`docs/adding-a-family.md`)."""
 
-from workflows.app_builder.registration import APP_BUILDER
+from workflows.app_builder.family import APP_BUILDER_FAMILY
+from workflows.common.family import Family
 from workflows.common.registration import Registry
-from workflows.content.registration import CONTENT_SUPERVISOR
-from workflows.image.registration import IMAGE_AGENT, IMAGE_SESSION
-from workflows.writing.registration import RELATIONSHIP_UPDATE, WRITING
+from workflows.content.family import CONTENT
+from workflows.echo.family import ECHO
+from workflows.image.family import IMAGE
+from workflows.writing.family import WRITING_FAMILY
 
-REGISTRY = Registry([IMAGE_AGENT, IMAGE_SESSION, WRITING, RELATIONSHIP_UPDATE, CONTENT_SUPERVISOR, APP_BUILDER])
+FAMILIES: tuple[Family, ...] = (IMAGE, WRITING_FAMILY, CONTENT, APP_BUILDER_FAMILY, ECHO)
+
+REGISTRY = Registry([entry for family in FAMILIES for entry in family.workflows])
+"""Every family's registered workflows: what the worker runs and the gateway starts, lists and describes."""

@@ -15,9 +15,8 @@ from pydantic import BaseModel, ValidationError
 from activities.app_builder.offline.analysis import analysis_document
 from activities.app_builder.prompts import ANALYSIS_ROLES, analysis_input
 from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
 from models.app_builder import nodes
 from models.app_builder.agents import AnalysisOutcome, AnalysisRequest
 from models.app_builder.documents import (
@@ -79,33 +78,32 @@ class AnalysisAgents:
         try:
             document = SESSION_DOCUMENT.validate_python(raw)
         except ValidationError as err:
-            raise _invalid(agent, err.errors()) from err
+            raise permanent(ErrorCode.DOCUMENT_INVALID, _invalid_message(agent, err.errors())) from err
         return AnalysisOutcome(document=document, offline=False)
 
     async def _ask(self, llm: LLMClient, request: AnalysisRequest) -> dict[str, object]:
         agent = request.agent_id
         schema = CONTENT_MODELS[agent]
-        try:
-            answer = await llm.chat_with_json(
-                [Message.user(analysis_input(request.brief, request.previous_documents))],
-                schema,
-                system=ANALYSIS_ROLES[agent],
-                temperature=LLM_TEMPERATURE,
-                timeout=llm_timeout(llm.timeout),
-            )
-        except OutputValidationError as err:
-            raise _invalid(agent, err.errors) from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        question = JsonQuestion(
+            node=agent.value,
+            schema=schema,
+            messages=[Message.user(analysis_input(request.brief, request.previous_documents))],
+            system=ANALYSIS_ROLES[agent],
+            temperature=LLM_TEMPERATURE,
+        )
+        answer = await json_answer(
+            llm, question, code=ErrorCode.DOCUMENT_INVALID, message=lambda err: _invalid_message(agent, err.errors)
+        )
         dumped: dict[str, object] = answer.model_dump(mode="json", by_alias=True)
         return dumped
 
 
-def _invalid(agent: AnalysisAgentID, errors: object) -> Exception:
+def _invalid_message(agent: AnalysisAgentID, errors: object) -> str:
+    """DOCUMENT_INVALID's message: the agent, its document's model and the first fields that do not fit."""
     fields = []
     for error in errors if isinstance(errors, list) else []:
         location = ".".join(str(part) for part in error.get("loc", ())) or "(root)"
         fields.append(f"{location}: {error.get('msg', '')}")
     model = DOCUMENT_MODELS[agent].__name__
     detail = "; ".join(fields[:8]) or "not a JSON object"
-    return permanent(ErrorCode.DOCUMENT_INVALID, f"{agent.value} 的文档不符合 {model} 的格式：{detail}")
+    return f"{agent.value} 的文档不符合 {model} 的格式：{detail}"

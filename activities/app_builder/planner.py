@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 from activities.app_builder.documents_store import store_documents
 from activities.app_builder.offline.planner import offline_plan
 from activities.app_builder.prompts import PLANNER_SYSTEM, planning_input
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer_or_invalid
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
+from llm.errors import OutputValidationError
 from models.app_builder import nodes
 from models.app_builder.agents import PlanDraft, PlanningRequest
 from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask, PlanIssue
@@ -48,21 +48,22 @@ class Planner:
         if self._llm is None or not request.use_llm:
             plan = offline_plan(request.documents, plan_id=plan_id, created_at=created_at)
             return PlanDraft(plan=plan, documents_ref=documents_ref, offline=True)
-        try:
-            answer = await self._llm.chat_with_json(
-                [Message.user(planning_input(request.brief, request.documents, request.rejected_plan, request.issues))],
-                PlanAnswer,
-                system=PLANNER_SYSTEM,
-                temperature=LLM_TEMPERATURE,
-                timeout=llm_timeout(self._llm.timeout),
-            )
-        except OutputValidationError as err:
+        question = JsonQuestion(
+            node=nodes.PLANNER.node,
+            schema=PlanAnswer,
+            messages=[
+                Message.user(planning_input(request.brief, request.documents, request.rejected_plan, request.issues))
+            ],
+            system=PLANNER_SYSTEM,
+            temperature=LLM_TEMPERATURE,
+        )
+        answer = await json_answer_or_invalid(self._llm, question)
+        if isinstance(answer, OutputValidationError):
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in e.get('loc', ())) or '(root)'}: {e.get('msg', '')}" for e in err.errors[:8]
+                f"{'.'.join(str(p) for p in e.get('loc', ())) or '(root)'}: {e.get('msg', '')}"
+                for e in answer.errors[:8]
             )
             issue = PlanIssue(code="schema", message=f"the plan is not valid JSON in the plan's schema: {problems}")
             return PlanDraft(plan=None, issues=[issue], documents_ref=documents_ref, offline=False)
-        except LLMError as err:
-            raise llm_failure(err) from err
         plan = ExecutionPlan(id=plan_id, created_at=created_at, tasks=answer.tasks)
         return PlanDraft(plan=plan, documents_ref=documents_ref, offline=False)

@@ -11,9 +11,8 @@ import asyncio
 from activities.app_builder.documents_store import load_documents
 from activities.app_builder.prompts import WRITER_SYSTEM, task_input
 from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import model_turn
 from llm import LLMClient, Message
-from llm.errors import LLMError
 from llm.types import LLMRequest, ToolDefinition
 from models.app_builder import nodes
 from models.app_builder.agents import TaskToolRequest, TaskToolResult, TaskTurn, TaskTurnRequest
@@ -74,10 +73,7 @@ class TaskLoop:
             tools=TOOLS if request.tools_allowed else (),
             temperature=LLM_TEMPERATURE,
         )
-        try:
-            response = await self._llm.complete(llm_request, timeout=llm_timeout(self._llm.timeout))
-        except LLMError as err:
-            raise llm_failure(err) from err
+        response = await model_turn(self._llm, llm_request)
         return TaskTurn(text=response.text, tool_calls=list(response.tool_calls))
 
     @nodes.TASK_TOOL.defn

@@ -11,7 +11,7 @@ from typing import TypeVar
 from pydantic import BaseModel, Field
 
 from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer
 from activities.content.offline.brief import compile_brief
 from activities.content.offline.image_planning import plan_images
 from activities.content.offline.layout import plan_layout
@@ -20,7 +20,6 @@ from activities.content.offline.writer import write_post
 from activities.content.prompts import AGENT_PROMPTS, agent_input
 from imaging.measurements import describe, measure_image
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
 from models.blobs import key_of
 from models.content import nodes
 from models.content.agents import AgentName, AgentOutcome, AgentRequest, Clarification, StatePatch
@@ -176,20 +175,14 @@ class ContentAgents:
         return images
 
     async def _ask(self, llm: LLMClient, request: AgentRequest, schema: type[AnswerT]) -> AnswerT:
-        try:
-            return await llm.chat_with_json(
-                [Message.user(agent_input(request))],
-                schema,
-                system=AGENT_PROMPTS[request.agent],
-                temperature=LLM_TEMPERATURE,
-                timeout=llm_timeout(llm.timeout),
-            )
-        except OutputValidationError as err:
-            raise permanent(
-                ErrorCode.AGENT_FAILED, f"LLM 的 JSON 不符合 {request.agent.value} 的格式：{len(err.errors)} 处错误"
-            ) from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        question = JsonQuestion(
+            node=request.agent.value,
+            schema=schema,
+            messages=[Message.user(agent_input(request))],
+            system=AGENT_PROMPTS[request.agent],
+            temperature=LLM_TEMPERATURE,
+        )
+        return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
 
 
 def _outcome(patch: StatePatch, summary: str) -> AgentOutcome:

@@ -7,13 +7,12 @@ the offline turn asks for every image not yet made."""
 
 from activities.common.failures import permanent
 from activities.common.hosted_providers import HostedProviders
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import model_turn
 from activities.common.provider_failures import provider_failure
 from activities.content.prompts import AGENT_PROMPTS
 from imaging.image_provider import ImageProvider, ImageRequest
 from imaging.providers.errors import ImageProviderError
 from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
-from llm.errors import LLMError
 from models.blobs import blob_ref
 from models.content import nodes
 from models.content.agents import AgentName
@@ -87,10 +86,7 @@ class ImageAgent:
             system=AGENT_PROMPTS[AgentName.IMAGE],
             tools=(GENERATE_IMAGE,),
         )
-        try:
-            response = await self._llm.complete(call, timeout=llm_timeout(self._llm.timeout))
-        except LLMError as err:
-            raise llm_failure(err) from err
+        response = await model_turn(self._llm, call)
         return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)
 
     @nodes.IMAGE_TOOL.defn

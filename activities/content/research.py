@@ -8,12 +8,11 @@ import asyncio
 from pydantic import ValidationError
 
 from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import model_turn
 from activities.content.offline.research import research_turn
 from activities.content.offline.research_tools import RESEARCH_TOOLS, run_research_tool
 from activities.content.prompts import AGENT_PROMPTS, agent_input
 from llm import LLMClient, LLMRequest, Message, ToolError
-from llm.errors import LLMError
 from llm.json_output import json_instructions, parse_model
 from models.content import nodes
 from models.content.agents import AgentName, AgentOutcome, AgentRequest, StatePatch
@@ -71,10 +70,7 @@ class ResearchAgent:
             tools=RESEARCH_TOOLS if notes and request.tools_allowed else (),
             temperature=RESEARCH_TEMPERATURE,
         )
-        try:
-            response = await llm.complete(call, timeout=llm_timeout(llm.timeout))
-        except LLMError as err:
-            raise llm_failure(err) from err
+        response = await model_turn(llm, call)
         if response.tool_calls:
             return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)
         try:

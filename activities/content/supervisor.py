@@ -6,11 +6,10 @@ import json
 
 from pydantic import ValidationError
 
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import model_turn
 from activities.content.offline.supervisor_policy import decide
 from activities.content.prompts import state_summary, supervisor_prompt
 from llm import LLMClient, LLMRequest, Message, ToolDefinition
-from llm.errors import LLMError
 from llm.json_output import extract_json
 from models.content import nodes
 from models.content.agents import SupervisorDecision
@@ -63,10 +62,7 @@ class SupervisorAgent:
             tools=(INSPECT_ARTIFACT,) if request.tools_allowed else (),
             temperature=SUPERVISOR_TEMPERATURE,
         )
-        try:
-            response = await self._llm.complete(call, timeout=llm_timeout(self._llm.timeout))
-        except LLMError as err:
-            raise llm_failure(err) from err
+        response = await model_turn(self._llm, call)
         if response.tool_calls:
             return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)
         return Turn(decision=parse_decision(response.text), text=response.text[:2000], offline=False)

@@ -14,7 +14,7 @@ import json
 
 from temporalio import activity
 
-from activities.common.llm_calls import llm_timeout
+from activities.common.llm_calls import JsonQuestion, ask_json
 from activities.image.mask_refs import load_mask_png
 from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, PromptReview, assess_image
 from imaging.rendering import decode_image
@@ -72,14 +72,15 @@ class ImageCritic:
             "style": request.intent.style,
             "prompt": request.prompt,
         }
+        question = JsonQuestion(
+            node=nodes.CRITIC.node,
+            schema=PromptReview,
+            messages=[Message.user(json.dumps(case, ensure_ascii=False))],
+            system=REVIEW_PROMPT,
+            temperature=0.0,
+        )
         try:
-            review = await self._llm.chat_with_json(
-                [Message.user(json.dumps(case, ensure_ascii=False))],
-                PromptReview,
-                system=REVIEW_PROMPT,
-                temperature=0.0,
-                timeout=llm_timeout(self._llm.timeout),
-            )
+            review = await ask_json(self._llm, question)
         except LLMError as err:
             activity.logger.warning("LLM prompt review failed, keyword checks answer instead: %s", err)
             return None, True

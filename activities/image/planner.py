@@ -1,7 +1,7 @@
 """The Planner node (seed 000 §3.1, §5.2): user text (+ mask) → `Intent`.
 
-With an LLM configured, the seed's system prompt goes through the LLM client's `chat_with_json`. Its typed
-errors become Temporal failures (`activities.common.llm_calls`): a 429 is retried after the provider's Retry-After, a
+With an LLM configured, the seed's system prompt asks for a JSON answer (`activities.common.llm_calls`). Its
+typed errors become Temporal failures there: a 429 is retried after the provider's Retry-After, a
 spent quota or an answer that stays invalid after one repair round is not; once the node has failed, the
 workflow calls it again with `use_llm=False`. Without an LLM (the offline default) the keyword classifier
 answers, labelled as such in `Intent.source`.
@@ -13,11 +13,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer
 from activities.image.keyword_planner import classify_intent
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
 from models.blobs import blob_ref
 from models.errors import ErrorCode
 from models.image import nodes
@@ -73,20 +71,19 @@ class Planner:
                 style_vocabulary=self._vocabulary,
                 previous=request.previous,
             )
-        try:
-            answer = await self._llm.chat_with_json(
-                _messages(request),
-                LlmIntent,
-                system=SYSTEM_PROMPT,
-                temperature=LLM_TEMPERATURE,
-                timeout=llm_timeout(self._llm.timeout),
-            )
-        except OutputValidationError as err:
-            raise permanent(
-                ErrorCode.PLANNER_FAILED, f"LLM 返回的 JSON 不符合意图格式：{len(err.errors)} 处错误"
-            ) from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        question = JsonQuestion(
+            node=nodes.PLANNER.node,
+            schema=LlmIntent,
+            messages=_messages(request),
+            system=SYSTEM_PROMPT,
+            temperature=LLM_TEMPERATURE,
+        )
+        answer = await json_answer(
+            self._llm,
+            question,
+            code=ErrorCode.PLANNER_FAILED,
+            message=lambda err: f"LLM 返回的 JSON 不符合意图格式：{len(err.errors)} 处错误",
+        )
         intent = Intent(
             action=answer.action,
             subject=answer.subject or None,

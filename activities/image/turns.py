@@ -5,7 +5,8 @@ session's workflow task) rather than as a child: the server schedules a started 
 where a child waits until its parent has recorded that it started, and the parent then gets a workflow task of
 its own for that record. The start asks for that first task eagerly: the server hands it back in the start's
 answer to this worker (the one that runs the session, with a free slot), so it skips the task queue (measured on
-the stack: first event p50 66 → 60 ms, same history); with no free slot it goes through the queue as before.
+the stack: an earlier first event, same history; README, Performance); with no free slot it goes through the
+queue as before.
 
 The run tells its session how it ended (`image.report_turn`, a local activity in its last workflow task: not a
 signal command in the run's last task, since the server drops a signal whose sender has closed before it is sent);

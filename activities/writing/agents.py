@@ -9,11 +9,12 @@ asks again with `use_llm=False`), the deterministic offline agents of `activitie
 """
 
 import asyncio
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
 from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer, llm_failure, llm_timeout, model_turn
 from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
 from activities.writing.offline_agents import compose
@@ -21,7 +22,7 @@ from activities.writing.project_access import ProjectReader
 from activities.writing.story_facts import character_states
 from activities.writing.streaming import ContentStreamer
 from llm import LLMClient, LLMRequest, Message, TextDelta
-from llm.errors import LLMError, OutputValidationError
+from llm.errors import LLMError
 from models.errors import ErrorCode
 from models.writing.agents import (
     MAX_OPTIONS,
@@ -39,6 +40,7 @@ from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
 from models.writing.prompts import base_prompt
 
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
 LLM_TEMPERATURE = 0.8
 EXCERPT_CHARS = 40
 
@@ -134,14 +136,7 @@ class WritingAgents:
         if self._llm is None or not request.use_llm:
             result = await asyncio.to_thread(compose, prepared, chapters)
             return result.model_copy(update={"context_source": source})
-        try:
-            return await self._with_llm(self._llm, prepared, context, chapters, source)
-        except OutputValidationError as err:
-            raise permanent(
-                ErrorCode.AGENT_FAILED, f"LLM 的 JSON 不符合 {agent} 的格式：{len(err.errors)} 处错误"
-            ) from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        return await self._with_llm(self._llm, prepared, context, chapters, source)
 
     async def _context(self, request: AgentRequest) -> tuple[PreprocessingContext, ContextSource]:
         """The preprocessing context when the workflow sent one; else the agent's own retrieval (Req 10.2)."""
@@ -166,43 +161,52 @@ class WritingAgents:
     ) -> AgentResult:
         system = request.metadata.enhanced_system_prompt or base_prompt(request.agent, request.intent.intent)
         messages = [Message.user(user_prompt(request, context))]
-        timeout = llm_timeout(llm.timeout)
         base = AgentResult(agent=request.agent, text="", offline=False, context_source=source)
         if request.agent is AgentName.BRAINSTORM:
-            ideas = await llm.chat_with_json(messages, BrainstormAnswer, system=system, timeout=timeout)
+            ideas = await _json_answer(llm, request, BrainstormAnswer, messages, system)
             return base.model_copy(update={"text": ideas.text, "options": ideas.options})
         if request.agent is AgentName.PLANNER:
-            plan = await llm.chat_with_json(messages, PlanAnswer, system=system, timeout=timeout)
+            plan = await _json_answer(llm, request, PlanAnswer, messages, system)
             return base.model_copy(update={"text": plan.text, "sections": plan.sections})
         if request.agent is AgentName.CHARACTER:
-            design = await llm.chat_with_json(messages, CharacterAnswer, system=system, timeout=timeout)
+            design = await _json_answer(llm, request, CharacterAnswer, messages, system)
             update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
             return base.model_copy(update=update)
         if request.agent is AgentName.CONSISTENCY:
-            found = await llm.chat_with_json(
-                [Message.user(_chapters_prompt(request, chapters))], ConsistencyAnswer, system=system, timeout=timeout
-            )
+            asked = [Message.user(_chapters_prompt(request, chapters))]
+            found = await _json_answer(llm, request, ConsistencyAnswer, asked, system)
             ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
             located = [_located(issue, chapters) for issue in found.issues]
             return base.model_copy(update={"text": found.text, "issues": ruled + located})
-        text, streamed = await self._write(llm, request, system, messages, timeout)
+        text, streamed = await self._write(llm, request, system, messages)
         return base.model_copy(update={"text": text, "streamed": streamed})
 
     async def _write(
-        self, llm: LLMClient, request: AgentRequest, system: str, messages: list[Message], timeout: float
+        self, llm: LLMClient, request: AgentRequest, system: str, messages: list[Message]
     ) -> tuple[str, bool]:
         """The agent's text, streamed to the run while it is written when the request says where to."""
         call = LLMRequest(messages=tuple(messages), system=system, temperature=LLM_TEMPERATURE)
         if request.stream is None:
-            return (await llm.complete(call, timeout=timeout)).text, False
+            return (await model_turn(llm, call)).text, False
         streamer = ContentStreamer(request.stream, request.agent)
-        async with llm.stream(call, timeout=timeout) as stream:
-            async for event in stream:
-                if isinstance(event, TextDelta):
-                    await streamer.add(event.text)
-            response = await stream.response()
+        try:
+            async with llm.stream(call, timeout=llm_timeout(llm.timeout)) as stream:
+                async for event in stream:
+                    if isinstance(event, TextDelta):
+                        await streamer.add(event.text)
+                response = await stream.response()
+        except LLMError as err:
+            raise llm_failure(err) from err
         await streamer.flush()
         return response.text, streamer.sent_chars > 0
+
+
+async def _json_answer(
+    llm: LLMClient, request: AgentRequest, schema: type[AnswerT], messages: list[Message], system: str
+) -> AnswerT:
+    """The agent's JSON answer; one still invalid after the repair round is AGENT_FAILED."""
+    question = JsonQuestion(node=request.agent.value, schema=schema, messages=messages, system=system)
+    return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
 
 
 def _chapters_prompt(request: AgentRequest, chapters: list[Chapter]) -> str:

@@ -6,12 +6,12 @@ import asyncio
 
 from pydantic import BaseModel, Field
 
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer_or_invalid
 from activities.writing.consistency import check_draft
 from activities.writing.project_access import ProjectReader
 from activities.writing.story_facts import character_states
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
+from llm.errors import OutputValidationError
 from models.writing.agents import AgentName
 from models.writing.checks import CheckResult, ConsistencyCheckRequest
 from models.writing.context import CharacterState, ConsistencyIssue, Severity, TextLocation
@@ -74,14 +74,12 @@ class ConsistencyChecker:
         roster = "\n".join(f"- {s.name}：{s.description}（{s.status or '状态未知'}）" for s in states)
         prompt = f"## 角色\n{roster}\n\n## 草稿\n{draft}\n\n找出草稿与角色设定矛盾之处；excerpt 逐字摘自草稿。"
         system = base_prompt(AgentName.CONSISTENCY, WritingIntent.CHECK_CONSISTENCY)
-        try:
-            review = await llm.chat_with_json(
-                [Message.user(prompt)], DraftReview, system=system, timeout=llm_timeout(llm.timeout)
-            )
-        except OutputValidationError:
+        question = JsonQuestion(
+            node=CONSISTENCY_CHECK.node, schema=DraftReview, messages=[Message.user(prompt)], system=system
+        )
+        review = await json_answer_or_invalid(llm, question)
+        if isinstance(review, OutputValidationError):
             return []  # the rules' findings stand; an unreadable review adds nothing
-        except LLMError as err:
-            raise llm_failure(err) from err
         return [_placed(issue, draft) for issue in review.issues]
 
 

@@ -5,11 +5,9 @@ once its path has failed (`use_llm=False`), an unrecognised request is GENERAL_C
 
 from pydantic import BaseModel, Field
 
-from activities.common.failures import permanent
-from activities.common.llm_calls import llm_failure, llm_timeout
+from activities.common.llm_calls import JsonQuestion, json_answer
 from activities.writing.intent_rules import extract_entities, match_intent
 from llm import LLMClient, Message
-from llm.errors import LLMError, OutputValidationError
 from models.errors import ErrorCode
 from models.writing import nodes
 from models.writing.intents import PHASE_OF_INTENT, CreationPhase, ExtractedEntity, IntentResult, WritingIntent
@@ -56,20 +54,19 @@ class Router:
                 entities=extract_entities(request.text),
                 source="fallback",
             )
-        try:
-            answer = await self._llm.chat_with_json(
-                [Message.user(request.text)],
-                LlmRoute,
-                system=SYSTEM_PROMPT,
-                temperature=LLM_TEMPERATURE,
-                timeout=llm_timeout(self._llm.timeout),
-            )
-        except OutputValidationError as err:
-            raise permanent(
-                ErrorCode.ROUTER_FAILED, f"LLM 返回的 JSON 不符合意图格式：{len(err.errors)} 处错误"
-            ) from err
-        except LLMError as err:
-            raise llm_failure(err) from err
+        question = JsonQuestion(
+            node=nodes.ROUTER.node,
+            schema=LlmRoute,
+            messages=[Message.user(request.text)],
+            system=SYSTEM_PROMPT,
+            temperature=LLM_TEMPERATURE,
+        )
+        answer = await json_answer(
+            self._llm,
+            question,
+            code=ErrorCode.ROUTER_FAILED,
+            message=lambda err: f"LLM 返回的 JSON 不符合意图格式：{len(err.errors)} 处错误",
+        )
         named = [ExtractedEntity(kind="named", text=name[:100]) for name in answer.entities if name.strip()]
         return IntentResult(
             intent=answer.intent,

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from api.admission import admitted_stream
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
+from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
@@ -29,7 +30,7 @@ from stores.app_workspace import (
     workspace_path,
     workspace_zip,
 )
-from workflows.app_builder.registration import APP_BUILDER
+from workflows.app_builder.family import APP_BUILDER
 from workflows.app_builder.workflow import AppBuilderWorkflow
 
 router = APIRouter(prefix="/v1/apps", tags=["apps"])
@@ -148,3 +149,7 @@ async def _app_state(client: TemporalClient, run_id: str, principal: str) -> App
 def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | None:
     key = load_manifest(blobs, state.workspace).get(path)
     return read_text(blobs, key) if key is not None else None
+
+
+GATEWAY = FamilyGateway(routers=(router,), launchers={APP_BUILDER.name: APP_RUN})
+"""The app builder's routes (runs, their workspace and zip), and how its runs start."""

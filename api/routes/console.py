@@ -1,5 +1,6 @@
 """The web console's static files: `/` is its page, `/console/...` its CSS and ES modules (from `api/console`), and
-`/console/config.json` what the page needs to know about the stack (where the Temporal Web UI is). No API key is
+`/console/config.json` what the page needs to know about the stack (where the Temporal Web UI is, and each served
+family's page). No API key is
 needed for any of them: they hold no data; the console calls the keyed API from the browser like any client."""
 
 from pathlib import Path
@@ -10,6 +11,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.settings import Settings
+from workflows.common.family import Family
 
 CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console"
 CONTENT_TYPES = {
@@ -36,11 +38,18 @@ async def console_page() -> FileResponse:
 
 @router.get("/console/config.json")
 async def console_config(request: Request) -> JSONResponse:
-    """Where the Temporal Web UI listens: `host` null means the host the console was loaded from."""
+    """Where the Temporal Web UI listens (`host` null: the host the console was loaded from) and each family's page
+    (`api/console/js/pages/<page>.js`), in the families' order."""
     settings: Settings = request.app.state.settings
+    families: tuple[Family, ...] = request.app.state.families
     host = None if settings.temporal_host in LOOPBACK_HOSTS else settings.temporal_host
     ui = {"host": host, "port": settings.temporal_ui_port, "namespace": settings.temporal_namespace}
-    return JSONResponse({"temporalUi": ui}, headers=HEADERS)
+    pages = [
+        {"page": f.console.page, "label": {"zh": f.console.label_zh, "en": f.console.label_en}}
+        for f in families
+        if f.console is not None
+    ]
+    return JSONResponse({"temporalUi": ui, "pages": pages}, headers=HEADERS)
 
 
 @router.get("/console/{path:path}")

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
+from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from imaging.rendering import ImageDecodeError, decode_image
@@ -26,8 +27,8 @@ from models.errors import ErrorCode
 from models.runs import RunTicket
 from stores.blob_store import BlobNotFoundError
 from stores.evidence import store_notes
+from workflows.content.family import CONTENT_SUPERVISOR
 from workflows.content.graph import GRAPH
-from workflows.content.registration import CONTENT_SUPERVISOR
 from workflows.content.workflow import ContentSupervisorWorkflow
 
 router = APIRouter(prefix="/v1/content", tags=["content"])
@@ -131,3 +132,7 @@ def _reference_key(url: str, index: int, context: PrepareContext) -> str:
             422, ErrorCode.REFERENCE_IMAGE_INVALID, f"referenceImages[{index}] 不是可解码的图片（not an image）"
         ) from err
     return key
+
+
+GATEWAY = FamilyGateway(routers=(router,), launchers={CONTENT_SUPERVISOR.name: CONTENT_RUN})
+"""The content family's routes, and how its runs start (evidence and references stored first)."""

@@ -16,6 +16,7 @@ from api.admission import admitted_stream
 from api.bodies import body_chunks, documented, parse_body
 from api.deps import AppSettings, Preparation, Principal, RequestIntake, RunAdmission, TemporalClient
 from api.errors import ApiError
+from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext
 from api.mask_intake import store_mask
 from models.image.requests import ChatRequest, ImageRunInput
@@ -24,6 +25,7 @@ from models.image.state import UserInput
 from models.runs import RunTicket
 from models.search_attributes import OWNER, SESSION_ID
 from models.settings import Settings
+from workflows.image.family import IMAGE_AGENT
 from workflows.image.session import ImageSessionWorkflow, session_workflow_id
 
 router = APIRouter(tags=["image agent"])
@@ -136,3 +138,7 @@ async def submit_turn(
         if isinstance(cause, ApplicationError) and cause.type:
             raise ApiError(429, cause.type, cause.message) from err
         raise
+
+
+GATEWAY = FamilyGateway(routers=(router,), launchers={IMAGE_AGENT.name: IMAGE_TURN})
+"""The image family's chat route, and how its turns start (through the session) from `POST /v1/runs` too."""

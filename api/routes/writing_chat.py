@@ -12,12 +12,15 @@ from temporalio.client import Client
 from api.admission import admitted_stream
 from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
+from api.families import FamilyGateway
 from api.launch import run_search_attributes
+from api.routes import writing as projects
 from api.routes.writing import Projects, call_store
 from models.errors import ErrorCode
 from models.settings import Settings
 from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
+from stores.writing_projects import ProjectStore
 from workflows.writing.workflow import WritingWorkflow
 
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
@@ -83,3 +86,9 @@ async def start_writing(
         static_summary=f"writing on {project_id}: {body.text[:SUMMARY_CHARS]}",
     )
     return run_id
+
+
+GATEWAY = FamilyGateway(
+    routers=(projects.router, router), services=lambda settings: {"projects": ProjectStore.under(settings.data_dir)}
+)
+"""The writing family's routes: the writers' projects (`api.routes.writing`) and the conversation about them."""

@@ -21,7 +21,8 @@ finished: its id is `FINISHED_TASK_PREFIX` + the result URL, `poll` of such an i
 without a request, and `cancel` answers False. The size sent is the model's size nearest the request's aspect ratio.
 Every request sets `n` = 1 (not for z-image-turbo, which always makes one image), `seed` = the request's seed modulo
 2**31 (the documented range is [0, 2147483647]), `prompt_extend` = false (our planner writes the full prompt; the
-rewrite would change it and cost 3-4 s) and `watermark` = false (not for z-image-turbo).
+rewrite would change it and add seconds to each image: README, Performance) and `watermark` = false (not for
+z-image-turbo).
 
 Inpainting: none of the four models takes a mask. The API's documented edit with a mask is Wan 2.1 general image
 editing (`wanx2.1-imageedit`, function `description_edit_with_mask`, asynchronous, POST

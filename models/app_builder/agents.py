@@ -3,7 +3,7 @@
 
 from pydantic import Field
 
-from llm.types import Message, ToolCall
+from llm.types import Message, ToolCall, ToolResultPart
 from models.app_builder.documents import AnalysisAgentID, SessionDocument
 from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask, PlanIssue
 from models.app_builder.quality import Finding
@@ -121,3 +121,6 @@ class TaskToolResult(CamelModel):
     is_error: bool = False
     intent: PatchIntent | None = None
     """A `write_file` call's patch intent."""
+
+    def as_part(self) -> ToolResultPart:
+        return ToolResultPart(call_id=self.call_id, name=self.tool, content=self.content, is_error=self.is_error)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from llm.types import Message, ToolCall
+from llm.types import Message, ToolCall, ToolResultPart
 from models.base import CamelModel
 from models.content.agents import AgentName, AgentOutcome, ClarificationAnswer, ContentView, SupervisorDecision
 from models.content.artifacts import ImagePlan, QualityDimension
@@ -124,3 +124,6 @@ class ToolCallResult(CamelModel):
     is_error: bool = False
     summary: str = Field(max_length=300)
     image: GeneratedImage | None = None
+
+    def as_part(self) -> ToolResultPart:
+        return ToolResultPart(call_id=self.call_id, name=self.name, content=self.content, is_error=self.is_error)

@@ -15,8 +15,7 @@ from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
-from tests.workflows.image.harness import settings_for, terminate_running
-from worker import build_activities, running_workers
+from tests.workflows.harness import serving, settings_for, terminate_running
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
 
@@ -50,10 +49,7 @@ async def running_gateway(
     settings = settings_for(data_dir, **settings_fields)
     app = create_app(settings, client=env.client, registry=registry)
     async with (
-        httpx.AsyncClient() as worker_http,  # the worker's own client (external images, if allowed)
-        running_workers(
-            env.client, settings, build_activities(settings, http=worker_http, style_store=style_store), registry
-        ),
+        serving(env.client, settings, registry=registry, style_store=style_store),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):

@@ -11,7 +11,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from api.routes.console import CONSOLE_DIR
 from api.server import create_app
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import settings_for
 
 KEYS = "alice=alice-key"
 

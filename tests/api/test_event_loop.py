@@ -16,7 +16,7 @@ from imaging.masks import MAX_MASK_BYTES
 from stores.style_store import LanceStyleStore
 from tests.gateway_process import gateway_process
 from tests.sse import parse_sse
-from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.harness import settings_for, terminate_running
 from worker import build_activities, running_workers
 
 REQUESTS = 20

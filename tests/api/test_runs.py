@@ -106,6 +106,7 @@ async def test_run_state_is_typed_per_workflow_in_the_openapi_schema(gateway: Ga
         "RelationshipGraphWorkflowRun",
         "ContentSupervisorWorkflowRun",
         "AppBuilderWorkflowRun",
+        "EchoWorkflowRun",
     }
     assert ok["discriminator"]["propertyName"] == "workflowType"
     components = schema["components"]["schemas"]

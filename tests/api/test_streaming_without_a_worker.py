@@ -16,10 +16,9 @@ from api.routes import runs
 from api.server import create_app
 from tests.sse import parse_sse
 from tests.workflows.common.conftest import tiny_family
-from tests.workflows.common.test_human_input import question_of
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
 from tests.workflows.common.tiny_models import AskInput
-from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.harness import question_of, settings_for, terminate_running
 from worker import running_workers
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY

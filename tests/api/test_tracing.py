@@ -14,7 +14,7 @@ from temporalio.testing import WorkflowEnvironment
 from api.server import create_app
 from stores.style_store import LanceStyleStore
 from tests.sse import parse_sse
-from tests.workflows.image.harness import settings_for, terminate_running
+from tests.workflows.harness import settings_for, terminate_running
 from worker import build_activities, running_workers
 
 

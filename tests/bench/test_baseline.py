@@ -8,7 +8,7 @@ import httpx
 
 from tests.bench.baseline_server import create_app
 from tests.sse import parse_sse
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import settings_for
 
 
 async def test_the_baseline_streams_a_chat_turn_to_stream_end(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from temporalio.testing import WorkflowEnvironment
 from tests.gateway_process import gateway_process
 from tests.sse import SseEvent, parse_sse
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import settings_for
 from worker import running_workers
 from workflows.common.registration import Registry
 

@@ -17,7 +17,7 @@ from stores.style_store import LanceStyleStore
 from tests.gateway_process import gateway_process
 from tests.sse import SseEvent, parse_sse
 from tests.workflows.common.tiny import TINY_WORKFLOWS
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import settings_for
 from worker import build_activities, running_workers
 from workflows.registry import REGISTRY
 

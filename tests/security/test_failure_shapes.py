@@ -14,7 +14,7 @@ from runtime.temporal_client import connect
 from tests.api.conftest import Gateway
 from tests.sse import parse_sse
 from tests.stack_process import free_port
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import settings_for
 
 
 def assert_error_shape(response: httpx.Response, status: int, code: str) -> None:

@@ -6,7 +6,10 @@ and its routing; `GraphRun` does the rest:
 - every transition is recorded in the run's `GraphPosition` and refused when the graph does not declare it;
 - activities run through `call()`, with the node's declared options from `workflows.policies` and a `summary=`
   for the Web UI, and a cancelled run stays cancelled (a cancelled activity is not a node failure to degrade);
-- a node's activity failure becomes the run's `ErrorInfo` with a user-facing code (`fail()`);
+- a node's activity failure becomes the run's `ErrorInfo` with a user-facing code: `call_or_fail()` raises
+  `RunFailed`, which ends the node at the error node (`fail()` and `fail_with()` do the same for a node that
+  returns its next node itself); `call_with_degrade()` tries the LLM path, says so through the family's own
+  event when it failed for good, and runs the offline path instead; `report_error()` is the error node's event;
 - the run's deadline is a workflow timer: when it fires, or the run is cancelled, the node in flight is
   cancelled and the run ends through the family's error node (ARCHITECTURE rule 3); an unexpected exception in a
   node does the same with INTERNAL_ERROR instead of leaving a workflow task failing forever;
@@ -16,6 +19,7 @@ and its routing; `GraphRun` does the rest:
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -72,17 +76,27 @@ class NodeFailed(Exception):
         """The error code a permanent failure carries (its `ApplicationError` type)."""
         return self.cause.type if isinstance(self.cause, ApplicationError) else None
 
-    def error_info(self, node: str, default: ErrorCode) -> ErrorInfo:
-        """The failure as a person should read it. A non-retryable failure whose type is an `ErrorCode` keeps its
-        code and message (they are written for a person); a timeout or any other failure gets `default` and a
-        sentence naming the node."""
+    def error_info(self, node: str, default: StrEnum) -> ErrorInfo:
+        """The failure as a person should read it. A non-retryable failure whose type is a code (the platform's
+        `ErrorCode`, or one of the family's codes, `default`'s enum) keeps its code and message (they are written
+        for a person); a timeout or any other failure gets `default` and a sentence naming the node."""
         cause = self.cause
-        if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
+        codes = ErrorCode.__members__.keys() | type(default).__members__.keys()
+        if isinstance(cause, ApplicationError) and cause.type in codes:
             return ErrorInfo(code=cause.type, message=cause.message, node=node)
         if isinstance(cause, NodeTimeoutError):
             return ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)
         message = cause.message if isinstance(cause, ApplicationError) else str(cause or self)
         return ErrorInfo(code=default, message=f"{node} 节点失败：{message}", node=node)
+
+
+class RunFailed(Exception):
+    """A node cannot go on: the run ends through its error node with `error` (raised by `GraphRun.call_or_fail`,
+    or by a node itself; `GraphRun` catches it between nodes)."""
+
+    def __init__(self, error: ErrorInfo) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 class RunRecord(Protocol):
@@ -172,7 +186,55 @@ class GraphRun:
             raise NodeFailed(err) from err
         return result
 
-    def fail(self, err: NodeFailed, default: ErrorCode) -> str:
+    async def call_or_fail(
+        self,
+        spec: ActivitySpec[InputT, ResultT],
+        request: InputT,
+        options: NodeOptions,
+        *,
+        summary: str,
+        code: StrEnum,
+        activity_id: str | None = None,
+    ) -> ResultT:
+        """`call`, and when the activity failed for good the run ends through its error node with `code` (or the
+        failure's own code: `NodeFailed.error_info`)."""
+        try:
+            return await self.call(spec, request, options, summary=summary, activity_id=activity_id)
+        except NodeFailed as err:
+            raise RunFailed(err.error_info(self.node, code)) from err
+
+    async def call_with_degrade(
+        self,
+        spec: ActivitySpec[InputT, ResultT],
+        request: InputT,
+        options: NodeOptions,
+        *,
+        summary: str,
+        offline: InputT,
+        offline_options: NodeOptions,
+        offline_summary: str,
+        degraded: Callable[[NodeFailed], None],
+        code: StrEnum,
+        use_llm: bool = True,
+    ) -> ResultT:
+        """The LLM path first (`request`, when `use_llm`: a model is configured); when it failed for good,
+        `degraded` emits the family's event that says so and the offline path (`offline`, the same activity without
+        the model) answers instead, as it does at once without a model. When that fails too, the run ends through
+        its error node with `code`."""
+        if use_llm:
+            try:
+                return await self.call(spec, request, options, summary=summary)
+            except NodeFailed as err:
+                degraded(err)
+        return await self.call_or_fail(spec, offline, offline_options, summary=offline_summary, code=code)
+
+    def report_error(self, node: str) -> ErrorInfo:
+        """The error node's event: the run's error (UNKNOWN_ERROR if it has none) as an `error` event at `node`."""
+        error = self._record.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node="unknown")
+        self.events.emit("error", node, error)
+        return error
+
+    def fail(self, err: NodeFailed, default: StrEnum) -> str:
         """Record a node's activity failure as the run's error (`NodeFailed.error_info`), go to the error node."""
         return self.fail_with(err.error_info(self.node, default))
 
@@ -197,6 +259,10 @@ class GraphRun:
         while node != self.graph.end:
             try:
                 node = self._goto(await steps[node]())
+            except RunFailed as failed:
+                if node == self._error_node:
+                    raise
+                node = self._goto(self.fail_with(failed.error))
             except workflow.NondeterminismError:
                 raise  # fails the workflow task: a code change to fix, after which the run replays and goes on
             except Exception as exc:

@@ -12,10 +12,10 @@ from temporalio import workflow
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START, Edge, Graph
-from workflows.common.run import GraphRun, NodeFailed
+from workflows.common.run import GraphRun
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorCode
     from models.events import RunStatus
     from models.writing import nodes
     from models.writing.events import WRITING_EVENTS, RelationshipUpdate
@@ -62,15 +62,13 @@ class RelationshipGraphWorkflow:
         return await self._run.execute({UPDATE: self._update, FAILED: self._failed}, first=UPDATE, deadline=deadline)
 
     async def _update(self) -> str:
-        try:
-            result = await self._run.call(
-                nodes.UPDATE_RELATIONSHIPS,
-                self._input.request,
-                policies.WRITING_POSTPROCESS,
-                summary=f"merge {len(self._input.request.relationships)} relationships",
-            )
-        except NodeFailed as err:
-            return self._run.fail(err, ErrorCode.RELATIONSHIP_UPDATE_FAILED)
+        result = await self._run.call_or_fail(
+            nodes.UPDATE_RELATIONSHIPS,
+            self._input.request,
+            policies.WRITING_POSTPROCESS,
+            summary=f"merge {len(self._input.request.relationships)} relationships",
+            code=ErrorCode.RELATIONSHIP_UPDATE_FAILED,
+        )
         self._state.result = result
         run_id = workflow.info().workflow_id
         message = f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
@@ -86,10 +84,11 @@ class RelationshipGraphWorkflow:
         return END
 
     async def _failed(self) -> str:
-        error = self._state.error or ErrorInfo(code=ErrorCode.UNKNOWN_ERROR, message="未知错误", node=UPDATE)
+        """`relationship_update` says the update failed, then the `error` event (`GraphRun.report_error`)."""
+        message = self._state.error.message if self._state.error else "未知错误"
         run_id = workflow.info().workflow_id
         self._events.emit(
-            "relationship_update", FAILED, RelationshipUpdate(status="failed", run_id=run_id, message=error.message)
+            "relationship_update", FAILED, RelationshipUpdate(status="failed", run_id=run_id, message=message)
         )
-        self._events.emit("error", FAILED, error)
+        self._run.report_error(FAILED)
         return END

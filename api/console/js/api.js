@@ -269,12 +269,17 @@ export async function streamSse(path, { method = 'GET', body, headers, lastEvent
   }
 }
 
-let config = { temporalUi: { host: null, port: 8233, namespace: 'default' } };
+let config = { temporalUi: { host: null, port: 8233, namespace: 'default' }, pages: [] };
 try {
   const response = await fetch('/console/config.json');
   if (response.ok) config = await response.json();
 } catch {
   // the defaults above: the dev server's Web UI on this host
+}
+
+/** Each family's console page as the gateway serves it: `{page, label: {zh, en}}`, in the families' order. */
+export function familyPages() {
+  return config.pages || [];
 }
 
 /** The Temporal Web UI: a run's page, or the namespace's workflow list without `runId`. */

@@ -1,7 +1,7 @@
 // The console's shell: translates the page chrome, switches language, and routes `#/<page>/<rest...>` to
 // `./pages/<page>.js`, whose `mount(root, {params, navigate})` may return an unmount function (called on leaving).
 
-import { temporalUiUrl } from './api.js';
+import { familyPages, temporalUiUrl } from './api.js';
 import { lang, onLangChange, registerStrings, setLang, t, translateTree } from './i18n.js';
 import { errorBanner, h } from './ui.js';
 
@@ -11,10 +11,6 @@ registerStrings({
     'app.skip': '跳到主要内容',
     'app.nav': '主导航',
     'app.loading': '加载中…',
-    'nav.image': '图像工作室',
-    'nav.writing': '写作',
-    'nav.content': '内容创作',
-    'nav.apps': '应用构建',
     'nav.runs': '运行记录',
     'nav.temporal': 'Temporal Web UI',
     'app.switchLang': 'Switch to English',
@@ -24,18 +20,19 @@ registerStrings({
     'app.skip': 'Skip to main content',
     'app.nav': 'Main navigation',
     'app.loading': 'Loading…',
-    'nav.image': 'Image studio',
-    'nav.writing': 'Writing',
-    'nav.content': 'Content',
-    'nav.apps': 'App builder',
     'nav.runs': 'Runs',
     'nav.temporal': 'Temporal Web UI',
     'app.switchLang': '切换到中文',
   },
 });
 
-const PAGES = ['image', 'writing', 'content', 'apps', 'runs'];
-const DEFAULT_ROUTE = '#/image';
+const FAMILY_PAGES = familyPages();
+registerStrings({
+  zh: Object.fromEntries(FAMILY_PAGES.map(({ page, label }) => [`nav.${page}`, label.zh])),
+  en: Object.fromEntries(FAMILY_PAGES.map(({ page, label }) => [`nav.${page}`, label.en])),
+});
+const PAGES = [...FAMILY_PAGES.map(({ page }) => page), 'runs'];
+const DEFAULT_ROUTE = `#/${PAGES[0]}`;
 const main = document.getElementById('main');
 const toggle = document.getElementById('lang-toggle');
 let unmount = null;
@@ -102,6 +99,16 @@ function showLanguage() {
   document.title = t('app.title');
 }
 
+/** A navigation link for each family's page, before the runs page. */
+function familyLinks() {
+  const runs = document.querySelector('.nav-links a[data-page="runs"]').parentElement;
+  for (const { page } of FAMILY_PAGES) {
+    const link = h('a', { href: `#/${page}`, 'data-page': page, 'data-i18n': `nav.${page}` }, t(`nav.${page}`));
+    runs.before(h('li', {}, link));
+  }
+}
+
+familyLinks();
 toggle.addEventListener('click', () => setLang(lang() === 'zh' ? 'en' : 'zh'));
 onLangChange(showLanguage);
 document.getElementById('temporal-ui-link').href = temporalUiUrl();

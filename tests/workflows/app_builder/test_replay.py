@@ -1,20 +1,12 @@
-"""App runs replay under the strict sandbox (the worker runs them unsandboxed; see `worker.WORKFLOW_RUNNER`): an
-offline run with its merge, and a scripted run with tool loops, a refused plan and repair rounds."""
+"""A scripted app run with tool loops, a refused plan and repair rounds replays under the strict sandbox (the worker
+runs workflows unsandboxed; see `worker.WORKFLOW_RUNNER`). An offline run and a tool-loop run are committed
+histories (`tests/workflows/test_committed_histories.py`)."""
 
+from tests.histories.replay import strict_replayer
 from tests.llm.loopback import Loopback
 from tests.workflows.app_builder.harness import AppHarness
 from tests.workflows.app_builder.scripts import ScriptedModel, task
 from tests.workflows.app_builder.test_llm_runs import MISSING_IMPORT, gated
-from tests.workflows.image.test_replay import strict_replayer
-
-
-async def test_an_offline_run_replays(apps: AppHarness) -> None:
-    outcome = await apps.run()
-
-    result = await strict_replayer().replay_workflow(await outcome.handle.fetch_history())
-
-    assert result.replay_failure is None
-    assert outcome.state.merged_files
 
 
 async def test_a_scripted_run_with_a_plan_repair_and_repair_rounds_replays(

@@ -1,9 +1,8 @@
 """A worker for the tiny test family on fresh task queues, per test."""
 
-import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,43 +11,31 @@ from pydantic import BaseModel
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from api.streaming import run_events
-from models.events import RunEvent
 from models.settings import Settings
+from stores.blob_store import LocalBlobStore
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
-from tests.workflows.image.harness import settings_for, terminate_running
-from worker import running_workers
+from tests.workflows.harness import FamilyHarness, running_family
 from workflows.common.registration import Registry
 
 
 @dataclass
-class Tiny:
-    """Starts tiny workflows on the test's own queue and reads their events."""
+class Tiny(FamilyHarness):
+    """Starts tiny workflows (by registered name) on the test's own queue and reads their events."""
 
-    env: WorkflowEnvironment
-    settings: Settings
-    started: set[str] = field(default_factory=set)
+    family = "test"
 
     async def start(self, workflow: str, run_input: BaseModel) -> WorkflowHandle[Any, Any]:
-        run_id = f"test-{uuid.uuid4().hex[:10]}"
-        self.started.add(run_id)
-        return await self.env.client.start_workflow(
-            workflow, run_input, id=run_id, task_queue=self.settings.task_queue("test")
-        )
-
-    async def events(self, run_id: str, from_offset: int = 0) -> list[RunEvent]:
-        return [event async for event in run_events(self.env.client, run_id, from_offset)]
+        return await self.start_run(workflow, run_input, id_prefix="test")
 
 
 @asynccontextmanager
 async def tiny_family(env: WorkflowEnvironment, data_dir: Path) -> AsyncIterator[Tiny]:
-    settings = settings_for(data_dir)
-    async with running_workers(env.client, settings, TINY_ACTIVITIES, Registry(TINY_WORKFLOWS)):
-        harness = Tiny(env=env, settings=settings)
-        try:
-            yield harness
-        finally:
-            await terminate_running(env.client, harness.started)
+    def harness(settings: Settings, blobs: LocalBlobStore) -> Tiny:
+        return Tiny(env, settings)
+
+    registry = Registry(TINY_WORKFLOWS)
+    async with running_family(env, data_dir, harness, activities=TINY_ACTIVITIES, registry=registry) as running:
+        yield running
 
 
 @pytest.fixture

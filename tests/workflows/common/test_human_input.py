@@ -1,7 +1,6 @@
 """Ask-and-wait (ARCHITECTURE rule 9): the question shows in state and as an event, answers go through an update
 whose validator refuses a wrong one without recording it, and an unanswered question ends at its deadline."""
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +15,10 @@ from models.search_attributes import RUN_STATUS
 from tests.workflows.common.conftest import Tiny
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS, AskWorkflow
 from tests.workflows.common.tiny_models import AskInput
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import question_of, settings_for
 from worker import running_workers
-from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
+from workflows.common.human_input import INPUT_UPDATE
 from workflows.common.registration import Registry
-
-
-async def question_of(handle: WorkflowHandle[Any, Any]) -> AwaitingInput:
-    for _ in range(100):
-        asked = await handle.query(AWAITING_QUERY)
-        if asked:
-            return AwaitingInput.model_validate(asked)
-        await asyncio.sleep(0.02)
-    raise AssertionError("the run never asked")
 
 
 async def answer(handle: WorkflowHandle[Any, Any], text: str, question_id: str | None = None) -> ReceivedAnswer:

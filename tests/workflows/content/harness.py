@@ -1,34 +1,28 @@
-"""Runs `ContentSupervisorWorkflow` on a Temporal test server with a fresh task queue and worker per test.
+"""The content family's workflow test harness: `ContentSupervisorWorkflow` runs on the test's own task queue (over
+`tests.workflows.harness`), with evidence notes and rendered reference images in the test's own blob store.
 
-Doubles stand in only for outside services (the LLM, through the loopback server); every workflow and activity
-under test is the real one, the images are rendered by the local renderer into the test's own blob store.
+Doubles stand in only for outside services (the LLM, through the loopback server); the images are rendered by
+the local renderer.
 """
 
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from temporalio.client import Client, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from api.streaming import run_events
 from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import blob_ref
 from models.content.artifacts import LayoutPreference, Platform
 from models.content.runs import ContentResult, ContentRunInput
 from models.content.state import ContentState, RouteRecord
-from models.events import RunEvent
 from models.settings import Settings
-from runtime.llm_client import build_llm_client
 from stores.blob_store import LocalBlobStore
 from stores.evidence import store_notes
-from tests.workflows.image.harness import outside_services, settings_for, terminate_running
-from tests.workflows.outcomes import StreamedEvents
-from worker import build_activities, running_workers
+from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.content.graph import GRAPH
 from workflows.content.workflow import ContentSupervisorWorkflow
 
@@ -41,17 +35,8 @@ NOTES = [
 
 
 @dataclass
-class ContentOutcome(StreamedEvents):
+class ContentOutcome(RunOutcome[ContentResult, ContentState]):
     """A finished run: its result, its state (queried) and its events (streamed)."""
-
-    result: ContentResult
-    state: ContentState
-    events: list[RunEvent]
-    handle: WorkflowHandle[Any, Any]
-
-    @property
-    def path(self) -> list[str]:
-        return [target for _, target in self.state.metadata.transitions]
 
     @property
     def decisions(self) -> list[RouteRecord]:
@@ -60,13 +45,14 @@ class ContentOutcome(StreamedEvents):
 
 
 @dataclass
-class ContentHarness:
+class ContentHarness(FamilyHarness):
     """Starts content runs on the test's own task queue."""
 
-    env: WorkflowEnvironment
-    settings: Settings
-    blobs: LocalBlobStore
-    started: set[str] = field(default_factory=set)
+    blobs: LocalBlobStore = field(kw_only=True)
+
+    family = "content"
+    graph = GRAPH
+    state_model = ContentState
 
     def reference(self, prompt: str, seed: int = 7) -> str:
         """A reference image in the blob store (rendered), as the run carries it."""
@@ -88,45 +74,31 @@ class ContentHarness:
         allow_fallback: bool = True,
         deadline_seconds: float = 900.0,
     ) -> WorkflowHandle[ContentSupervisorWorkflow, ContentResult]:
-        run_id = f"content-test-{uuid.uuid4().hex[:10]}"
-        self.started.add(run_id)
-        return await self.env.client.start_workflow(
-            ContentSupervisorWorkflow.run,
-            ContentRunInput(
-                owner="tester",
-                topic=topic,
-                platform=platform,
-                reference_images=list(references),
-                evidence_notes_ref=store_notes(self.blobs, list(notes)) if notes else None,
-                evidence_notes=len(notes),
-                layout_preference=layout,
-                max_iterations=max_iterations,
-                max_clarification_rounds=max_clarifications,
-                llm_configured=self.settings.llm_provider is not None,
-                input_timeout_seconds=input_timeout_seconds,
-                image_gen_provider=image_gen_provider,
-                hosted_models=self.settings.hosted_image_models,
-                direct_models=self.settings.direct_image_models,
-                allow_fallback=allow_fallback,
-                deadline_seconds=deadline_seconds,
-            ),
-            id=run_id,
-            task_queue=self.settings.task_queue("content"),
+        run_input = ContentRunInput(
+            owner="tester",
+            topic=topic,
+            platform=platform,
+            reference_images=list(references),
+            evidence_notes_ref=store_notes(self.blobs, list(notes)) if notes else None,
+            evidence_notes=len(notes),
+            layout_preference=layout,
+            max_iterations=max_iterations,
+            max_clarification_rounds=max_clarifications,
+            llm_configured=self.settings.llm_provider is not None,
+            input_timeout_seconds=input_timeout_seconds,
+            image_gen_provider=image_gen_provider,
+            hosted_models=self.settings.hosted_image_models,
+            direct_models=self.settings.direct_image_models,
+            allow_fallback=allow_fallback,
+            deadline_seconds=deadline_seconds,
         )
+        return await self.start_run(ContentSupervisorWorkflow.run, run_input, id_prefix="content-test")
 
     async def run(self, topic: str, **options: Any) -> ContentOutcome:
         return await self.finish(await self.start(topic, **options))
 
     async def finish(self, handle: WorkflowHandle[Any, Any]) -> ContentOutcome:
-        result = await handle.result()
-        state = await handle.query(ContentSupervisorWorkflow.state)
-        events = [event async for event in run_events(self.env.client, handle.id)]
-        undeclared = GRAPH.undeclared(state.metadata.transitions)
-        assert not undeclared, f"transitions not declared in the graph: {undeclared}"
-        return ContentOutcome(result=result, state=state, events=events, handle=handle)
-
-    async def events(self, run_id: str) -> list[RunEvent]:
-        return [event async for event in run_events(self.env.client, run_id)]
+        return await self.outcome(handle, ContentOutcome)
 
 
 @asynccontextmanager
@@ -142,13 +114,17 @@ async def content_harness(
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM;
     `image_api_url` puts DashScope's image API there, `openai_images_url` OpenAI Images (the default model);
     `worker_client` runs the workers on another connection (one with its own runtime's metrics)."""
-    settings = settings_for(data_dir, **outside_services(llm_base_url, image_api_url, openai_images_url))
-    blobs = LocalBlobStore(settings.blob_dir)
-    async with httpx.AsyncClient() as http:
-        activities = build_activities(settings, http=http, blobs=blobs, llm=build_llm_client(settings, http))
-        harness = ContentHarness(env=env, settings=settings, blobs=blobs)
-        async with running_workers(worker_client or env.client, settings, activities):
-            try:
-                yield harness
-            finally:
-                await terminate_running(env.client, harness.started)
+
+    def harness(settings: Settings, blobs: LocalBlobStore) -> ContentHarness:
+        return ContentHarness(env, settings, blobs=blobs)
+
+    async with running_family(
+        env,
+        data_dir,
+        harness,
+        llm_base_url=llm_base_url,
+        image_api_url=image_api_url,
+        openai_images_url=openai_images_url,
+        worker_client=worker_client,
+    ) as running:
+        yield running

@@ -15,7 +15,7 @@ from temporalio.testing import WorkflowEnvironment
 from tests.llm.loopback import Loopback
 from tests.workflows.content.harness import ContentHarness, content_harness
 from tests.workflows.content.scripts import REFUSED, decide
-from workflows.content.workflow import CORRECTIONS_METRIC
+from workflows.content.supervisor import CORRECTIONS_METRIC
 
 
 @pytest.fixture

@@ -3,11 +3,11 @@ an offline run with reference images and a clarification, and a run whose Superv
 corrected."""
 
 from models.human_input import InputAnswer
+from tests.histories.replay import strict_replayer
 from tests.llm.loopback import Loopback
 from tests.workflows.content.harness import ContentHarness
 from tests.workflows.content.scripts import REFUSED, decide, tools
 from tests.workflows.content.test_offline_runs import waiting
-from tests.workflows.image.test_replay import strict_replayer
 from workflows.common.human_input import INPUT_UPDATE
 
 

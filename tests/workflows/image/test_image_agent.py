@@ -6,15 +6,17 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 
 from imaging.rendering import decode_image
 from models.events import RunEvent
-from tests.workflows.image.harness import Harness, assert_declared
+from tests.workflows.harness import assert_declared
+from tests.workflows.image.harness import Harness
 from workflows.common.event_log import EVENTS_MEMO
+from workflows.image.graph import GRAPH
 
 
 async def test_cyberpunk_cat_runs_every_node_and_ends_with_a_canvas(harness: Harness) -> None:
     outcome = await harness.run("生成一只赛博朋克风格的猫")
 
     assert outcome.path == ["validate_input", "planner", "rag", "executor", "critic", "genui", "stream_end"]
-    assert_declared(outcome.state.metadata.transitions)
+    assert_declared(GRAPH, outcome.state.metadata.transitions)
     thought_nodes = {e.node for e in outcome.of_type("thought_log")}
     assert {"planner", "rag", "executor", "critic"} <= thought_nodes
     intent = outcome.state.intent
@@ -36,7 +38,7 @@ async def test_without_a_style_the_planner_goes_straight_to_the_executor(harness
 
     assert outcome.path[:3] == ["validate_input", "planner", "executor"]
     assert "rag" not in outcome.path
-    assert_declared(outcome.state.metadata.transitions)
+    assert_declared(GRAPH, outcome.state.metadata.transitions)
     assert outcome.state.enhanced_prompt is None
 
 
@@ -44,7 +46,7 @@ async def test_validation_failure_goes_to_the_error_handler(harness: Harness) ->
     outcome = await harness.run("   ")
 
     assert outcome.path == ["validate_input", "error_handler", "stream_end"]
-    assert_declared(outcome.state.metadata.transitions)
+    assert_declared(GRAPH, outcome.state.metadata.transitions)
     assert outcome.error_code == "INVALID_INPUT_EMPTY"
     assert outcome.of_type("error")[0].node == "error_handler"
     assert outcome.events[-1].type == "stream_end" and outcome.events[-1].data["status"] == "failed"

@@ -19,8 +19,10 @@ from tests.doubles import (
 )
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
-from tests.workflows.image.harness import agent_harness, assert_declared, collect_events
+from tests.workflows.harness import assert_declared
+from tests.workflows.image.harness import agent_harness
 from workflows import policies
+from workflows.image.graph import GRAPH
 
 
 async def test_executor_retries_after_5_10_20_seconds_then_succeeds(
@@ -124,7 +126,7 @@ async def test_critic_regenerates_three_times_then_returns_with_hints(
     assert sum("复用" in e.data["message"] for e in outcome.of_type("thought_log") if e.node == "rag") == 3
     assert outcome.state.metadata.retry_count == 3
     assert outcome.state.metadata.transitions.count(("critic", "rag")) == 3
-    assert_declared(outcome.state.metadata.transitions)
+    assert_declared(GRAPH, outcome.state.metadata.transitions)
     check = outcome.state.quality_check
     assert check is not None and not check.passed and check.needs_regeneration and check.suggestions
     panel = [e for e in outcome.of_type("gen_ui_component") if e.data["widgetType"] == "ActionPanel"][-1]
@@ -207,7 +209,7 @@ async def test_a_run_past_its_deadline_ends_through_the_error_path(
     assert error.node == "error_handler" and error.data["node"] == "executor"
     assert outcome.events[-1].type == "stream_end" and outcome.events[-1].data["status"] == "timeout"
     assert outcome.path[-2:] == ["error_handler", "stream_end"]
-    assert_declared(outcome.state.metadata.transitions)
+    assert_declared(GRAPH, outcome.state.metadata.transitions)
     assert (await outcome.handle.describe()).status == WorkflowExecutionStatus.COMPLETED
 
 
@@ -220,7 +222,7 @@ async def test_cancelling_a_run_ends_it_with_an_error_and_stream_end(
         while not api.calls:
             await env.sleep(1)
         await handle.cancel()
-        events = await collect_events(harness, handle.id)
+        events = await harness.events(handle.id)
 
     assert (await handle.describe()).status == WorkflowExecutionStatus.CANCELED
     assert [e.type for e in events][-2:] == ["gen_ui_component", "stream_end"]

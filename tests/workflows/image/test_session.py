@@ -21,7 +21,8 @@ from models.image.state import ImageAgentState, UserInput
 from stores.blob_store import LocalBlobStore
 from stores.style_store import LanceStyleStore
 from tests.conftest import TEST_SERVER, register_search_attributes
-from tests.workflows.image.harness import Harness, agent_harness, collect_events, settings_for, terminate_running
+from tests.workflows.harness import settings_for, terminate_running
+from tests.workflows.image.harness import Harness, agent_harness
 from worker import WORKFLOW_RUNNER, build_activities, running_workers
 from workflows.image.session import MAX_MESSAGES, ImageSessionWorkflow, session_workflow_id
 from workflows.image.workflow import ImageAgentWorkflow
@@ -31,7 +32,7 @@ OWNER = "tester"
 
 async def submit(harness: Harness, session_id: str, text: str, **session: Any) -> TurnTicket:
     client: Client = harness.env.client
-    harness.sessions.add(session_workflow_id(OWNER, session_id))
+    harness.started.add(session_workflow_id(OWNER, session_id))
     start = WithStartWorkflowOperation(
         ImageSessionWorkflow.run,
         SessionInput(snapshot=SessionSnapshot(session_id=session_id), owner=OWNER, **session),
@@ -85,8 +86,8 @@ async def test_turns_of_one_session_run_one_at_a_time(harness: Harness) -> None:
     first_id, second_id = (t.run_id for t in tickets)
     assert [t.position for t in tickets] == [0, 1]
     await result_of(harness.env, second_id)
-    one = await collect_events(harness, first_id)
-    two = await collect_events(harness, second_id)
+    one = await harness.events(first_id)
+    two = await harness.events(second_id)
     assert two[0].type == "queued" and two[0].data["position"] == 1
     assert not any(e.type == "queued" for e in one)
     began = next(e for e in two if e.type != "queued")
@@ -113,7 +114,7 @@ async def test_cancelling_a_queued_turn_ends_it_and_the_session_goes_on(harness:
     third = await submit(harness, "cancel", "画一朵花")
     await harness.env.client.get_workflow_handle(second.run_id).cancel()
 
-    events = await collect_events(harness, second.run_id)
+    events = await harness.events(second.run_id)
     third_state = await result_of(harness.env, third.run_id)
 
     assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "cancelled"
@@ -147,7 +148,7 @@ async def test_cancelling_a_session_cancels_its_running_and_queued_turns(harness
 
     async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
         closed = [await wait_closed(harness.env.client, run_id) for run_id in (session.id, first.run_id, second.run_id)]
-    events = await collect_events(harness, second.run_id)
+    events = await harness.events(second.run_id)
 
     assert closed == [WorkflowExecutionStatus.CANCELED] * 3
     assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "cancelled"
@@ -166,7 +167,7 @@ async def test_a_run_queued_in_a_session_an_operator_terminated_ends_instead_of_
 
         async with harness.env.time_skipping_unlocked():  # type: ignore[attr-defined]
             closed = [await wait_closed(client, run_id) for run_id in (first.run_id, second.run_id)]
-        events = await collect_events(harness, second.run_id)
+        events = await harness.events(second.run_id)
 
     assert closed == [WorkflowExecutionStatus.COMPLETED] * 2
     assert next(e.type for e in events) == "queued" and events[-1].data["status"] == "failed"
@@ -344,7 +345,7 @@ async def test_a_message_after_a_worker_restart_is_not_queued_and_the_session_re
         after = await submit(harness, "restarted", "画一只狗")
         await finished(env, after.run_id)
         history = await env.client.get_workflow_handle(session_workflow_id(OWNER, "restarted")).fetch_history()
-        await terminate_running(env.client, harness.sessions)
+        await terminate_running(env.client, harness.started)
 
     assert after.position == 0
     replayer = Replayer(

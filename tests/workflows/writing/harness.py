@@ -1,34 +1,28 @@
-"""Runs `WritingWorkflow` on a Temporal test server with a fresh task queue and worker per test, over a writer's
-project stored in the test's own data dir.
+"""The writing family's workflow test harness: `WritingWorkflow` runs on the test's own task queue (over
+`tests.workflows.harness`), on a writer's project stored in the test's own data dir.
 
 Doubles stand in only for outside services (the LLM, through the loopback server; the search index, which is
-Weaviate at scale); every workflow and activity under test is the real one.
+Weaviate at scale).
 """
 
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from api.streaming import run_events
-from models.events import RunEvent
 from models.settings import Settings
 from models.writing.agents import ChainContext
 from models.writing.projects import ChapterIn, CharacterIn, PlotLoopIn, ProjectIn, StyleSampleIn
 from models.writing.runs import WritingResult, WritingRunInput, WritingState
-from runtime.llm_client import build_llm_client
+from stores.blob_store import LocalBlobStore
 from stores.embedder import HashingEmbedder
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
-from tests.workflows.image.harness import outside_services, settings_for, terminate_running
-from tests.workflows.outcomes import StreamedEvents
-from worker import build_activities, running_workers
+from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.writing.graph import GRAPH
 from workflows.writing.workflow import WritingWorkflow
 
@@ -36,13 +30,8 @@ OWNER = "writer"
 
 
 @dataclass
-class WritingOutcome(StreamedEvents):
+class WritingOutcome(RunOutcome[WritingResult, WritingState]):
     """A finished run: its result, its state (queried) and its events (streamed)."""
-
-    result: WritingResult
-    state: WritingState
-    events: list[RunEvent]
-    handle: WorkflowHandle[Any, Any]
 
     def one(self, type_: str) -> dict[str, Any]:
         found = self.of_type(type_)
@@ -57,19 +46,16 @@ class WritingOutcome(StreamedEvents):
             text = event.data["text"] if event.data.get("restart") else text + event.data["text"]
         return text
 
-    @property
-    def path(self) -> list[str]:
-        return [target for _, target in self.state.metadata.transitions]
-
 
 @dataclass
-class WritingHarness:
+class WritingHarness(FamilyHarness):
     """Starts writing runs on the test's own task queue and seeds the projects they work on."""
 
-    env: WorkflowEnvironment
-    settings: Settings
-    projects: ProjectStore
-    started: set[str] = field(default_factory=set)
+    projects: ProjectStore = field(kw_only=True)
+
+    family = "writing"
+    graph = GRAPH
+    state_model = WritingState
 
     def project(
         self,
@@ -101,36 +87,22 @@ class WritingHarness:
         input_timeout_seconds: float = 24 * 3600,
         owner: str = OWNER,
     ) -> WorkflowHandle[WritingWorkflow, WritingResult]:
-        run_id = f"writing-test-{uuid.uuid4().hex[:10]}"
-        self.started.add(run_id)
-        return await self.env.client.start_workflow(
-            WritingWorkflow.run,
-            WritingRunInput(
-                owner=owner,
-                project_id=project_id,
-                text=text,
-                chain_context=chain_context,
-                llm_configured=self.settings.llm_provider is not None,
-                deadline_seconds=self.settings.writing_run_deadline_seconds,
-                input_timeout_seconds=input_timeout_seconds,
-            ),
-            id=run_id,
-            task_queue=self.settings.task_queue("writing"),
+        run_input = WritingRunInput(
+            owner=owner,
+            project_id=project_id,
+            text=text,
+            chain_context=chain_context,
+            llm_configured=self.settings.llm_provider is not None,
+            deadline_seconds=self.settings.writing_run_deadline_seconds,
+            input_timeout_seconds=input_timeout_seconds,
         )
+        return await self.start_run(WritingWorkflow.run, run_input, id_prefix="writing-test")
 
     async def run(self, project_id: str, text: str, **options: Any) -> WritingOutcome:
         return await self.finish(await self.start(project_id, text, **options))
 
     async def finish(self, handle: WorkflowHandle[Any, Any]) -> WritingOutcome:
-        result = await handle.result()
-        state = await handle.query(WritingWorkflow.state)
-        events = [event async for event in run_events(self.env.client, handle.id)]
-        undeclared = GRAPH.undeclared(state.metadata.transitions)
-        assert not undeclared, f"transitions not declared in the graph: {undeclared}"
-        return WritingOutcome(result=result, state=state, events=events, handle=handle)
-
-    async def events(self, run_id: str) -> list[RunEvent]:
-        return [event async for event in run_events(self.env.client, run_id)]
+        return await self.outcome(handle, WritingOutcome)
 
 
 @asynccontextmanager
@@ -144,14 +116,17 @@ async def writing_harness(
     settings: Settings | None = None,
 ) -> AsyncIterator[WritingHarness]:
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM."""
-    settings = settings or settings_for(data_dir, **outside_services(llm_base_url))
-    async with httpx.AsyncClient() as http:
-        activities = build_activities(
-            settings, llm=build_llm_client(settings, http), project_index=project_index, embedder=embedder
-        )
-        harness = WritingHarness(env=env, settings=settings, projects=ProjectStore.under(settings.data_dir))
-        async with running_workers(env.client, settings, activities):
-            try:
-                yield harness
-            finally:
-                await terminate_running(env.client, harness.started)
+
+    def harness(settings: Settings, blobs: LocalBlobStore) -> WritingHarness:
+        return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
+
+    async with running_family(
+        env,
+        data_dir,
+        harness,
+        settings=settings,
+        llm_base_url=llm_base_url,
+        project_index=project_index,
+        embedder=embedder,
+    ) as running:
+        yield running

@@ -2,31 +2,21 @@
 output, a thought marks each transition, BrainstormExpand waits for the writer's choice (durably: across a worker
 restart, and until a deadline), a failing step aborts the chain, and a `chainContext` continues a chain."""
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
+from models.human_input import InputAnswer, ReceivedAnswer
 from models.writing.agents import ChainContext
 from models.writing.intents import WorkflowKind
-from tests.workflows.image.harness import settings_for
+from tests.workflows.harness import question_of, settings_for
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS
 from tests.workflows.writing.harness import OWNER, WritingHarness, writing_harness
-from workflows.common.human_input import AWAITING_QUERY, INPUT_UPDATE
+from workflows.common.human_input import INPUT_UPDATE
 
 BRAINSTORM = "先想三个结局方案，我选一个再写"
-
-
-async def question_of(handle: WorkflowHandle[Any, Any]) -> AwaitingInput:
-    for _ in range(200):
-        asked = await handle.query(AWAITING_QUERY)
-        if asked:
-            return AwaitingInput.model_validate(asked)
-        await asyncio.sleep(0.05)
-    raise AssertionError("the chain never asked")
 
 
 async def choose(handle: WorkflowHandle[Any, Any], option: str) -> ReceivedAnswer:

@@ -11,9 +11,10 @@ from temporalio.testing import WorkflowEnvironment
 
 from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Fixture, Loopback
+from tests.workflows.harness import question_of
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
 from tests.workflows.writing.harness import WritingHarness, writing_harness
-from tests.workflows.writing.test_chains import BRAINSTORM, choose, question_of
+from tests.workflows.writing.test_chains import BRAINSTORM, choose
 
 SCENE = "写一段林舟和苏念在码头的场景"
 

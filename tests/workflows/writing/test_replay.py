@@ -6,12 +6,13 @@ from pathlib import Path
 
 from temporalio.testing import WorkflowEnvironment
 
+from tests.histories.replay import strict_replayer
 from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Loopback
-from tests.workflows.image.test_replay import strict_replayer
+from tests.workflows.harness import question_of
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS
 from tests.workflows.writing.harness import WritingHarness, writing_harness
-from tests.workflows.writing.test_chains import BRAINSTORM, choose, question_of
+from tests.workflows.writing.test_chains import BRAINSTORM, choose
 
 
 async def test_writing_runs_replay_under_the_strict_sandbox(writing: WritingHarness, project: str) -> None:

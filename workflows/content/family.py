@@ -1,8 +1,9 @@
-"""The supervisor family's workflow as the platform registers it."""
+"""The content family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
 from models.content.events import SUPERVISOR_EVENTS
 from models.content.runs import ContentRunRequest
 from models.content.state import ContentState
+from workflows.common.family import ConsolePage, Family
 from workflows.common.registration import RegisteredWorkflow
 from workflows.content.graph import GRAPH
 from workflows.content.workflow import ContentSupervisorWorkflow
@@ -19,4 +20,13 @@ CONTENT_SUPERVISOR = RegisteredWorkflow(
     input_model=ContentRunRequest,
     graph=GRAPH,
     human_input=True,
+)
+
+CONTENT = Family(
+    name="content",
+    workflows=(CONTENT_SUPERVISOR,),
+    activities="activities.content.family:build_activities",
+    gateway="api.routes.content:GATEWAY",
+    console=ConsolePage(page="content", label_zh="内容创作", label_en="Content"),
+    description="Content creation under an LLM Supervisor (seed 001): a post with text and images",
 )

@@ -1,9 +1,10 @@
-"""The image family's workflows as the platform registers them."""
+"""The image family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
 from models.image.events import IMAGE_EVENTS
 from models.image.requests import ImageRunInput
 from models.image.runs import SessionSnapshot
 from models.image.state import ImageAgentState
+from workflows.common.family import ConsolePage, Family
 from workflows.common.registration import RegisteredWorkflow
 from workflows.image.graph import GRAPH
 from workflows.image.session import ImageSessionWorkflow
@@ -24,4 +25,16 @@ IMAGE_SESSION = RegisteredWorkflow(
     description="An image-agent session: its turns one at a time, its last 50 messages and last image",
     state_model=SessionSnapshot,
     events=None,
+)
+
+IMAGE = Family(
+    name="image",
+    workflows=(
+        IMAGE_AGENT,
+        IMAGE_SESSION,
+    ),
+    activities="activities.image.family:build_activities",
+    gateway="api.routes.image:GATEWAY",
+    console=ConsolePage(page="image", label_zh="图像工作室", label_en="Image studio"),
+    description="The AiVista image agent (seeds 000, 004): a turn per message, one session per conversation",
 )

@@ -1,7 +1,8 @@
-"""The writing family's workflows as the platform registers them."""
+"""The writing family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
 from models.writing.events import WRITING_EVENTS
 from models.writing.runs import RelationshipRunState, WritingState
+from workflows.common.family import ConsolePage, Family
 from workflows.common.registration import RegisteredWorkflow
 from workflows.writing.graph import GRAPH
 from workflows.writing.relationships import RELATIONSHIP_GRAPH, RelationshipGraphWorkflow
@@ -26,4 +27,16 @@ RELATIONSHIP_UPDATE = RegisteredWorkflow(
     state_model=RelationshipRunState,
     events=WRITING_EVENTS,
     graph=RELATIONSHIP_GRAPH,
+)
+
+WRITING_FAMILY = Family(
+    name="writing",
+    workflows=(
+        WRITING,
+        RELATIONSHIP_UPDATE,
+    ),
+    activities="activities.writing.family:build_activities",
+    gateway="api.routes.writing_chat:GATEWAY",
+    console=ConsolePage(page="writing", label_zh="写作", label_en="Writing"),
+    description="InkFlow, the writing assistant (seed 002): projects and a conversation about them",
 )

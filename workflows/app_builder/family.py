@@ -1,10 +1,11 @@
-"""The app builder family's workflow as the platform registers it."""
+"""The app builder family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
 from models.app_builder.events import APP_BUILDER_EVENTS
 from models.app_builder.runs import AppRunRequest
 from models.app_builder.state import AppBuilderState
 from workflows.app_builder.graph import GRAPH
 from workflows.app_builder.workflow import AppBuilderWorkflow
+from workflows.common.family import ConsolePage, Family
 from workflows.common.registration import RegisteredWorkflow
 
 APP_BUILDER = RegisteredWorkflow(
@@ -19,4 +20,13 @@ APP_BUILDER = RegisteredWorkflow(
     events=APP_BUILDER_EVENTS,
     input_model=AppRunRequest,
     graph=GRAPH,
+)
+
+APP_BUILDER_FAMILY = Family(
+    name="app_builder",
+    workflows=(APP_BUILDER,),
+    activities="activities.app_builder.family:build_activities",
+    gateway="api.routes.app_builder:GATEWAY",
+    console=ConsolePage(page="apps", label_zh="应用构建", label_en="App builder"),
+    description="The app builder (seed 003): a front-end project from a description",
 )

@@ -1,0 +1,42 @@
+"""The echo family's reply node: the model answers the text in one short sentence; offline, a rule echoes it back,
+labelled as such."""
+
+from pydantic import BaseModel, Field
+
+from activities.common.llm_calls import JsonQuestion, json_answer
+from llm import LLMClient, Message
+from models.echo import nodes
+from models.echo.errors import EchoErrorCode
+from models.echo.nodes import ReplyRequest
+from models.echo.runs import Reply
+
+SYSTEM_PROMPT = '你是一个简短的回声助手：用一句话回应用户的话，保留原意。只回答 JSON：{"reply": "..."}'
+OFFLINE_PREFIX = "（离线回声）"
+
+
+class ModelReply(BaseModel):
+    """The JSON the reply node asks the model for."""
+
+    reply: str = Field(min_length=1, max_length=2000)
+
+
+class EchoAgent:
+    """The reply activity, over the worker's model (None: only the offline rule)."""
+
+    def __init__(self, llm: LLMClient | None) -> None:
+        self._llm = llm
+
+    @nodes.REPLY.defn
+    async def reply(self, request: ReplyRequest) -> Reply:
+        if self._llm is None or not request.use_llm:
+            return Reply(text=f"{OFFLINE_PREFIX}{request.text}", offline=True)
+        question = JsonQuestion(
+            node=nodes.REPLY.node, schema=ModelReply, messages=[Message.user(request.text)], system=SYSTEM_PROMPT
+        )
+        answer = await json_answer(
+            self._llm,
+            question,
+            code=EchoErrorCode.REPLY_FAILED,
+            message=lambda err: f"模型的回答不符合格式：{len(err.errors)} 处错误",
+        )
+        return Reply(text=answer.reply, offline=False)

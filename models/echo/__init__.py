@@ -1,0 +1,1 @@
+"""The echo family: the template family (docs/adding-a-family.md)."""

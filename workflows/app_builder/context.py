@@ -1,0 +1,108 @@
+"""What every phase of an app run shares (`AppRun`): its input, blackboard (state), event log and `GraphRun`,
+where execution stands (the wave, the quality gate of that wave and its repair round), and the steps every phase
+takes on a plan task's record (started, finished, skipped) and on the timeline (a layer starts, a thought)."""
+
+from temporalio import workflow
+
+from workflows.app_builder.graph import ERROR_HANDLER, GRAPH
+from workflows.common.event_log import EventLog
+from workflows.common.run import GraphRun
+
+with workflow.unsafe.imports_passed_through():
+    from models.app_builder.events import APP_BUILDER_EVENTS, AppThought, LayerStarted, TaskFinished, TaskStarted
+    from models.app_builder.plan import ExecutionPlanTask
+    from models.app_builder.quality import QualityReport
+    from models.app_builder.runs import AppRunInput
+    from models.app_builder.state import AppBuilderState, Layer, TaskStatus
+
+BLOCKING = ("failed", "skipped")
+"""A task whose dependency ended like this is skipped."""
+
+
+class AppRun:
+    """One app run's shared context, held by each of its phases."""
+
+    def __init__(self, input: AppRunInput) -> None:
+        self.input = input
+        self.state = AppBuilderState(brief=input.brief, started_at=workflow.now())
+        self.events = EventLog(APP_BUILDER_EVENTS)
+        self.run = GraphRun(GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
+        self.wave_index = 0
+        """Waves started so far."""
+        self.gates: list[ExecutionPlanTask] = []
+        """The current wave's quality tasks."""
+        self.gate_ran = False
+        self.round = 0
+        """The quality gate's repair round."""
+        self.last_report: QualityReport | None = None
+
+    @property
+    def run_id(self) -> str:
+        return workflow.info().workflow_id
+
+    @property
+    def gate_id(self) -> str:
+        """The quality gate's name for its activities: its plan task's id (`quality` when the plan has none)."""
+        return self.gates[0].id if self.gates else "quality"
+
+    @property
+    def plan_tasks(self) -> list[ExecutionPlanTask]:
+        return self.state.plan.tasks if self.state.plan else []
+
+    @property
+    def waves_done(self) -> bool:
+        return self.wave_index >= len(self.state.waves)
+
+    def task(self, task_id: str) -> ExecutionPlanTask:
+        """A plan task by id (or, for a task the run added, one made from its record)."""
+        for task in self.plan_tasks:
+            if task.id == task_id:
+                return task
+        record = self.state.tasks[task_id]
+        return ExecutionPlanTask(id=record.task_id, agent_id=record.agent_id, goal=record.goal)
+
+    def blocker(self, task: ExecutionPlanTask) -> str | None:
+        """A dependency of `task` that failed or was skipped."""
+        for dependency in task.depends_on:
+            record = self.state.tasks.get(dependency)
+            if record is not None and record.status in BLOCKING:
+                return dependency
+        return None
+
+    def skip(self, task: ExecutionPlanTask, reason: str) -> None:
+        self.finished(task, "skipped", error=reason)
+
+    def started(self, task: ExecutionPlanTask) -> None:
+        record = self.state.tasks[task.id]
+        if record.status == "running":
+            return
+        record.status = "running"
+        record.started_at = workflow.now()
+        started = TaskStarted(task_id=task.id, agent_id=task.agent_id, goal=task.goal, wave=record.wave)
+        self.events.emit("task_started", self.run.node, started)
+
+    def finished(
+        self,
+        task: ExecutionPlanTask,
+        status: TaskStatus,
+        *,
+        summary: str = "",
+        files: list[str] | None = None,
+        error: str | None = None,
+    ) -> None:
+        record = self.state.tasks[task.id]
+        record.status = status
+        record.error = error
+        if status != "running":
+            record.finished_at = workflow.now()
+        finished = TaskFinished(
+            task_id=task.id, agent_id=task.agent_id, status=status, summary=summary, files=files or [], error=error
+        )
+        self.events.emit("task_finished", self.run.node, finished)
+
+    def layer(self, layer: Layer) -> None:
+        self.state.layer = layer
+        self.events.emit("layer_started", self.run.node, LayerStarted(layer=layer))
+
+    def thought(self, message: str, level: str = "info") -> None:
+        self.events.emit("thought_log", self.run.node, AppThought.model_validate({"message": message, "level": level}))

@@ -1,0 +1,96 @@
+"""The planning layer's nodes: the Execution_Plan from the four documents, validated (`plan_checks`); a refused
+plan gets one repair round with its issues (`plan_repair`), then the run fails naming them. An accepted plan and
+its waves go on the blackboard."""
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.app_builder.context import AppRun
+from workflows.app_builder.graph import PLAN_REPAIR, WAVE
+from workflows.app_builder.plan_checks import plan_issues, schedule_waves
+
+with workflow.unsafe.imports_passed_through():
+    from models.app_builder import nodes
+    from models.app_builder.agents import PlanDraft, PlanningRequest
+    from models.app_builder.events import PlannedTask, PlanReady
+    from models.app_builder.plan import ExecutionPlan, PlanIssue
+    from models.app_builder.state import TaskRecord
+    from models.errors import ErrorCode, ErrorInfo
+
+
+class PlanningNodes:
+    """The `planner` and `plan_repair` nodes."""
+
+    def __init__(self, context: AppRun) -> None:
+        self._context = context
+        self._rejected: ExecutionPlan | None = None
+
+    async def plan(self) -> str:
+        self._context.layer("planning")
+        draft = await self._draft(None, [])
+        issues = _issues(draft)
+        if not issues:
+            return self._accept(draft, repaired=False)
+        self._context.state.plan_issues = issues
+        self._rejected = draft.plan
+        self._context.thought(
+            f"执行计划未通过校验（{len(issues)} 处）：{issues[0].message}；带着错误修复一轮", "warning"
+        )
+        return PLAN_REPAIR
+
+    async def plan_repair(self) -> str:
+        state = self._context.state
+        draft = await self._draft(self._rejected, state.plan_issues)
+        issues = _issues(draft)
+        if issues:
+            state.plan_issues = issues
+            message = "执行计划修复一轮后仍未通过校验：" + "；".join(issue.message for issue in issues)
+            error = ErrorInfo(code=ErrorCode.PLAN_INVALID, message=message[:2000], node=PLAN_REPAIR)
+            return self._context.run.fail_with(error)
+        return self._accept(draft, repaired=True)
+
+    async def _draft(self, rejected: ExecutionPlan | None, issues: list[PlanIssue]) -> PlanDraft:
+        context = self._context
+        request = PlanningRequest(
+            brief=context.state.brief,
+            documents=list(context.state.documents),
+            rejected_plan=rejected,
+            issues=issues,
+            use_llm=context.input.llm_configured,
+            run_id=context.run_id,
+        )
+        options = policies.APP_PLANNER if request.use_llm else policies.APP_PLANNER_OFFLINE
+        summary = "Execution_Plan (repair round)" if rejected or issues else "Execution_Plan"
+        draft = await context.run.call_or_fail(
+            nodes.PLANNER, request, options, summary=summary, code=ErrorCode.PLANNING_FAILED
+        )
+        context.state.documents_ref = draft.documents_ref
+        return draft
+
+    def _accept(self, draft: PlanDraft, *, repaired: bool) -> str:
+        state = self._context.state
+        plan = draft.plan
+        assert plan is not None, "only a plan that passed is accepted"
+        state.plan = plan
+        if not repaired:
+            state.plan_issues = []  # a repaired plan keeps the issues that sent it to the repair round
+        state.plan_repaired = repaired
+        state.waves = schedule_waves(plan.tasks)
+        wave_of = {task_id: index + 1 for index, ids in enumerate(state.waves) for task_id in ids}
+        state.tasks = {
+            task.id: TaskRecord(task_id=task.id, agent_id=task.agent_id, goal=task.goal, wave=wave_of.get(task.id))
+            for task in plan.tasks
+        }
+        planned = [
+            PlannedTask(id=t.id, agent_id=t.agent_id, goal=t.goal, depends_on=t.depends_on, tools=t.tools)
+            for t in plan.tasks
+        ]
+        ready = PlanReady(plan_id=plan.id, tasks=planned, waves=state.waves, repaired=repaired, offline=draft.offline)
+        self._context.events.emit("plan_ready", self._context.run.node, ready)
+        return WAVE
+
+
+def _issues(draft: PlanDraft) -> list[PlanIssue]:
+    if draft.plan is None:
+        return draft.issues or [PlanIssue(code="schema", message="the planner returned no plan")]
+    return plan_issues(draft.plan)

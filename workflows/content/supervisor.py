@@ -1,0 +1,119 @@
+"""The Supervisor's nodes: its tool loop (`supervisor` asks the next turn, `supervisor_tools` runs its calls) and
+the routing of its decision by seed 001's flowchart (`workflows.content.routing`). Every pass is recorded
+(`supervisor_decision`, `RouteRecord`), and every precondition correction is counted and emitted as the
+`content.precondition_corrections` metric."""
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.content.context import ContentRun
+from workflows.content.graph import FINALIZE
+from workflows.content.progress import progress
+from workflows.content.routing import SUPERVISOR, SUPERVISOR_TOOLS, route_from_supervisor, should_continue_supervisor
+from workflows.content.tool_loops import ContentLoops
+
+with workflow.unsafe.imports_passed_through():
+    from models.content import nodes
+    from models.content.agents import END, AgentName, SupervisorDecision
+    from models.content.events import AgentStarted, DecisionMade
+    from models.content.state import RouteRecord
+    from models.content.turns import TurnRequest
+
+CORRECTIONS_METRIC = "content.precondition_corrections"
+
+
+class SupervisorNodes:
+    """The `supervisor` and `supervisor_tools` nodes."""
+
+    def __init__(self, context: ContentRun, loops: ContentLoops) -> None:
+        self._context = context
+        self._loops = loops
+        self._corrections = workflow.metric_meter().create_counter(
+            CORRECTIONS_METRIC, "Supervisor decisions corrected because a basic precondition was missing"
+        )
+
+    async def supervisor(self) -> str:
+        context = self._context
+        state = context.state
+        if state.iteration_count >= state.max_iterations:
+            message = f"已达到 maxIterations={state.max_iterations}：按现有结果结束"
+            self._route_taken(
+                RouteRecord(
+                    iteration=state.iteration_count, decision=None, routed_to=END, rule="max_iterations", reason=message
+                )
+            )
+            return context.end("max_iterations", message)
+        conversation = self._loops.conversations["supervisor"]
+        before = progress(state)
+        request = TurnRequest(
+            loop="supervisor",
+            view=context.view(),
+            conversation=conversation.history(),
+            progress=before,
+            tool_calls_made=conversation.rounds,
+            tools_allowed=conversation.tools_allowed,
+            use_llm=context.input.llm_configured,
+            run_id=context.run_id,
+        )
+        turn = await self._loops.turn(nodes.SUPERVISOR_TURN, request, "supervisor decides")
+        if should_continue_supervisor(len(turn.tool_calls)) == SUPERVISOR_TOOLS:
+            self._loops.record("supervisor", turn.text, turn.tool_calls)
+            return SUPERVISOR_TOOLS
+        conversation.clear()
+        state.iteration_count += 1
+        route = route_from_supervisor(turn.decision, state)
+        decided = turn.decision.next_agent if turn.decision else ""
+        target = FINALIZE if route.target == END else route.target
+        self._route_taken(
+            RouteRecord(
+                iteration=state.iteration_count,
+                decision=turn.decision,
+                routed_to=route.target,
+                rule=route.rule,
+                reason=route.reason,
+            )
+        )
+        if route.rule == "precondition":
+            corrections = state.metadata.precondition_corrections
+            corrections[decided] = corrections.get(decided, 0) + 1
+            self._corrections.add(1, {"target_node": decided, "fallback_node": route.target})
+            context.thought(SUPERVISOR, f"前置条件纠正：{route.reason}", level="warning")
+        if route.target == END:
+            return context.end("supervisor_end", route.reason)
+        if route.target == SUPERVISOR:
+            return SUPERVISOR
+        agent = AgentName(target)
+        context.assignment = turn.decision or SupervisorDecision()
+        fallback = before.quality_fallback
+        if fallback is not None and fallback.agent is agent:
+            tried = state.metadata.fallbacks_tried
+            tried[fallback.dimension.value] = tried.get(fallback.dimension.value, 0) + 1
+        started = AgentStarted(
+            agent=agent,
+            iteration=state.iteration_count,
+            guidance=context.assignment.guidance,
+            focus_areas=context.assignment.focus_areas,
+        )
+        context.events.emit("agent_started", agent, started)
+        return agent
+
+    async def supervisor_tools(self) -> str:
+        await self._loops.run_tools(
+            "supervisor", self._loops.activity_tool(nodes.SUPERVISOR_TOOL, policies.SUPERVISOR_TOOL)
+        )
+        return SUPERVISOR
+
+    def _route_taken(self, record: RouteRecord) -> None:
+        self._context.state.metadata.routes.append(record)
+        decided = record.decision.next_agent if record.decision else ""
+        made = DecisionMade(
+            iteration=record.iteration,
+            decision=record.decision,
+            routed_to=record.routed_to,
+            rule=record.rule,
+            reason=record.reason,
+            corrected=record.rule == "precondition",
+        )
+        self._context.events.emit("supervisor_decision", SUPERVISOR, made)
+        said = f"next_agent={decided or '（空）'} → {record.routed_to}（{record.rule}）"
+        self._context.message("supervisor", "supervisor", f"{said} {record.reason}")

@@ -1,0 +1,118 @@
+"""Phase 2, the Agent node, and the agent call every chain step makes too (Req 5, 6, 8).
+
+A call selects the agent's skills for the task, builds its enhanced system prompt, emits `agent_started`, and runs
+the agent: its LLM when one is configured, the offline agent when that call fails for good (an `error` event with
+AGENT_DEGRADED says so), or the offline agent alone. The text streams (`workflows.writing.streaming`); the agent's
+structured output (sections, issues, characters) becomes its events.
+"""
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.writing.graph import AGENT, route_after_agent
+from workflows.writing.request import WritingRequest
+from workflows.writing.streaming import AgentStream
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode
+    from models.writing import nodes
+    from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult, StreamTarget
+    from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
+    from models.writing.plans import AGENT_LABELS
+    from models.writing.prompts import base_prompt
+    from models.writing.skills import enhanced_system_prompt, select_skills
+
+
+class Agents:
+    """The agent node, and `call` for any agent of the plan."""
+
+    def __init__(self, request: WritingRequest, stream: AgentStream) -> None:
+        self._request = request
+        self._stream = stream
+
+    async def agent(self) -> str:
+        plan = self._request.plan()
+        result = await self.call(plan.agents[0], AGENT, step=None)
+        self.report(AGENT, result)
+        return route_after_agent(plan)
+
+    async def call(self, agent: AgentName, node: str, *, step: int | None) -> AgentResult:
+        """Skills, `agent_started`, the agent (its LLM, else the offline agent). Raises `RunFailed` (AGENT_FAILED)
+        when the agent could not answer."""
+        request = self._request
+        plan = request.plan()
+        intent = request.intent()
+        context = request.state.preprocessing_context
+        choices = select_skills(request.task_text(), context, agent)
+        skills = [choice.skill for choice in choices]
+        names = [skill.name for skill in skills]
+        if skills:
+            reasons = "；".join(f"{choice.skill.name}（{choice.reason}）" for choice in choices)
+            request.thought(node, f"注入技能：{reasons}", skills=names)
+        else:
+            request.thought(node, "没有适用的技能，使用 Agent 基础能力", skills=[])
+        system = enhanced_system_prompt(base_prompt(agent, intent.intent), skills)
+        request.state.skills = names
+        request.state.enhanced_system_prompt = system
+        request.events.emit(
+            "agent_started",
+            node,
+            AgentStarted(agent=agent, workflow=plan.kind, skills=names, context_tasks=list(plan.tasks), step=step),
+        )
+        info = workflow.info()
+        agent_request = AgentRequest(
+            agent=agent,
+            owner=request.input.owner,
+            project_id=request.input.project_id,
+            text=request.input.text,
+            intent=intent,
+            workflow=plan.kind,
+            metadata=AgentMetadata(
+                preprocessing_context=context,
+                enhanced_system_prompt=system,
+                skills=names,
+                chain_context=request.state.chain,
+            ),
+            use_llm=request.input.llm_configured,
+            stream=StreamTarget(workflow_id=info.workflow_id, run_id=info.run_id),
+        )
+        with self._stream.taking(agent):
+            result = await self._run_agent(agent_request, node)
+        if not result.streamed:
+            self._stream.show_text(node, agent, result.text)
+        request.state.result = result
+        return result
+
+    async def _run_agent(self, agent_request: AgentRequest, node: str) -> AgentResult:
+        run = self._request.run
+        spec = nodes.AGENTS[agent_request.agent]
+        label = AGENT_LABELS[agent_request.agent]
+        message = f"{label} 的大模型调用失败，改用离线 Agent"
+        return await run.call_with_degrade(
+            spec,
+            agent_request,
+            policies.WRITING_AGENT,
+            summary=f"{label} (LLM, streaming)",
+            use_llm=agent_request.use_llm,
+            offline=agent_request.model_copy(update={"use_llm": False}),
+            offline_options=policies.WRITING_AGENT_OFFLINE,
+            offline_summary=f"{label} (offline)",
+            degraded=lambda err: self._request.degraded(node, err, ErrorCode.AGENT_DEGRADED, message),
+            code=ErrorCode.AGENT_FAILED,
+        )
+
+    def report(self, node: str, result: AgentResult) -> None:
+        """The agent's structured output as the workflow's events (Req 5.3, 6.3)."""
+        events = self._request.events
+        if result.sections:
+            context = self._request.state.preprocessing_context
+            loops = context.plot_loops if context else []
+            events.emit("structure_update", node, StructureUpdate(sections=result.sections, plot_loops=loops))
+        if result.agent is AgentName.CONSISTENCY:
+            errors = sum(issue.severity == "error" for issue in result.issues)
+            warnings = sum(issue.severity == "warning" for issue in result.issues)
+            summary = f"发现 {len(result.issues)} 处问题：{errors} 个错误，{warnings} 个警告"
+            report = IssueReport(issues=result.issues, errors=errors, warnings=warnings, summary=summary)
+            events.emit("issue_report", node, report)
+        if result.characters:
+            events.emit("character_design", node, CharacterDesigned(characters=result.characters))

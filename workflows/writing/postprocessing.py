@@ -1,0 +1,132 @@
+"""Phase 3, the PostProcessing node: what the plan's 后处理 column asks for once the agent has answered.
+
+CONSISTENCY checks the draft before `done` (Req 3.4–3.5); RELATIONSHIPS starts `RelationshipGraphWorkflow` as an
+abandoned child that outlives the request (Req 4.3); KNOWLEDGE saves the setting as a project note. A check or a
+save that fails for good is reported (`WritingRequest.degraded`) and the run still ends with its answer.
+"""
+
+from temporalio import workflow
+from temporalio.common import SearchAttributePair, TypedSearchAttributes
+from temporalio.workflow import ParentClosePolicy
+
+from workflows import policies
+from workflows.common.run import NodeFailed
+from workflows.writing.graph import POSTPROCESSING, route_after_postprocessing
+from workflows.writing.relationships import RelationshipGraphWorkflow
+from workflows.writing.request import WritingRequest
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode
+    from models.search_attributes import OWNER, SESSION_ID
+    from models.writing import nodes
+    from models.writing.agents import AgentResult
+    from models.writing.checks import CheckResult, ConsistencyCheckRequest
+    from models.writing.events import KnowledgeUpdate, ProcessingCheck, RelationshipUpdate
+    from models.writing.nodes import KnowledgeUpdateRequest, RelationshipUpdateRequest
+    from models.writing.plans import PostProcessing
+    from models.writing.runs import RelationshipRunInput
+
+
+class Postprocessing:
+    """The postprocessing node."""
+
+    def __init__(self, request: WritingRequest) -> None:
+        self._request = request
+
+    async def postprocessing(self) -> str:
+        plan = self._request.plan()
+        post = plan.post
+        if post is PostProcessing.CONSISTENCY:
+            await self._check_consistency()
+        elif post is PostProcessing.RELATIONSHIPS:
+            await self._schedule_relationship_update()
+        elif post is PostProcessing.KNOWLEDGE:
+            await self._update_knowledge()
+        return route_after_postprocessing(plan)
+
+    def _answer(self) -> AgentResult:
+        result = self._request.state.result
+        assert result is not None, "post-processing runs after an agent answered"
+        return result
+
+    def _starting(self, check: str, message: str) -> None:
+        self._request.events.emit("processing_check", POSTPROCESSING, ProcessingCheck(checks=[check], message=message))
+
+    async def _check_consistency(self) -> None:
+        """Req 3.4–3.5: the draft is checked before `done`; a check that cannot run says so and the run ends."""
+        request = self._request
+        result = self._answer()
+        self._starting("consistency", "正在进行一致性检查（人物状态、人名、设定）...")
+        check_request = ConsistencyCheckRequest(
+            owner=request.input.owner,
+            project_id=request.input.project_id,
+            text=result.text,
+            context=request.state.preprocessing_context,
+            use_llm=request.input.llm_configured,
+        )
+        try:
+            check = await request.run.call(
+                nodes.CONSISTENCY_CHECK, check_request, policies.WRITING_CHECK, summary="check the draft's consistency"
+            )
+        except NodeFailed as err:
+            request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
+            check = CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
+        request.state.check_result = check
+        request.events.emit("check_result", POSTPROCESSING, check)
+
+    async def _schedule_relationship_update(self) -> None:
+        """Req 4.3: the relationship graph is updated by a run of its own, which outlives this request."""
+        request = self._request
+        result = self._answer()
+        self._starting("relationships", "关系图更新已在后台开始（不阻塞本次回答）")
+        child_id = f"{workflow.info().workflow_id}-relationships"
+        attributes = [SearchAttributePair(OWNER, request.input.owner)]
+        if request.input.session_id is not None:
+            attributes.append(SearchAttributePair(SESSION_ID, request.input.session_id))
+        update_request = RelationshipUpdateRequest(
+            owner=request.input.owner,
+            project_id=request.input.project_id,
+            characters=result.characters,
+            relationships=result.relationships,
+            text=result.text,
+        )
+        await workflow.start_child_workflow(
+            RelationshipGraphWorkflow.run,
+            RelationshipRunInput(request=update_request, requested_by=workflow.info().workflow_id),
+            id=child_id,
+            parent_close_policy=ParentClosePolicy.ABANDON,
+            search_attributes=TypedSearchAttributes(attributes),
+            static_summary=f"relationship graph update for {request.input.project_id}",
+        )
+        request.state.relationship_run_id = child_id
+        update = RelationshipUpdate(
+            status="scheduled",
+            run_id=child_id,
+            added=result.relationships,
+            message=f"关系图更新在 {child_id} 中进行，完成后在它的事件流里发出 relationship_update",
+        )
+        request.events.emit("relationship_update", POSTPROCESSING, update)
+
+    async def _update_knowledge(self) -> None:
+        """The setting becomes a project note (a world note, indexed for retrieval)."""
+        request = self._request
+        result = self._answer()
+        self._starting("knowledge", "正在把设定写入项目知识库...")
+        note = KnowledgeUpdateRequest(
+            owner=request.input.owner,
+            project_id=request.input.project_id,
+            title=f"设定：{request.input.text[:40]}",
+            content=result.text,
+        )
+        try:
+            saved = await request.run.call(
+                nodes.UPDATE_KNOWLEDGE, note, policies.WRITING_POSTPROCESS, summary="save the setting"
+            )
+        except NodeFailed as err:
+            request.degraded(POSTPROCESSING, err, ErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能写入知识库")
+            return
+        request.events.emit(
+            "knowledge_update",
+            POSTPROCESSING,
+            KnowledgeUpdate(note_id=saved.note_id, title=saved.title, chars=saved.chars),
+        )

@@ -1,0 +1,79 @@
+"""What every phase of one writing request shares: `WritingRequest`.
+
+`WritingWorkflow` builds one per run and hands it to each phase (`router`, `preprocessing`, `agents`, `chains`,
+`postprocessing`). It holds the run's input, its state, its event log and its `GraphRun`, the workflow plan the
+router (or a continued chain) selected, and the steps several phases take: selecting the plan, the text the agents
+work on, a thought, a degraded phase's report.
+"""
+
+from temporalio import workflow
+
+from workflows.common.event_log import EventLog
+from workflows.common.run import GraphRun, NodeFailed
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode, ErrorInfo
+    from models.search_attributes import INTENT_ACTION
+    from models.writing.agents import ChainContext
+    from models.writing.events import WritingThought
+    from models.writing.intents import WORKFLOW_FOR_INTENT, IntentResult
+    from models.writing.plans import PLANS, WorkflowPlan
+    from models.writing.runs import WritingRunInput, WritingState
+
+
+class WritingRequest:
+    """One request's input, state, events, graph run and plan, and the steps every phase uses."""
+
+    def __init__(self, input: WritingRunInput, state: WritingState, events: EventLog, run: GraphRun) -> None:
+        self.input = input
+        self.state = state
+        self.events = events
+        self.run = run
+        self._plan: WorkflowPlan | None = None
+
+    def select(self, intent: IntentResult) -> WorkflowPlan:
+        """Req 1.1: the workflow of the intent's row; a chain starts with no steps."""
+        plan = PLANS[WORKFLOW_FOR_INTENT[intent.intent]]
+        self.state.intent, self.state.workflow, self._plan = intent, plan.kind, plan
+        if plan.is_chain:
+            self.state.chain = ChainContext(workflow=plan.kind)
+        self.run.tag(INTENT_ACTION.value_set(intent.intent.value))
+        return plan
+
+    def plan(self) -> WorkflowPlan:
+        assert self._plan is not None, "the router (or a continued chain) selects the workflow first"
+        return self._plan
+
+    def intent(self) -> IntentResult:
+        assert self.state.intent is not None, "the router sets the intent first"
+        return self.state.intent
+
+    def chain(self) -> ChainContext:
+        assert self.state.chain is not None, "chain nodes run only in chain workflows"
+        return self.state.chain
+
+    def task_text(self) -> str:
+        """What the agents work on: the request, and in a continued chain the writer's choice with it."""
+        chain = self.state.chain
+        if chain is not None and chain.selection and chain.selection != self.input.text:
+            return f"{self.input.text}\n{chain.selection}"
+        return self.input.text
+
+    def degraded(self, node: str, err: NodeFailed, code: ErrorCode, message: str) -> None:
+        """Req 1.5: a failed phase is reported as an `error` event, and the run goes on without it."""
+        self.events.emit("error", node, ErrorInfo(code=code, message=f"{message}：{err.cause}"[:500], node=node))
+        self.thought(node, message, level="warning")
+
+    def thought(
+        self,
+        node: str,
+        message: str,
+        *,
+        level: str | None = None,
+        skills: list[str] | None = None,
+        transition: tuple[str, str] | None = None,
+    ) -> None:
+        thought = WritingThought.model_validate(
+            {"node": node, "message": message, "level": level, "skills": skills, "transition": transition}
+        )
+        self.events.emit("thought_log", node, thought)

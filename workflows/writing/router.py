@@ -1,0 +1,44 @@
+"""The AgentRouter node: the writer's request becomes an intent, and the intent selects a workflow plan (Req 1).
+
+With an LLM configured the router asks it first and falls back to the keyword rules when that call fails for
+good (with a warning thought); without one, the rules answer. The plan (`WritingRequest.select`) decides what
+comes next (`route_after_router`).
+"""
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.writing.graph import ROUTER, route_after_router
+from workflows.writing.request import WritingRequest
+
+with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode
+    from models.writing import nodes
+    from models.writing.events import IntentRecognized
+    from models.writing.nodes import RouteRequest
+
+
+class Router:
+    """The router node."""
+
+    def __init__(self, request: WritingRequest) -> None:
+        self._request = request
+
+    async def router(self) -> str:
+        request = self._request
+        route = RouteRequest(text=request.input.text, use_llm=request.input.llm_configured)
+        intent = await request.run.call_with_degrade(
+            nodes.ROUTER,
+            route,
+            policies.WRITING_ROUTER,
+            summary="route intent (LLM)",
+            use_llm=route.use_llm,
+            offline=route.model_copy(update={"use_llm": False}),
+            offline_options=policies.WRITING_ROUTER_RULES,
+            offline_summary="route intent (rules)",
+            degraded=lambda err: request.thought(ROUTER, "LLM 路由失败，改用关键词规则", level="warning"),
+            code=ErrorCode.ROUTER_FAILED,
+        )
+        plan = request.select(intent)
+        request.events.emit("intent_recognized", ROUTER, IntentRecognized(intent=intent, workflow=plan.kind))
+        return route_after_router(plan)
