@@ -5,53 +5,23 @@ profile, determinism by seed, and the request log. Quirks are in test_quirks.py.
 import json
 import random
 import time
-from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 import pytest
 from pydantic import BaseModel
 
-from llm import LLMClient, LLMRequest, Message, TextDelta, ToolCall
+from llm import LLMRequest, Message, TextDelta, ToolCall
 from llm.errors import ToolRoundsExceededError
-from llm.json_output import json_instructions, parse_model
+from llm.json_output import parse_model
 from llm.tools import run_tool_calls
-from llm.types import JsonOutput
-from models.settings import Settings
-from runtime.llm_client import build_llm_client
 from tests.simulator.answers import AnswerStyle
+from tests.simulator.clients import PROTOCOLS, client_for, json_request
 from tests.simulator.examples import WEATHER, Inventory, Review, WeatherArguments
-from tests.simulator.fixtures import simulator_settings
 from tests.simulator.instances import instance
 from tests.simulator.profiles import REALISTIC
 from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
 from tests.simulator.text import CJK
-
-PROTOCOLS: list[Protocol] = ["openai_chat", "anthropic"]
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
-
-
-def client_for(simulator: Simulator, protocol: Protocol, http: httpx.AsyncClient, **fields: Any) -> LLMClient:
-    """The project's client for a worker configured with the simulator as its model."""
-    settings = Settings(_env_file=None, **(simulator_settings(simulator, protocol) | fields))
-    client = build_llm_client(settings, http)
-    assert client is not None
-    return client
-
-
-def json_request(schema: type[BaseModel], text: str, client: LLMClient) -> LLMRequest:
-    """What `chat_with_json` sends, for a streamed call: the schema in JSON mode or in the prompt."""
-    system = ""
-    if client.provider.adapter.json_mode != "json_schema":
-        system = json_instructions(schema.model_json_schema())
-    output = JsonOutput(name=schema.__name__, schema=schema.model_json_schema())
-    return LLMRequest(messages=(Message.user(text),), system=system, json_output=output)
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
