@@ -52,6 +52,8 @@ class Answer:
 
     kind: Kind
     text: str
+    value: Any = None
+    """The JSON value a JSON answer carries (as written, before a fence, prose or a comma went around it)."""
     reasoning: str = ""
     """Reasoning sent apart from the content (the `reasoning` quirk)."""
     tool_calls: tuple[SimToolCall, ...] = ()
@@ -135,7 +137,7 @@ def _json_answer(
             "注：如果需要，可以把 {标题} 换成你自己的内容。" if zh else "Note: replace {title} with your own if needed."
         )
         text = f"{before}\n\n```json\n{text}\n```\n\n{note}"
-    return Answer("json", text, quirk=applied)
+    return Answer("json", text, value=value, quirk=applied)
 
 
 def _rescale(value: Any, schema: dict[str, Any]) -> bool:

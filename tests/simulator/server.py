@@ -50,7 +50,9 @@ class LoggedCall:
     """What the answer was; None for a transport quirk that sent none (429, 500, hang)."""
     status: int
     text: str
-    """The answer's content as sent (a cut stream sends less)."""
+    """The answer's content as written (a cut stream sends less of it)."""
+    value: Any
+    """The JSON value of a JSON answer, None otherwise."""
     tool_calls: list[tuple[str, dict[str, Any] | str]]
     """(name, arguments: decoded, or the raw text when truncation cut them)."""
     finish: str | None
@@ -125,6 +127,7 @@ class Simulator:
                 kind=answer.kind if sends_answer else None,
                 status={Quirk.RATE_LIMIT: 429, Quirk.SERVER_ERROR: 500}.get(quirk, 200) if quirk else 200,
                 text=answer.text if sends_answer else "",
+                value=answer.value if sends_answer else None,
                 tool_calls=[(c.name, _arguments(c.arguments)) for c in answer.tool_calls] if sends_answer else [],
                 finish=answer.finish if sends_answer else None,
                 answer_tokens=answer.tokens if sends_answer else 0,
