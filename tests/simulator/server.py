@@ -109,40 +109,53 @@ class Simulator:
             self.style, self.retry_after, self._count = AnswerStyle(), 1, 0
             self.log.clear()
 
-    def _admit(self, protocol: Protocol, body: dict[str, Any]) -> tuple[LoggedCall, Answer | None, threading.Event]:
-        """Numbers the request, picks its quirk, builds its answer and logs it."""
+    def _admit(self, protocol: Protocol, body: dict[str, Any]) -> "_Exchange":
+        """Numbers the request and takes the configuration it is answered with (under the lock), then picks its
+        quirk, builds its answer and logs it."""
         with self._lock:
             self._count += 1
-            number, released = self._count, self._released
-            quirk = scheduled(self.quirks, number, self.seed)
-            request = parse_request(protocol, body)
-            content_quirk = None if quirk in TRANSPORT_QUIRKS else quirk
-            answer = build_answer(request, request_rng(self.seed, body), content_quirk, self.style)
-            sends_answer = quirk not in (Quirk.RATE_LIMIT, Quirk.SERVER_ERROR, Quirk.HANG)
-            entry = LoggedCall(
-                number=number,
-                protocol=protocol,
-                request=request,
-                quirk=quirk if quirk in TRANSPORT_QUIRKS else answer.quirk,
-                kind=answer.kind if sends_answer else None,
-                status={Quirk.RATE_LIMIT: 429, Quirk.SERVER_ERROR: 500}.get(quirk, 200) if quirk else 200,
-                text=answer.text if sends_answer else "",
-                value=answer.value if sends_answer else None,
-                tool_calls=[(c.name, _arguments(c.arguments)) for c in answer.tool_calls] if sends_answer else [],
-                finish=answer.finish if sends_answer else None,
-                answer_tokens=answer.tokens if sends_answer else 0,
-                answer_chars=len(answer.text) + sum(len(c.arguments) for c in answer.tool_calls) if sends_answer else 0,
-                generation_seconds=self.profile.generation_time(answer.tokens, self.time_scale) if sends_answer else 0,
-                body=body,
-            )
+            number, released, seed, style = self._count, self._released, self.seed, self.style
+            profile, time_scale, retry_after = self.profile, self.time_scale, self.retry_after
+            quirk = scheduled(self.quirks, number, seed)
+        request = parse_request(protocol, body)
+        rng = request_rng(seed, body)
+        answer = build_answer(request, rng, None if quirk in TRANSPORT_QUIRKS else quirk, style)
+        sent = answer if quirk not in (Quirk.RATE_LIMIT, Quirk.SERVER_ERROR, Quirk.HANG) else None
+        entry = LoggedCall(
+            number=number,
+            protocol=protocol,
+            request=request,
+            quirk=quirk if quirk in TRANSPORT_QUIRKS else answer.quirk,
+            kind=sent.kind if sent else None,
+            status={Quirk.RATE_LIMIT: 429, Quirk.SERVER_ERROR: 500}.get(quirk, 200) if quirk else 200,
+            text=sent.text if sent else "",
+            value=sent.value if sent else None,
+            tool_calls=[(c.name, _arguments(c.arguments)) for c in sent.tool_calls] if sent else [],
+            finish=sent.finish if sent else None,
+            answer_tokens=sent.tokens if sent else 0,
+            answer_chars=len(sent.text) + sum(len(c.arguments) for c in sent.tool_calls) if sent else 0,
+            generation_seconds=profile.generation_time(sent.tokens, time_scale) if sent else 0.0,
+            body=body,
+        )
+        with self._lock:
             self.log.append(entry)
-            return entry, answer if sends_answer else None, released
-
-    def _wire(self, entry: LoggedCall) -> Wire:
-        request = entry.request
         prompt = request.system + "".join(text for _, text in request.messages)
-        answer_id = f"{request_rng(self.seed, entry.body).getrandbits(96):024x}"
-        return Wire(entry.protocol, answer_id, request.model or "simulated-model", count_tokens(prompt))
+        wire = Wire(protocol, f"{rng.getrandbits(96):024x}", request.model or "simulated-model", count_tokens(prompt))
+        return _Exchange(entry, sent, wire, released, profile, time_scale, retry_after)
+
+
+@dataclass(frozen=True)
+class _Exchange:
+    """One request being answered: its log entry, the answer to send (None for a 429, a 500 or a hang), and the
+    configuration it was admitted under."""
+
+    entry: LoggedCall
+    answer: Answer | None
+    wire: Wire
+    released: threading.Event
+    profile: Profile
+    time_scale: float
+    retry_after: int
 
 
 def _arguments(raw: str) -> dict[str, Any] | str:
@@ -167,30 +180,33 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
             if protocol is None:
                 self._send_json(404, {"error": {"message": f"the simulator has no {self.path}"}})
                 return
-            entry, answer, released = simulator._admit(protocol, json.loads(raw))
-            wire = simulator._wire(entry)
             try:
-                self._answer(entry, answer, wire, released)
+                document = json.loads(raw)
+            except json.JSONDecodeError as err:
+                self._send_json(400, {"error": {"message": f"the body is not JSON: {err}"}})
+                return
+            try:
+                self._answer(simulator._admit(protocol, document))
             except (ClientGone, BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
 
-        def _answer(self, entry: LoggedCall, answer: Answer | None, wire: Wire, released: threading.Event) -> None:
-            quirk = entry.quirk
-            if quirk == Quirk.HANG:
+        def _answer(self, exchange: _Exchange) -> None:
+            entry, answer, wire, released = exchange.entry, exchange.answer, exchange.wire, exchange.released
+            if entry.quirk == Quirk.HANG:
                 self._wait(float("inf"), released)
             if answer is None:  # a 429 or a 500
-                headers = {"retry-after": str(simulator.retry_after)} if entry.status == 429 else {}
-                self._send_json(entry.status, wire.error(entry.status, simulator.retry_after), headers)
+                headers = {"retry-after": str(exchange.retry_after)} if entry.status == 429 else {}
+                self._send_json(entry.status, wire.error(entry.status, exchange.retry_after), headers)
                 return
             start = time.monotonic()
-            profile, scale = simulator.profile, simulator.time_scale
+            profile, scale, cut = exchange.profile, exchange.time_scale, entry.quirk == Quirk.CUT_STREAM
             if entry.request.stream:
                 stream_options = entry.body.get("stream_options") or {}
                 items = wire.events(answer, include_usage=bool(stream_options.get("include_usage")))
-                self._stream(items, start, profile, scale, released, cut=quirk == Quirk.CUT_STREAM)
+                self._stream(items, start, profile, scale, released, cut=cut)
                 return
             self._wait(start + profile.generation_time(answer.tokens, scale), released)
-            self._send_json(200, wire.body(answer), cut=quirk == Quirk.CUT_STREAM)
+            self._send_json(200, wire.body(answer), cut=cut)
 
         def _stream(
             self,

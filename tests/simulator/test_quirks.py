@@ -8,9 +8,16 @@ import httpx
 import pytest
 
 from llm import LLMRequest, Message
-from llm.errors import LLMError, ProviderConnectionError, ProviderTimeoutError, RateLimitError, ServerError
+from llm.errors import (
+    LLMError,
+    MalformedResponseError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    RateLimitError,
+    ServerError,
+)
 from tests.simulator.clients import PROTOCOLS, client_for, json_request
-from tests.simulator.examples import Review
+from tests.simulator.examples import WEATHER, Review
 from tests.simulator.quirks import Quirk, QuirkRule, scheduled
 from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
@@ -131,6 +138,20 @@ async def test_truncation_ends_with_the_length_reason(
     assert response.text == simulator.log[0].text and response.usage.output_tokens == simulator.log[0].answer_tokens
     with pytest.raises(json.JSONDecodeError):
         json.loads(response.text)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_tool_call_cut_at_max_tokens_has_unreadable_arguments(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    simulator.quirks = [QuirkRule(Quirk.TRUNCATE)]
+    request = LLMRequest(messages=(Message.user("查一下杭州的天气"),), tools=(WEATHER,))
+
+    with pytest.raises(MalformedResponseError):
+        await client_for(simulator, protocol, http).stream(request).response()
+
+    [(name, arguments)] = simulator.log[0].tool_calls
+    assert name == "get_weather" and isinstance(arguments, str) and simulator.log[0].finish == "length"
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

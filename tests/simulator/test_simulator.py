@@ -208,6 +208,7 @@ async def test_raw_wire_formats(simulator: Simulator, http: httpx.AsyncClient) -
         "message_stop",
     ]
     assert (await http.post(f"{simulator.base_url}/v1/nothing", json={})).status_code == 404
+    assert (await http.post(f"{simulator.base_url}/v1/messages", content=b"{")).status_code == 400
 
 
 async def test_the_log_records_every_request(simulator: Simulator, http: httpx.AsyncClient) -> None:
