@@ -1,5 +1,5 @@
-"""Shared fixtures: one time-skipping Temporal environment per session, a guard against network access, and a
-loopback server standing in for LLM providers."""
+"""Shared fixtures: one time-skipping Temporal environment per session, a guard against network access, a
+loopback server standing in for LLM providers, and the model simulator (tests/simulator)."""
 
 import _socket
 import ipaddress
@@ -19,6 +19,9 @@ from typing_extensions import Buffer
 
 from models.search_attributes import ALL_KEYS, dev_server_flags
 from tests.llm.loopback import Loopback
+from tests.simulator.fixtures import simulator, simulator_server
+
+__all__ = ["simulator", "simulator_server"]  # fixtures defined in tests/simulator/fixtures.py, for every test
 
 BIN_DIR = Path(sys.executable).parent
 TEST_SERVER = BIN_DIR / "temporal-test-server"

@@ -1,5 +1,6 @@
 """Provider answers built in code, for tests that need a particular reply (an intent, a review) rather than one
-of the recorded fixtures, and the settings of a worker whose LLM is the loopback server (OpenAI Chat protocol)."""
+of the recorded fixtures, and the settings of a worker whose LLM is the loopback server (OpenAI Chat protocol) or
+an Anthropic Messages server at a base URL."""
 
 import json
 from typing import Any
@@ -33,6 +34,11 @@ def llm_settings(base_url: str) -> dict[str, Any]:
         "openai_api_key": "test-key",
         "llm_base_url": f"{base_url}/v1",
     }
+
+
+def anthropic_llm_settings(base_url: str) -> dict[str, Any]:
+    """Settings fields configuring the Anthropic provider (Messages, `POST /v1/messages`) at `base_url`."""
+    return {"llm_provider": "anthropic", "anthropic_api_key": "test-key", "llm_base_url": base_url}
 
 
 def text_answer(protocol: str, text: str) -> Fixture:

@@ -1,0 +1,173 @@
+"""The simulated model's answer to one request, protocol aside: a tool call when tools are offered and the tool
+policy says so, a valid instance of the requested JSON schema, or prose of a target length; then the request's
+content quirk applied to it, and the cut at `max_tokens` a real model makes.
+
+Deterministic: the randomness is seeded by the simulator's seed and the request body, its stream flags and
+output limit aside (a streamed and a whole answer to the same request say the same thing, and a lower limit
+cuts the same answer shorter).
+"""
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from tests.simulator.instances import Sizes, instance
+from tests.simulator.quirks import JSON_QUIRKS, TEXT_QUIRKS, Quirk
+from tests.simulator.requests import SimRequest, Tool
+from tests.simulator.text import Language, count_tokens, prose, tokens
+
+ToolPolicy = Literal["first_turn", "always", "never"]
+"""When tools are offered: call one until a tool result is in the conversation, call one every turn, or never."""
+Finish = Literal["stop", "tool_calls", "length"]
+Kind = Literal["json", "tool_call", "prose"]
+UNSEEDED = frozenset({"stream", "stream_options", "max_tokens", "max_completion_tokens"})
+"""Request fields that do not change what the model says."""
+
+
+@dataclass(frozen=True)
+class AnswerStyle:
+    """What the simulator writes, apart from quirks and timing."""
+
+    tool_policy: ToolPolicy = "first_turn"
+    prose_tokens: int = 150
+    """Length of a prose answer."""
+    sizes: Sizes = field(default_factory=Sizes)
+
+
+@dataclass(frozen=True)
+class SimToolCall:
+    """One tool call of an answer."""
+
+    id: str
+    name: str
+    arguments: str
+    """The arguments as the JSON text the model writes (cut short by truncation)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the simulated model says to one request, before it is put on the wire."""
+
+    kind: Kind
+    text: str
+    value: Any = None
+    """The JSON value a JSON answer carries (as written, before a fence, prose or a comma went around it)."""
+    reasoning: str = ""
+    """Reasoning sent apart from the content (the `reasoning` quirk)."""
+    tool_calls: tuple[SimToolCall, ...] = ()
+    finish: Finish = "stop"
+    quirk: Quirk | None = None
+    """The content quirk it shows (None when the scheduled one did not apply)."""
+
+    @property
+    def tokens(self) -> int:
+        """Output tokens: content, reasoning and tool arguments."""
+        arguments = "".join(c.name + c.arguments for c in self.tool_calls)
+        return count_tokens(self.text) + count_tokens(self.reasoning) + count_tokens(arguments)
+
+
+def request_rng(seed: int, body: dict[str, Any]) -> random.Random:
+    """The randomness of one request's answer: seed and body, minus the stream flags and the output limit."""
+    key = {k: v for k, v in body.items() if k not in UNSEEDED}
+    digest = hashlib.sha256(f"{seed}:{json.dumps(key, sort_keys=True, ensure_ascii=False)}".encode()).hexdigest()
+    return random.Random(digest)
+
+
+def build_answer(request: SimRequest, rng: random.Random, quirk: Quirk | None, style: AnswerStyle) -> Answer:
+    """The answer to `request` with `quirk` applied where it can be."""
+    language = request.language
+    calls_tool = request.tools and (
+        style.tool_policy == "always" or (style.tool_policy == "first_turn" and not request.has_tool_result)
+    )
+    if calls_tool:
+        answer = _tool_call(request, rng, language, style)
+    elif request.schema is not None or request.json_object:
+        schema = request.schema or {"type": "object", "properties": {"answer": {"type": "string"}}}
+        answer = _json_answer(schema, rng, language, quirk, style)
+    else:
+        answer = Answer("prose", prose(rng, language, style.prose_tokens))
+    if quirk in TEXT_QUIRKS and answer.kind != "tool_call":
+        answer = _reasoned(answer, quirk, language)
+    limit = request.max_tokens
+    if quirk == Quirk.TRUNCATE:
+        limit = min(limit or answer.tokens, max(1, answer.tokens // 2))
+        answer = replace(answer, quirk=quirk)
+    return _cut(answer, limit) if limit is not None and answer.tokens > limit else answer
+
+
+def _tool_call(request: SimRequest, rng: random.Random, language: Language, style: AnswerStyle) -> Answer:
+    asked = request.last_user_text
+    tool: Tool = next((t for t in request.tools if t.name in asked), request.tools[0])
+    arguments = instance(tool.parameters, rng, language, style.sizes)
+    prefix = "call_" if request.protocol == "openai_chat" else "toolu_"
+    call = SimToolCall(f"{prefix}{rng.getrandbits(96):024x}", tool.name, json.dumps(arguments, ensure_ascii=False))
+    return Answer("tool_call", "", tool_calls=(call,), finish="tool_calls")
+
+
+def _json_answer(
+    schema: dict[str, Any], rng: random.Random, language: Language, quirk: Quirk | None, style: AnswerStyle
+) -> Answer:
+    value = instance(schema, rng, language, style.sizes)
+    applied = quirk if quirk in JSON_QUIRKS else None
+    if quirk == Quirk.MISSING_FIELD:
+        required = [name for name in schema.get("required", []) if isinstance(value, dict) and name in value]
+        if required:
+            del value[rng.choice(required)]
+        else:
+            applied = None
+    if quirk == Quirk.WRONG_SCALE and not _rescale(value, schema):
+        applied = None
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    if applied == Quirk.TRAILING_COMMA and not (isinstance(value, dict | list) and value):
+        applied = None
+    if applied == Quirk.TRAILING_COMMA:
+        text = text[: text.rstrip().rfind("\n")] + ",\n" + text.rstrip()[-1]
+    zh = language == "zh"
+    if applied == Quirk.FENCE:
+        text = f"```json\n{text}\n```"
+    elif applied == Quirk.PROSE:
+        before = "好的，下面是结果：" if zh else "Sure, here is the result:"
+        after = "希望这对你有帮助。" if zh else "I hope this helps."
+        text = f"{before}\n\n{text}\n\n{after}"
+    elif applied == Quirk.PROSE_BRACES:
+        before = "好的，按要求整理如下：" if zh else "Here is what you asked for:"
+        note = (
+            "注：如果需要，可以把 {标题} 换成你自己的内容。" if zh else "Note: replace {title} with your own if needed."
+        )
+        text = f"{before}\n\n```json\n{text}\n```\n\n{note}"
+    return Answer("json", text, value=value, quirk=applied)
+
+
+def _rescale(value: Any, schema: dict[str, Any]) -> bool:
+    """Writes the first bounded number of the top-level object out of its range (a 0–1 score as 0–100)."""
+    properties = schema.get("properties") or {}
+    for name, sub in properties.items():
+        if sub.get("type") in ("number", "integer") and "maximum" in sub and isinstance(value, dict) and name in value:
+            maximum = sub["maximum"]
+            value[name] = round(value[name] * 100, 2) if maximum <= 1 else maximum * 10 + 1
+            if value[name] <= maximum:  # a 0 score stays 0 when scaled
+                value[name] = 100 if maximum <= 1 else maximum * 10 + 1
+            return True
+    return False
+
+
+def _reasoned(answer: Answer, quirk: Quirk, language: Language) -> Answer:
+    if language == "zh":
+        thought = '用户要我按格式回答。先想清楚结构：{"key": "value"} 这样的对象，字段 {name} 要填好，不要遗漏。'
+    else:
+        thought = 'The user wants the format kept. Plan the shape first: an object like {"key": "value"}, fill {name}.'
+    if quirk == Quirk.THINK:
+        return replace(answer, text=f"<think>\n{thought}\n</think>\n\n{answer.text}", quirk=quirk)
+    return replace(answer, reasoning=thought, quirk=quirk)
+
+
+def _cut(answer: Answer, limit: int) -> Answer:
+    """The answer cut after `limit` output tokens, as a model stops at max_tokens (reasoning counts first)."""
+    left = max(0, limit - count_tokens(answer.reasoning))
+    if answer.tool_calls:
+        call = answer.tool_calls[0]
+        cut = SimToolCall(call.id, call.name, "".join(tokens(call.arguments)[:left]))
+        return replace(answer, tool_calls=(cut,), finish="length")
+    return replace(answer, text="".join(tokens(answer.text)[:left]), finish="length")

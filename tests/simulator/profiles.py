@@ -1,0 +1,35 @@
+"""Latency profiles: how long the simulated model takes to its first token and how fast it writes after that.
+
+A streamed answer sends its first token after `first_token` seconds and the rest at `tokens_per_second`; a whole
+answer arrives after the full generation time. `time_scale` multiplies every delay (0.05 runs a profile 20×
+faster with the same shape).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Time to the first token and writing speed; `time_scale` stretches or shrinks both."""
+
+    name: str
+    first_token: float
+    """Seconds before the first token."""
+    tokens_per_second: float
+
+    def token_time(self, index: int, time_scale: float) -> float:
+        """Seconds from the start of the answer to when its token number `index` (from 0) is written."""
+        if self.tokens_per_second == float("inf"):
+            return self.first_token * time_scale
+        return (self.first_token + index / self.tokens_per_second) * time_scale
+
+    def generation_time(self, tokens: int, time_scale: float) -> float:
+        """Seconds to write a whole answer of `tokens` tokens."""
+        return self.token_time(tokens, time_scale)
+
+
+INSTANT = Profile("instant", 0.0, float("inf"))
+FAST = Profile("fast", 0.3, 200.0)
+REALISTIC = Profile("realistic", 1.5, 40.0)
+"""A hosted model under load: a 2 000-token document takes about 50 s."""
+PROFILES = {p.name: p for p in (INSTANT, FAST, REALISTIC)}
