@@ -46,9 +46,15 @@ async def test_the_page_and_its_files_are_served_without_a_key(http: httpx.Async
     assert (await http.get("/v1/runs")).status_code == 401  # the API itself still needs the key
 
 
-async def test_the_config_names_the_temporal_web_ui(http: httpx.AsyncClient) -> None:
+async def test_the_config_names_the_temporal_web_ui_and_each_familys_page(http: httpx.AsyncClient) -> None:
     config = (await http.get("/console/config.json")).json()
-    assert config == {"temporalUi": {"host": None, "port": 18233, "namespace": "default"}}
+    assert config["temporalUi"] == {"host": None, "port": 18233, "namespace": "default"}
+    assert config["pages"] == [
+        {"page": "image", "label": {"zh": "图像工作室", "en": "Image studio"}},
+        {"page": "writing", "label": {"zh": "写作", "en": "Writing"}},
+        {"page": "content", "label": {"zh": "内容创作", "en": "Content"}},
+        {"page": "apps", "label": {"zh": "应用构建", "en": "App builder"}},
+    ], "the families with a console page, in FAMILIES' order (echo has none)"
 
 
 @pytest.mark.parametrize(
