@@ -51,7 +51,6 @@ with workflow.unsafe.imports_passed_through():
     from models.events import RunStatus
     from models.writing.agents import CONTENT_SIGNAL, ContentDelta
     from models.writing.events import WRITING_EVENTS
-    from models.writing.plans import chain_problem
     from models.writing.runs import WritingMetadata, WritingResult, WritingRunInput, WritingState
 
 
@@ -89,8 +88,8 @@ class WritingWorkflow:
     @workflow.run
     async def run(self, input: WritingRunInput) -> WritingResult:
         first = ROUTER
-        if input.chain_context is not None and chain_problem(input.chain_context) is None:
-            first = PREPROCESSING  # the gateway refused any other chainContext
+        if input.chain_context is not None:  # checked once, at the gateway (422 CHAIN_CONTEXT_INVALID)
+            first = PREPROCESSING
             self._chains.continue_chain(input.chain_context)
         status = await self._request.run.execute(
             {
