@@ -318,14 +318,14 @@ def agent_state(state: TurnState, node: str) -> ImageAgentState:
 
 
 def shown(ui: list[GenUIComponent], node: str, component: GenUIComponent) -> list[GenUIComponent]:
-    """`ImageAgentWorkflow._show`: the components with `component` replacing any of its id; emits it."""
+    """`ImageTurn.show` (workflows/image/turn.py): the components with `component` replacing any of its id; emits it."""
     kept = [c for c in ui if component.id is None or c.id != component.id]
     emit("gen_ui_component", node, component)
     return [*kept, component]
 
 
 def turn_result(state: TurnState) -> ImageTurnResult:
-    """`ImageAgentWorkflow._turn_result`: what the session keeps of the turn."""
+    """`turn_result` (workflows/image/delivery.py): what the session keeps of the turn."""
     status: RunStatus = "failed" if state.get("error") else "completed"
     error = state.get("error")
     result = state.get("execution_result")
@@ -523,7 +523,8 @@ def _final_prompt(state: TurnState, intent: Intent) -> str:
 
 
 def _seed(state: TurnState, prompt: str) -> int:
-    """`ImageAgentWorkflow._seed`: the same prompt gives the same image; a regeneration moves to the next seed."""
+    """`Execution._seed` (workflows/image/execution.py): the same prompt gives the same image; a regeneration moves
+    to the next seed."""
     previous = state.get("previous")
     base = previous.seed if previous and _require_intent(state).action == "adjust_parameters" else None
     if base is None:
