@@ -36,7 +36,7 @@ Activities = dict[str, list[Callable[..., Any]]]
 
 WORKFLOW_RUNNER = UnsandboxedWorkflowRunner()
 """Workflows run without the sandbox, which imports the workflow modules again for each workflow it starts or
-replays and runs every payload conversion inside its proxies: measured by replaying an image run and its session,
+replays and runs every payload conversion inside its proxies: measured by replaying a run and its session,
 it costs several times the unsandboxed time per workflow even with cached bytecode (figures: README, Performance).
 The price: nothing stops workflow code from calling `datetime.now()` or doing I/O while it runs here, so CI
 replays the committed history of every workflow type under the default, strict sandbox
@@ -58,7 +58,7 @@ SINGLE_BATCH = _WorkflowLogicFlag.PROCESS_WORKFLOW_ACTIVATION_JOBS_AS_SINGLE_BAT
 do): every job of an activation is applied before any workflow task runs, so a handler that first yields sees
 the results that came in the same workflow task. Without it, a worker that replays a session from history could
 run a message's handler before the previous turn's result and decide differently than the history recorded (a
-nondeterminism error: `tests/workflows/image/test_session.py`). Recorded in each history, so older histories
+nondeterminism error, which the session tests guard against). Recorded in each history, so older histories
 replay in the old order. temporalio 1.35 has no public option for it (`_DEFAULT_ENABLED_WORKFLOW_LOGIC_FLAGS` is
 empty, to be filled "after two published SDK releases have recognized flag 2"): drop this setter once the SDK
 enables the flag by default."""
