@@ -22,10 +22,9 @@ def specs_in(value: Any) -> Iterator[ActivitySpec[Any, Any]]:
     """The specs a module-level value holds: itself, or those in a dict, list or tuple of them."""
     if isinstance(value, ActivitySpec):
         yield value
-    elif isinstance(value, dict):
-        yield from (spec for item in value.values() for spec in specs_in(item) if isinstance(item, ActivitySpec))
-    elif isinstance(value, list | tuple):
-        yield from (item for item in value if isinstance(item, ActivitySpec))
+    elif isinstance(value, dict | list | tuple):
+        items = value.values() if isinstance(value, dict) else value
+        yield from (item for item in items if isinstance(item, ActivitySpec))
 
 
 def declared_activities() -> set[str]:
