@@ -22,7 +22,11 @@ from typing import Any
 
 from temporalio.api.common.v1 import Memo, WorkflowExecution
 from temporalio.api.enums.v1 import EventType
-from temporalio.api.workflowservice.v1 import GetSystemInfoRequest, GetWorkflowExecutionHistoryRequest
+from temporalio.api.workflowservice.v1 import (
+    GetSystemInfoRequest,
+    GetWorkflowExecutionHistoryRequest,
+    GetWorkflowExecutionHistoryResponse,
+)
 from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.service import RPCError, RPCStatusCode
 
@@ -88,16 +92,15 @@ async def _follow_history(client: Client, run_id: str, reader: "_LogReader", sta
     found = False
     patience = asyncio.get_running_loop().time() + (STARTING_RUN_SECONDS if starting else 0)
     while True:
+        request = GetWorkflowExecutionHistoryRequest(
+            namespace=client.namespace,
+            execution=WorkflowExecution(workflow_id=run_id, run_id=execution),
+            next_page_token=token,
+            wait_new_event=True,
+            skip_archival=True,
+        )
         try:
-            page = await client.workflow_service.get_workflow_execution_history(
-                GetWorkflowExecutionHistoryRequest(
-                    namespace=client.namespace,
-                    execution=WorkflowExecution(workflow_id=run_id, run_id=execution),
-                    next_page_token=token,
-                    wait_new_event=True,
-                    skip_archival=True,
-                )
-            )
+            page = await _read_history(client, request)
         except RPCError as err:
             if err.status != RPCStatusCode.NOT_FOUND or found or asyncio.get_running_loop().time() > patience:
                 raise
@@ -135,6 +138,35 @@ async def _follow_history(client: Client, run_id: str, reader: "_LogReader", sta
             token = page.next_page_token
             if not token:  # the server ended the long poll without closing the run: ask again, after a breath
                 await asyncio.sleep(_REPOLL_SECONDS)
+
+
+async def _read_history(
+    client: Client, request: GetWorkflowExecutionHistoryRequest
+) -> GetWorkflowExecutionHistoryResponse:
+    """One page of a run's history. A frontend now and then answers a long poll with CANCELLED (its own context
+    cancelled, not the stream's: that one is an `asyncio.CancelledError`); like UNAVAILABLE it is transient, so
+    the same page is read again after the stream's reconnect backoff, for up to `RECONNECT_SECONDS`, then the
+    error goes up and ends the stream."""
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + RECONNECT_SECONDS
+    attempt = 0
+    while True:
+        try:
+            return await client.workflow_service.get_workflow_execution_history(request)
+        except RPCError as err:
+            if err.status != RPCStatusCode.CANCELLED or loop.time() >= give_up_at:
+                raise
+            log.warning(
+                "reading the history of run %s: CANCELLED (%s), reading again",
+                request.execution.workflow_id,
+                err.message,
+            )
+        await asyncio.sleep(_reconnect_delay(attempt))
+        attempt += 1
+
+
+def _reconnect_delay(attempt: int) -> float:
+    return _RECONNECT_BACKOFF[min(attempt, len(_RECONNECT_BACKOFF) - 1)]
 
 
 async def _poll_history(client: Client, run_id: str, reader: "_LogReader", starting: bool) -> AsyncIterator[RunEvent]:
@@ -281,7 +313,7 @@ async def sse_stream(
                     if loop.time() >= give_up_at:
                         await queue.put(interrupted_sse(offset - 1, TEMPORAL_AWAY))
                         return
-                await asyncio.sleep(_RECONNECT_BACKOFF[min(attempt, len(_RECONNECT_BACKOFF) - 1)])
+                await asyncio.sleep(_reconnect_delay(attempt))
                 attempt += 1
         finally:
             await queue.put(None)

@@ -1,25 +1,32 @@
 """A run with no worker to answer its queries (the worker was killed and no successor has the run yet): its stream
-waits and goes on, or ends with what history had; any other failure to read the run ends the stream with
+waits and goes on, or ends with what history had; a history read the server cancels is read again and the stream
+goes on (unless the server goes on cancelling); any other failure to read the run ends the stream with
 `STREAM_INTERRUPTED` and the last event id, never with a response cut mid-body; and reading its state answers 503
 `WORKER_UNAVAILABLE` within the query timeout instead of hanging."""
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from temporalio.api.workflowservice.v1 import GetWorkflowExecutionHistoryResponse
+from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 
 from api import streaming
 from api.blob_urls import BlobLinks
 from api.routes import runs
 from api.server import create_app
+from models.human_input import InputAnswer
 from tests.sse import parse_sse
 from tests.workflows.common.conftest import tiny_family
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
 from tests.workflows.common.tiny_models import AskInput
 from tests.workflows.harness import question_of, settings_for, terminate_running
 from worker import running_workers
+from workflows.common.human_input import INPUT_UPDATE
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
 
@@ -50,6 +57,67 @@ async def test_a_run_that_cannot_be_read_ends_its_stream_with_stream_interrupted
     text = "".join([chunk async for chunk in streaming.sse_stream(dev_env.client, "no-such-run", LINKS)])
 
     events = parse_sse(text)
+    assert [e.event for e in events] == ["error"]
+    assert events[0].data["code"] == "STREAM_INTERRUPTED" and events[0].data["lastEventId"] == -1
+
+
+async def test_a_history_read_the_server_cancels_is_read_again_and_the_stream_goes_on_to_the_end(
+    dev_env: WorkflowEnvironment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = dev_env.client.workflow_service
+    read_history = service.get_workflow_execution_history
+    reads: list[RPCStatusCode | None] = []
+
+    async def cancelled_once(*args: Any, **kwargs: Any) -> GetWorkflowExecutionHistoryResponse:
+        """The real read, except that the second one (the long poll after the first page) is cancelled by the
+        server, as a frontend does now and then."""
+        if len(reads) == 1:
+            reads.append(RPCStatusCode.CANCELLED)
+            raise RPCError("context canceled", RPCStatusCode.CANCELLED, b"")
+        reads.append(None)
+        return await read_history(*args, **kwargs)
+
+    monkeypatch.setattr(service, "get_workflow_execution_history", cancelled_once)
+    async with tiny_family(dev_env, tmp_path) as tiny:
+        handle = await tiny.start("AskWorkflow", AskInput())
+        chunks: list[str] = []
+
+        async def read_stream() -> None:
+            async for chunk in streaming.sse_stream(dev_env.client, handle.id, LINKS):
+                chunks.append(chunk)
+
+        reading = asyncio.create_task(read_stream())
+        asked = await question_of(handle)
+        await handle.execute_update(INPUT_UPDATE, InputAnswer(answer="red", question_id=asked.question_id))
+        await asyncio.wait_for(reading, timeout=30)
+
+    events = parse_sse("".join(chunks))
+    assert RPCStatusCode.CANCELLED in reads and len(reads) > 2, "the cancelled read happened and was read again"
+    assert "error" not in {e.event for e in events}, events[-1].data
+    assert [e.id for e in events] == list(range(len(events))), "every event once, in order"
+    assert "user_input_required" in {e.event for e in events}
+    assert events[-1].data["terminal"] is True, "the stream ends with the run's terminal event"
+
+
+async def test_history_reads_the_server_keeps_cancelling_end_the_stream_with_stream_interrupted(
+    dev_env: WorkflowEnvironment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(streaming, "RECONNECT_SECONDS", 0.5)
+    reads = 0
+
+    async def always_cancelled(*args: Any, **kwargs: Any) -> GetWorkflowExecutionHistoryResponse:
+        nonlocal reads
+        reads += 1
+        raise RPCError("context canceled", RPCStatusCode.CANCELLED, b"")
+
+    async with tiny_family(dev_env, tmp_path) as tiny:
+        handle = await tiny.start("AskWorkflow", AskInput())
+        await question_of(handle)
+        monkeypatch.setattr(dev_env.client.workflow_service, "get_workflow_execution_history", always_cancelled)
+        text = "".join([chunk async for chunk in streaming.sse_stream(dev_env.client, handle.id, LINKS)])
+
+    events = parse_sse(text)
+    assert reads > 1, "read again before giving up"
     assert [e.event for e in events] == ["error"]
     assert events[0].data["code"] == "STREAM_INTERRUPTED" and events[0].data["lastEventId"] == -1
 
