@@ -62,6 +62,10 @@ gateway: install ## Run only the gateway (FastAPI on API_HOST:API_PORT)
 test: install ## Run the whole test suite; pass pytest options with PYTEST_ARGS='-x -k chat'
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+.PHONY: test-live
+test-live: install ## Run the family tests (tests/live) against the real model LLM_PROVIDER and its key configure
+	$(BIN)/pytest --live -m live -rs tests/live $(PYTEST_ARGS)
+
 .PHONY: lint
 lint: install ## Check: ruff check, ruff format --check, mypy (strict, code and tests)
 	$(BIN)/ruff check

@@ -1,13 +1,10 @@
-"""Shared fixtures: one time-skipping Temporal environment per session, a guard against network access, a
-loopback server standing in for LLM providers, and the model simulator (tests/simulator)."""
+"""Shared fixtures: one time-skipping Temporal environment per session, a guard against network access (which lets
+only the configured provider through, in live mode: `--live`, tests/live/mode.py), a loopback server standing in
+for LLM providers, and the model simulator (tests/simulator)."""
 
-import _socket
-import ipaddress
-import socket
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from temporalio.api.enums.v1 import IndexedValueType
@@ -15,10 +12,11 @@ from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
-from typing_extensions import Buffer
 
 from models.search_attributes import ALL_KEYS, dev_server_flags
+from tests.live.mode import LIVE_OPTION, LiveProvider, live_provider, live_requested
 from tests.llm.loopback import Loopback
+from tests.network_guard import NetworkGuard
 from tests.simulator.fixtures import simulator, simulator_server
 
 __all__ = ["simulator", "simulator_server"]  # fixtures defined in tests/simulator/fixtures.py, for every test
@@ -28,31 +26,20 @@ TEST_SERVER = BIN_DIR / "temporal-test-server"
 DEV_SERVER = BIN_DIR / "temporal"
 
 
-def _is_local(address: Any) -> bool:
-    if isinstance(address, str):  # a unix socket path
-        return True
-    host = address[0]
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        LIVE_OPTION,
+        action="store_true",
+        help="live mode (make test-live): tests marked `live` call the LLM provider LLM_PROVIDER and its key configure",
+    )
 
 
 @pytest.fixture(autouse=True, scope="session")
-def no_network() -> Iterator[None]:
-    """Any connection to a non-loopback address fails loudly: no test reaches the network."""
-    original = socket.socket.connect
-
-    def guarded(self: _socket.socket, address: tuple[Any, ...] | str | Buffer) -> None:
-        if not _is_local(address):
-            raise RuntimeError(f"test tried to reach the network: {address!r}")
-        original(self, address)
-
-    socket.socket.connect = guarded  # type: ignore[method-assign]
-    yield
-    socket.socket.connect = original  # type: ignore[method-assign]
+def no_network(pytestconfig: pytest.Config) -> Iterator[None]:
+    """No test reaches the network (tests/network_guard.py); in live mode, only the configured provider."""
+    live = live_provider() if live_requested(pytestconfig) else None
+    with NetworkGuard(live.host if isinstance(live, LiveProvider) else None).installed():
+        yield
 
 
 async def register_search_attributes(client: Client) -> None:
