@@ -2,9 +2,12 @@
 English that name an intent without an LLM call, and the entities a request names.
 
 Rules are tried in order and the first that matches answers, so the specific come before the general: the
-chains ("brainstorm, then write", "from the outline write chapter 3") before their parts, checks and analyses
-before the things they check, names and summaries before "write". A request no rule recognises gets None: the
-router asks the LLM, or answers GENERAL_CHAT with a low confidence when there is none.
+chains ("brainstorm, then write", "from the outline write chapter 3") before their parts, revisions of a named
+chapter before the analyses they mention, checks and analyses before the things they check, names and summaries
+before "write". Each rule says whether its match is unambiguous: a specific rule is, a rule on a general verb
+("write", "ideas", a greeting, "how well is it written") is not, and the router asks the model about those when one
+is configured (`unambiguous_intent`). A request no rule recognises gets None: the router asks the LLM, or answers
+GENERAL_CHAT with a low confidence when there is none.
 """
 
 import re
@@ -21,15 +24,24 @@ GREETING_CONFIDENCE = 0.7
 
 @dataclass(frozen=True)
 class IntentRule:
-    """One rule: its intent, its pattern (any of its alternatives), and how sure a match makes the router."""
+    """One rule: its intent, its pattern (any of its alternatives), and how sure a match makes the router: a
+    specific rule's match is unambiguous, a general rule's is a guess the model may read better."""
 
     intent: WritingIntent
     pattern: re.Pattern[str]
     confidence: float = SPECIFIC_CONFIDENCE
 
+    @property
+    def unambiguous(self) -> bool:
+        return self.confidence >= SPECIFIC_CONFIDENCE
+
 
 def _rule(intent: WritingIntent, *patterns: str, confidence: float = SPECIFIC_CONFIDENCE) -> IntentRule:
     return IntentRule(intent, re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE), confidence)
+
+
+_REVISE_ZH = "改写|重写|润色|修改|精简|扩写|删改"
+_CHAPTER_ZH = r"第\s*[0-9零一二两三四五六七八九十百]+\s*[章回节]|这一?[章段节]|开头|结尾"
 
 
 _CHARACTER_ZH = "角色|人物|人设|主角|主人公|反派|配角|女主|男主"
@@ -59,6 +71,11 @@ RULES: tuple[IntentRule, ...] = (
         rf"\b(design|create|build)\b.{{0,30}}\b({_CHARACTER_EN}).{{0,30}}\bthen\b.{{0,20}}\bscene",
         rf"\bscene\b.{{0,20}}\b(featuring|starring|around|for|with)\b.{{0,20}}\b(this|the|my|that)\b.{{0,10}}({_CHARACTER_EN})",
         rf"\b(write|draft)\b.{{0,12}}\bscene\b.{{0,20}}\b(based on|from)\b.{{0,20}}({_CHARACTER_EN})",
+    ),
+    _rule(
+        _I.WRITE_CONTENT,
+        rf"({_REVISE_ZH}).{{0,6}}({_CHAPTER_ZH})|({_CHAPTER_ZH}).{{0,6}}(需要|要|再|请)?({_REVISE_ZH})",
+        r"\b(rewrite|revise|polish|tighten|edit)\b.{0,12}\b(chapter\s+[0-9]+|this chapter|the opening|the ending)",
     ),
     _rule(
         _I.CHECK_CONSISTENCY,
@@ -96,8 +113,8 @@ RULES: tuple[IntentRule, ...] = (
     ),
     _rule(
         _I.SUMMARIZE,
-        r"总结|概括|摘要|梗概|归纳|提炼.{0,6}(要点|内容)|缩写成",
-        r"summari[sz]e|\bsummary\b|\brecap\b|tl;?dr|\bsynopsis\b|\bsum up\b",
+        r"总结|概括|摘要|梗概|简介|内容提要|归纳|提炼.{0,6}(要点|内容)|缩写成",
+        r"summari[sz]e|\bsummary\b|\brecap\b|tl;?dr|\bsynopsis\b|\bsum up\b|\bblurb\b",
     ),
     _rule(
         _I.PLAN_OUTLINE,
@@ -134,6 +151,12 @@ RULES: tuple[IntentRule, ...] = (
         confidence=GENERAL_CONFIDENCE,
     ),
     _rule(
+        _I.ANALYZE_STYLE,
+        r"写得.{0,4}(怎么样|如何|好不好|好吗|行不行|怎样)|评价一下|点评",
+        r"\bhow (well|good) is\b.{0,30}\bwritten\b|\bwhat do you think of\b",
+        confidence=GENERAL_CONFIDENCE,
+    ),
+    _rule(
         _I.WRITE_CONTENT,
         r"写|续写|扩写|润色|改写|重写|创作|描写|生成.{0,6}(章|段|场景|正文|对话)",
         r"\b(write|continue|draft|rewrite|polish|expand|describe)\b",
@@ -152,16 +175,30 @@ RULES: tuple[IntentRule, ...] = (
 def match_intent(text: str) -> IntentResult | None:
     """The intent the first matching rule names, with the entities `text` names; None when no rule matches."""
     stripped = text.strip()
-    for rule in RULES:
-        if rule.pattern.search(stripped):
-            return IntentResult(
-                intent=rule.intent,
-                confidence=rule.confidence,
-                phase=PHASE_OF_INTENT[rule.intent],
-                entities=extract_entities(stripped),
-                source="rules",
-            )
-    return None
+    rule = _first_rule(stripped)
+    return None if rule is None else _result(rule, stripped)
+
+
+def unambiguous_intent(text: str) -> IntentResult | None:
+    """`match_intent`'s answer when the rule that gave it is unambiguous; None when no rule matches or the first
+    that matches is a general one (the model, when there is one, is asked instead)."""
+    stripped = text.strip()
+    rule = _first_rule(stripped)
+    return None if rule is None or not rule.unambiguous else _result(rule, stripped)
+
+
+def _first_rule(text: str) -> IntentRule | None:
+    return next((rule for rule in RULES if rule.pattern.search(text)), None)
+
+
+def _result(rule: IntentRule, text: str) -> IntentResult:
+    return IntentResult(
+        intent=rule.intent,
+        confidence=rule.confidence,
+        phase=PHASE_OF_INTENT[rule.intent],
+        entities=extract_entities(text),
+        source="rules",
+    )
 
 
 _CHINESE_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}

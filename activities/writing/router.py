@@ -1,12 +1,13 @@
-"""The writing router (seed 002 Req 1: "FastPath / ThinkingAgent → IntentResult"): the keyword rules of
-`activities.writing.intent_rules` answer when they recognise the request; otherwise the LLM, asked for a JSON
-answer, names the intent (its errors become Temporal failures: `activities.common.llm_calls`); without an LLM, or
-once its path has failed (`use_llm=False`), an unrecognised request is GENERAL_CHAT with a low confidence."""
+"""The writing router (seed 002 Req 1: "FastPath / ThinkingAgent → IntentResult"): a keyword rule of
+`activities.writing.intent_rules` answers alone when its match is unambiguous; otherwise, with a model configured,
+the LLM, asked for a JSON answer, names the intent (its errors become Temporal failures:
+`activities.common.llm_calls`); without an LLM, or once its path has failed (`use_llm=False`), the first matching
+rule answers, and a request no rule recognises is GENERAL_CHAT with a low confidence."""
 
 from pydantic import BaseModel, Field
 
 from activities.common.llm_calls import JsonQuestion, json_answer
-from activities.writing.intent_rules import extract_entities, match_intent
+from activities.writing.intent_rules import extract_entities, match_intent, unambiguous_intent
 from llm import LLMClient, Message
 from models.errors import ErrorCode
 from models.writing import nodes
@@ -36,18 +37,19 @@ class LlmRoute(BaseModel):
 
 
 class Router:
-    """The router activity: rules, then the LLM when one is configured and asked for, then GENERAL_CHAT."""
+    """The router activity: an unambiguous rule, then the LLM when one is configured and asked for, then the first
+    matching rule, then GENERAL_CHAT."""
 
     def __init__(self, llm: LLMClient | None = None) -> None:
         self._llm = llm
 
     @nodes.ROUTER.defn
     async def route(self, request: RouteRequest) -> IntentResult:
-        matched = match_intent(request.text)  # microseconds of regular expressions: fine on the loop
-        if matched is not None:
-            return matched
+        sure = unambiguous_intent(request.text)  # microseconds of regular expressions: fine on the loop
+        if sure is not None:
+            return sure
         if self._llm is None or not request.use_llm:
-            return IntentResult(
+            return match_intent(request.text) or IntentResult(
                 intent=WritingIntent.GENERAL_CHAT,
                 confidence=FALLBACK_CONFIDENCE,
                 phase=None,

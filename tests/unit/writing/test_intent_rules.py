@@ -3,7 +3,7 @@ the specific before the general, the phase and workflow of each intent, and the 
 
 import pytest
 
-from activities.writing.intent_rules import extract_entities, match_intent
+from activities.writing.intent_rules import extract_entities, match_intent, unambiguous_intent
 from models.writing.intents import PHASE_OF_INTENT, WORKFLOW_FOR_INTENT, CreationPhase, WorkflowKind, WritingIntent
 
 W = WritingIntent
@@ -217,3 +217,33 @@ def test_each_intent_has_the_workflow_and_phase_of_the_seeds_tables() -> None:
 )
 def test_chapters_and_quoted_names_are_extracted(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(e.kind, e.text) for e in extract_entities(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("第三章写得怎么样？", W.ANALYZE_STYLE),
+        ("给我的小说写个简介", W.SUMMARIZE),
+        ("改写第二章，让节奏更紧凑", W.WRITE_CONTENT),
+    ],
+)
+def test_issue_25_a_write_in_the_request_is_not_always_a_new_scene(text: str, intent: WritingIntent) -> None:
+    result = match_intent(text)
+
+    assert result is not None and result.intent == intent
+
+
+@pytest.mark.parametrize(
+    ("text", "unambiguous"),
+    [
+        ("第三章写得怎么样？", False),
+        ("写下一场戏", False),
+        ("你好", False),
+        ("给我的小说写个简介", True),
+        ("改写第二章，让节奏更紧凑", True),
+        ("根据大纲写第三章", True),
+    ],
+)
+def test_issue_25_only_a_specific_rule_s_match_is_unambiguous(text: str, unambiguous: bool) -> None:
+    assert (unambiguous_intent(text) is not None) == unambiguous
+    assert match_intent(text) is not None

@@ -16,6 +16,8 @@ from models.writing.nodes import RouteRequest
 from runtime.llm_client import build_llm_client
 from tests.llm.answers import chat_completion, llm_settings
 from tests.llm.loopback import Loopback
+from tests.simulator.fixtures import simulator_settings
+from tests.simulator.server import Simulator
 
 
 @pytest.fixture
@@ -77,3 +79,34 @@ async def test_req_1_an_answer_invalid_after_one_repair_is_not_retried(llm_route
         await ActivityEnvironment().run(llm_router.route, RouteRequest(text="嗯"))
 
     assert caught.value.non_retryable and caught.value.type == "ROUTER_FAILED"
+
+
+@pytest.fixture
+async def simulated_router(simulator: Simulator) -> AsyncIterator[Router]:
+    settings = Settings(_env_file=None, **simulator_settings(simulator))
+    async with httpx.AsyncClient() as http:
+        yield Router(build_llm_client(settings, http))
+
+
+@pytest.mark.parametrize("text", ["第三章写得怎么样？", "写下一场戏"])
+async def test_issue_25_a_general_rule_does_not_pre_empt_a_configured_model(
+    simulated_router: Router, simulator: Simulator, text: str
+) -> None:
+    result = await ActivityEnvironment().run(simulated_router.route, RouteRequest(text=text))
+
+    [call] = simulator.log
+    assert result.source == "llm" and result.intent == call.value["intent"]
+
+
+async def test_issue_25_an_unambiguous_rule_answers_without_the_model(
+    simulated_router: Router, simulator: Simulator
+) -> None:
+    result = await ActivityEnvironment().run(simulated_router.route, RouteRequest(text="给我的小说写个简介"))
+
+    assert result.intent == WritingIntent.SUMMARIZE and result.source == "rules" and simulator.log == []
+
+
+async def test_issue_25_once_the_model_failed_the_first_matching_rule_answers() -> None:
+    result = await ActivityEnvironment().run(Router(None).route, RouteRequest(text="第三章写得怎么样？", use_llm=False))
+
+    assert result.intent == WritingIntent.ANALYZE_STYLE and result.source == "rules"
