@@ -1,6 +1,7 @@
 """Post-processing's consistency check (seed 002 Req 3.4–3.5, the migrated `triggerConsistencyCheck`): a draft
 held against the writer's project. The deterministic checks of `activities.writing.consistency` always run; with
-an LLM, its review adds what rules cannot see (each issue placed by the excerpt it quotes)."""
+an LLM, its review adds what rules cannot see (each issue placed by the excerpt it quotes). A review the model
+answered with unreadable JSON (after the repair round) leaves the rules' findings, marked `degraded`."""
 
 import asyncio
 
@@ -53,24 +54,30 @@ class ConsistencyChecker:
             characters = await self._reader.characters(owner, project)
             states = await asyncio.to_thread(character_states, characters, chapters)
         issues = await asyncio.to_thread(check_draft, request.text, states)
-        reviewed = False
+        review: list[ConsistencyIssue] | OutputValidationError | None = None
         if self._llm is not None and request.use_llm:
-            issues += await self._review(self._llm, request.text, states)
-            reviewed = True
+            review = await self._review(self._llm, request.text, states)
+        if isinstance(review, list):
+            issues += review
         errors = sum(issue.severity == "error" for issue in issues)
         message = f"检查了 {len(states)} 个角色、{len(chapters)} 章：" + (
             f"发现 {len(issues)} 处问题（{errors} 个错误）" if issues else "没有发现问题"
         )
+        if isinstance(review, OutputValidationError):
+            message += f"；模型审阅的回答无法读取（{review}），只有规则检查的结果"
         return CheckResult(
             passed=errors == 0,
             issues=issues,
             characters_checked=len(states),
             chapters_checked=len(chapters),
-            offline=not reviewed,
+            degraded=isinstance(review, OutputValidationError),
+            offline=not isinstance(review, list),
             message=message,
         )
 
-    async def _review(self, llm: LLMClient, draft: str, states: list[CharacterState]) -> list[ConsistencyIssue]:
+    async def _review(
+        self, llm: LLMClient, draft: str, states: list[CharacterState]
+    ) -> list[ConsistencyIssue] | OutputValidationError:
         roster = "\n".join(f"- {s.name}：{s.description}（{s.status or '状态未知'}）" for s in states)
         prompt = f"## 角色\n{roster}\n\n## 草稿\n{draft}\n\n找出草稿与角色设定矛盾之处；excerpt 逐字摘自草稿。"
         system = base_prompt(AgentName.CONSISTENCY, WritingIntent.CHECK_CONSISTENCY)
@@ -79,7 +86,7 @@ class ConsistencyChecker:
         )
         review = await json_answer_or_invalid(llm, question)
         if isinstance(review, OutputValidationError):
-            return []  # the rules' findings stand; an unreadable review adds nothing
+            return review  # the rules' findings stand, and the result says the review is missing
         return [_placed(issue, draft) for issue in review.issues]
 
 

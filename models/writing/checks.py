@@ -25,7 +25,8 @@ class CheckResult(CamelModel):
     characters_checked: int = 0
     chapters_checked: int = 0
     degraded: bool = False
-    """True when the check could not run (its activity failed for good): nothing was checked."""
+    """True when the check, or its model review, could not run: with `offline` and no issues nothing was checked
+    (its activity failed for good); otherwise the issues are the rules' findings without the review."""
     offline: bool = True
     """True when only the deterministic checks ran (no LLM review)."""
     message: str = ""

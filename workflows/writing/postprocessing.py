@@ -1,8 +1,10 @@
 """Phase 3, the PostProcessing node: what the plan's 后处理 column asks for once the agent has answered.
 
-CONSISTENCY checks the draft before `done` (Req 3.4–3.5); RELATIONSHIPS starts `RelationshipGraphWorkflow` as an
-abandoned child that outlives the request (Req 4.3); KNOWLEDGE saves the setting as a project note. A check or a
-save that fails for good is reported (`WritingRequest.degraded`) and the run still ends with its answer.
+CONSISTENCY checks the draft before `done` (Req 3.4–3.5): when the model's review failed for good the rules check
+alone (their findings kept, the result `degraded`, an `error` event says so); RELATIONSHIPS starts
+`RelationshipGraphWorkflow` as an abandoned child that outlives the request (Req 4.3); KNOWLEDGE saves the setting
+as a project note. A check or a save that fails for good is reported (`WritingRequest.degraded`) and the run still
+ends with its answer.
 """
 
 from temporalio import workflow
@@ -25,6 +27,9 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.nodes import KnowledgeUpdateRequest, RelationshipUpdateRequest
     from models.writing.plans import PostProcessing
     from models.writing.runs import RelationshipRunInput
+
+RULES_AFTER_FAILED_REVIEW = "writing-check-rules-after-failed-review"
+"""`workflow.patched` id: a check whose model review failed for good runs again with the rules alone."""
 
 
 class Postprocessing:
@@ -68,11 +73,33 @@ class Postprocessing:
             check = await request.run.call(
                 nodes.CONSISTENCY_CHECK, check_request, policies.WRITING_CHECK, summary="check the draft's consistency"
             )
+            if check.degraded:
+                request.reported(
+                    POSTPROCESSING, ErrorCode.CHECK_FAILED, "模型审阅未能读取，只有规则检查的结果", check.message
+                )
         except NodeFailed as err:
-            request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
-            check = CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
+            check = await self._check_after_failure(check_request, err)
         request.state.check_result = check
         request.events.emit("check_result", POSTPROCESSING, check)
+
+    async def _check_after_failure(self, check_request: ConsistencyCheckRequest, err: NodeFailed) -> CheckResult:
+        """The rules alone when the model's review was what failed; nothing checked when they fail too."""
+        request = self._request
+        if check_request.use_llm and workflow.patched(RULES_AFTER_FAILED_REVIEW):
+            request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "模型审阅失败，只有规则检查的结果")
+            rules = check_request.model_copy(update={"use_llm": False})
+            try:
+                found = await request.run.call(
+                    nodes.CONSISTENCY_CHECK,
+                    rules,
+                    policies.WRITING_CHECK,
+                    summary="check the draft's consistency (rules)",
+                )
+                return found.model_copy(update={"degraded": True})
+            except NodeFailed as again:
+                err = again
+        request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
+        return CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
 
     async def _schedule_relationship_update(self) -> None:
         """Req 4.3: the relationship graph is updated by a run of its own, which outlives this request."""

@@ -61,7 +61,11 @@ class WritingRequest:
 
     def degraded(self, node: str, err: NodeFailed, code: ErrorCode, message: str) -> None:
         """Req 1.5: a failed phase is reported as an `error` event, and the run goes on without it."""
-        self.events.emit("error", node, ErrorInfo(code=code, message=f"{message}：{err.cause}"[:500], node=node))
+        self.reported(node, code, message, f"{message}：{err.cause}")
+
+    def reported(self, node: str, code: ErrorCode, message: str, detail: str) -> None:
+        """What a phase could not do, as an `error` event (`detail`) and a warning thought (`message`)."""
+        self.events.emit("error", node, ErrorInfo(code=code, message=detail[:500], node=node))
         self.thought(node, message, level="warning")
 
     def thought(

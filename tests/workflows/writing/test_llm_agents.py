@@ -117,3 +117,29 @@ async def test_req_14_5_with_an_llm_the_brainstorms_json_options_are_offered_and
     assert "A. 怀表里的胶卷" in writer_prompt and "两个方向" in writer_prompt, "chain context and choice in the prompt"
     assert outcome.result.text == "林舟打开怀表，里面是一卷胶卷。"
     assert [step.agent for step in outcome.state.chain.steps] == ["brainstorm", "writer"]  # type: ignore[union-attr]
+
+
+DEAD_MAN_WALKS = "老陈推开门，走进雨里。"
+"""A draft the rules fault: 老陈 died three years ago (the sample project) and acts here."""
+
+
+@pytest.mark.parametrize(
+    "review",
+    [
+        [Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)],
+        [chat_completion("我觉得没问题。"), chat_completion("真的没问题。")],
+    ],
+    ids=["review-failed", "review-unreadable"],
+)
+async def test_issue_25_a_failed_model_review_keeps_the_rules_findings_and_says_so(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback, review: list[Fixture]
+) -> None:
+    loopback.queue(ROUTED, chat_stream([DEAD_MAN_WALKS]), *review)
+
+    outcome = await llm_writing.run(llm_project, SCENE)
+
+    check = outcome.one("check_result")
+    assert check["degraded"] is True and check["offline"] is True
+    assert [i["kind"] for i in check["issues"]] == ["dead_character_acts"] and check["passed"] is False
+    assert [e.data["code"] for e in outcome.of_type("error")] == ["CHECK_FAILED"]
+    assert outcome.result.status == "completed" and outcome.result.text == DEAD_MAN_WALKS
