@@ -1,16 +1,20 @@
-"""The user prompt an agent sends its LLM (seed 002 `Agent.buildUserPrompt()`): the writer's request with the
-project context from `metadata.preprocessingContext` and the chain so far, as plain sections a model reads well."""
+"""The user prompt an agent sends its LLM (seed 002 `Agent.buildUserPrompt()`): the writer's request, the story so
+far (`activities.writing.story_so_far`), the project context from `metadata.preprocessingContext` and the chain so
+far, as plain sections a model reads well."""
 
+from activities.writing.story_so_far import story_so_far
 from models.writing.agents import AgentRequest
 from models.writing.context import PreprocessingContext
+from models.writing.projects import Chapter
 
 MAX_CHAIN_STEP_CHARS = 4000
 """A previous chain step's output is cut to this in the prompt (the state keeps all of it)."""
 
 
-def user_prompt(request: AgentRequest, context: PreprocessingContext) -> str:
-    """The request, then every non-empty part of the context, then the chain's earlier steps and the choice."""
-    sections = [f"## 作者的请求\n{request.text}"]
+def user_prompt(request: AgentRequest, context: PreprocessingContext, chapters: list[Chapter]) -> str:
+    """The request, the story so far, every non-empty part of the context, then the chain's earlier steps and the
+    choice."""
+    sections = [f"## 作者的请求\n{request.text}", *story_so_far(request, chapters)]
     if context.passages:
         lines = [
             f"- [{p.title}{f' · 第{p.chapter_position}章' if p.chapter_position else ''}] {p.text}"

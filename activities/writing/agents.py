@@ -20,6 +20,7 @@ from activities.writing.consistency import check_chapters
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
 from activities.writing.story_facts import character_states
+from activities.writing.story_so_far import ChapterPiece, review_chunks
 from activities.writing.streaming import ContentStreamer
 from llm import LLMClient, LLMRequest, Message, TextDelta
 from llm.errors import LLMError
@@ -160,7 +161,7 @@ class WritingAgents:
         source: ContextSource,
     ) -> AgentResult:
         system = request.metadata.enhanced_system_prompt or base_prompt(request.agent, request.intent.intent)
-        messages = [Message.user(user_prompt(request, context))]
+        messages = [Message.user(user_prompt(request, context, chapters))]
         base = AgentResult(agent=request.agent, text="", offline=False, context_source=source)
         if request.agent is AgentName.BRAINSTORM:
             ideas = await _json_answer(llm, request, BrainstormAnswer, messages, system)
@@ -173,11 +174,15 @@ class WritingAgents:
             update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
             return base.model_copy(update=update)
         if request.agent is AgentName.CONSISTENCY:
-            asked = [Message.user(_chapters_prompt(request, chapters))]
-            found = await _json_answer(llm, request, ConsistencyAnswer, asked, system)
             ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
-            located = [_located(issue, chapters) for issue in found.issues]
-            return base.model_copy(update={"text": found.text, "issues": ruled + located})
+            texts: list[str] = []
+            located: list[ConsistencyIssue] = []
+            for chunk in review_chunks(chapters):
+                asked = [Message.user(_chapters_prompt(request, chunk))]
+                found = await _json_answer(llm, request, ConsistencyAnswer, asked, system)
+                texts.append(found.text)
+                located += [_located(issue, chunk) for issue in found.issues]
+            return base.model_copy(update={"text": "\n\n".join(texts), "issues": ruled + located})
         text, streamed = await self._write(llm, request, system, messages)
         return base.model_copy(update={"text": text, "streamed": streamed})
 
@@ -209,19 +214,27 @@ async def _json_answer(
     return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
 
 
-def _chapters_prompt(request: AgentRequest, chapters: list[Chapter]) -> str:
-    """The consistency agent reads the chapters themselves: the material under check, not retrieved context."""
-    bodies = "\n\n".join(f"### 第{c.position}章 {c.title}\n{c.content}" for c in chapters)
-    return f"## 作者的请求\n{request.text}\n\n## 章节全文\n{bodies}\n\n每个问题的 excerpt 必须逐字摘自章节原文。"
+def _chapters_prompt(request: AgentRequest, chunk: list[ChapterPiece]) -> str:
+    """The consistency agent reads the chapters themselves (the material under check, not retrieved context), one
+    chunk of them per call (`review_chunks`)."""
+    bodies = "\n\n".join(
+        f"### 第{p.chapter.position}章 {p.chapter.title}"
+        + (f"（自第 {p.start} 字起）" if p.start else "")
+        + f"\n{p.text}"
+        for p in chunk
+    )
+    return f"## 作者的请求\n{request.text}\n\n## 章节原文\n{bodies}\n\n每个问题的 excerpt 必须逐字摘自章节原文。"
 
 
-def _located(issue: FoundIssue, chapters: list[Chapter]) -> ConsistencyIssue:
-    """An LLM-reported issue with its place: the first chapter containing its excerpt (None when none does)."""
+def _located(issue: FoundIssue, chunk: list[ChapterPiece]) -> ConsistencyIssue:
+    """An LLM-reported issue with its place: the first chapter piece containing its excerpt (None when none does)."""
     location = None
     excerpt = issue.excerpt.strip()
-    for chapter in chapters:
-        start = chapter.content.find(excerpt) if excerpt else -1
-        if start >= 0:
+    for piece in chunk:
+        chapter = piece.chapter
+        found = piece.text.find(excerpt) if excerpt else -1
+        start = piece.start + found
+        if found >= 0:
             location = TextLocation(
                 source="chapter",
                 chapter_id=chapter.chapter_id,
