@@ -8,6 +8,7 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from activities.writing.story_so_far import REVIEW_CHUNK_CHARS, STORY_BUDGET_CHARS
+from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import LoggedCall, Simulator
 from tests.workflows.writing.conftest import CHARACTERS
 from tests.workflows.writing.harness import WritingHarness, writing_harness
@@ -73,3 +74,28 @@ async def test_issue_25_a_consistency_review_of_a_long_book_is_cut_into_calls_wi
     assert all(len(review) < REVIEW_CHUNK_CHARS + 1000 for review in reviews)
     assert all(any(f"【{n}终】" in review for review in reviews) for n in range(1, 5)), "every chapter is read"
     assert not outcome.state.result.offline  # type: ignore[union-attr]
+
+
+def stored_texts(harness: WritingHarness, project_id: str) -> list[str]:
+    """What the run left in the writer's project: world notes (the text the retrieval index is built from)."""
+    notes = harness.projects.world_notes("writer", project_id)
+    return [f"{note.title}\n{note.content}" for note in notes]
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 25: <think> is stripped by the client on the llmpath branch; remove on merge"
+)
+async def test_issue_25_a_model_that_thinks_aloud_leaves_no_think_in_the_project_or_the_result(
+    simulated: WritingHarness, simulator: Simulator
+) -> None:
+    simulator.quirks = [QuirkRule(Quirk.THINK)]
+    project = simulated.project(chapters=[chapter(1, 2000)], characters=CHARACTERS)
+
+    outcome = await simulated.run(project, "帮我设定这个城市的世界观")
+
+    assert simulator.log and all(call.quirk == Quirk.THINK for call in simulator.log)
+    stored = stored_texts(simulated, project)
+    assert outcome.of_type("knowledge_update") and stored, "the world builder's setting is saved as a note"
+    assert not [text for text in stored if "<think>" in text], "a stored note carries the model's reasoning"
+    result = outcome.state.result
+    assert result is not None and "<think>" not in result.text and "<think>" not in outcome.content
