@@ -2,24 +2,35 @@
 is one LLM turn, `app_builder.task_tool` one tool call.
 
 The tools read the snapshot the task's wave started from, overlaid with the task's own earlier writes; a
-`write_file` call stores the text as a blob and returns a patch intent (the workflow merges the wave's intents
-afterwards). A bad path or an oversized file is the tool's error for the model to read, not a failed activity.
+`write_file` call returns a patch intent (the workflow merges the wave's intents afterwards). Files travel by blob
+key, not through the history: the turn stores the text of each `write_file` call the model made and hands the
+workflow the call with `content_key` instead of `content`. The model is offered only the tools its task lists,
+and a call to another is refused as an error result. A bad path, an oversized file, a tool the task was not given
+or a call whose arguments were not JSON is the tool's error for the model to read, not a failed activity: a turn
+whose tool-call arguments could not be read becomes a call of that tool with `UNREADABLE` set, which the tool
+answers with the reason.
 """
 
 import asyncio
+import re
+from typing import Any
+
+from temporalio.exceptions import ApplicationError
 
 from activities.app_builder.documents_store import load_documents
 from activities.app_builder.prompts import WRITER_SYSTEM, task_input
 from activities.common.failures import permanent
 from activities.common.llm_calls import model_turn
 from llm import LLMClient, Message
-from llm.types import LLMRequest, ToolDefinition
+from llm.errors import MalformedResponseError
+from llm.types import LLMRequest, ToolCall, ToolDefinition
 from models.app_builder import nodes
 from models.app_builder.agents import TaskToolRequest, TaskToolResult, TaskTurn, TaskTurnRequest
 from models.app_builder.documents import SessionDocument
 from models.app_builder.workspace import PatchIntent, WorkspaceRef
 from models.errors import ErrorCode
 from stores.app_workspace import (
+    FILE_KIND,
     WorkspacePathError,
     load_manifest,
     read_text,
@@ -31,6 +42,11 @@ from stores.blob_store import LocalBlobStore
 MAX_FILE_CHARS = 200_000
 READ_CHARS = 60_000
 LLM_TEMPERATURE = 0.2
+CONTENT_KEY = "content_key"
+"""A `write_file` call's argument once the turn stored its `content`: the blob key of the text."""
+UNREADABLE = "unreadable_arguments"
+"""The argument of a call whose arguments the model sent as something other than a JSON object: why."""
+_UNREADABLE_TOOL = re.compile(r"arguments of tool '([^']+)'")
 
 _PATH = {"path": {"type": "string", "description": "relative to the project root, e.g. src/App.tsx"}}
 TOOLS = (
@@ -67,14 +83,31 @@ class TaskLoop:
         task = request.request
         documents, listing = await asyncio.to_thread(self._context, request)
         messages = [Message.user(task_input(task, documents, listing)), *request.conversation]
+        given = [tool for tool in TOOLS if tool.name in task.task.tools]
         llm_request = LLMRequest(
             messages=tuple(messages),
             system=WRITER_SYSTEM.format(agent=task.task.agent_id),
-            tools=TOOLS if request.tools_allowed else (),
+            tools=tuple(given) if request.tools_allowed else (),
             temperature=LLM_TEMPERATURE,
         )
-        response = await model_turn(self._llm, llm_request)
-        return TaskTurn(text=response.text, tool_calls=list(response.tool_calls))
+        try:
+            response = await model_turn(self._llm, llm_request)
+        except ApplicationError as err:
+            unreadable = _unreadable_call(err, request.tool_calls_made)
+            if unreadable is None:
+                raise
+            return TaskTurn(tool_calls=[unreadable])
+        calls = await asyncio.to_thread(lambda: [self._by_key(call) for call in response.tool_calls])
+        return TaskTurn(text=response.text, tool_calls=calls)
+
+    def _by_key(self, call: ToolCall) -> ToolCall:
+        """A `write_file` call with its text stored as a blob and named by key: no file text in the history."""
+        content = call.arguments.get("content")
+        if call.name != "write_file" or not isinstance(content, str):
+            return call
+        arguments: dict[str, Any] = {key: value for key, value in call.arguments.items() if key != "content"}
+        arguments |= {CONTENT_KEY: store_text(self._blobs, content), "chars": len(content)}
+        return call.model_copy(update={"arguments": arguments})
 
     @nodes.TASK_TOOL.defn
     async def task_tool(self, request: TaskToolRequest) -> TaskToolResult:
@@ -101,6 +134,11 @@ class TaskLoop:
         def answer(content: str, *, error: bool = False, intent: PatchIntent | None = None) -> TaskToolResult:
             return TaskToolResult(call_id=call.id, tool=call.name, content=content, is_error=error, intent=intent)
 
+        given = request.request.task.tools
+        if call.name not in given:
+            return answer(f"tool {call.name!r} was not given to this task; its tools: {', '.join(given)}", error=True)
+        if UNREADABLE in call.arguments:
+            return answer(f"{call.name} was not run: {call.arguments[UNREADABLE]}; send one JSON object", error=True)
         if call.name == "list_files":
             return answer("\n".join(f"{path} ({self._blobs.size(key)} bytes)" for path, key in sorted(files.items())))
         try:
@@ -112,11 +150,12 @@ class TaskLoop:
                 return answer(f"no such file: {path}", error=True)
             return answer(read_text(self._blobs, files[path])[:READ_CHARS])
         if call.name == "write_file":
-            content = call.arguments.get("content")
-            if not isinstance(content, str):
+            key = self._written(call.arguments)
+            if key is None:
                 return answer("write_file needs `content`, the file's whole text", error=True)
-            if len(content) > MAX_FILE_CHARS:
-                return answer(f"{path}: {len(content)} characters; at most {MAX_FILE_CHARS}", error=True)
+            chars = len(read_text(self._blobs, key))
+            if chars > MAX_FILE_CHARS:
+                return answer(f"{path}: {chars} characters; at most {MAX_FILE_CHARS}", error=True)
             task = request.request.task
             base = load_manifest(self._blobs, request.request.workspace).get(path)
             intent = PatchIntent(
@@ -124,8 +163,28 @@ class TaskLoop:
                 agent_id=task.agent_id,
                 path=path,
                 base_key=base,
-                new_key=store_text(self._blobs, content),
+                new_key=key,
                 summary="changed" if base else "created",
             )
-            return answer(f"wrote {path} ({len(content)} characters)", intent=intent)
+            return answer(f"wrote {path} ({chars} characters)", intent=intent)
         return answer(f"unknown tool {call.name!r}; use list_files, read_file or write_file", error=True)
+
+    def _written(self, arguments: dict[str, Any]) -> str | None:
+        """The blob key of a `write_file` call's text: the one its turn stored, or its `content` stored now."""
+        key = arguments.get(CONTENT_KEY)
+        if isinstance(key, str) and key.startswith(f"{FILE_KIND}/") and self._blobs.exists(key):
+            return key
+        content = arguments.get("content")
+        return store_text(self._blobs, content) if isinstance(content, str) else None
+
+
+def _unreadable_call(err: ApplicationError, calls_made: int) -> ToolCall | None:
+    """The turn whose tool-call arguments were not a JSON object, as a call of that tool the tool answers with the
+    reason; None for any other failure."""
+    cause = err.__cause__
+    if not isinstance(cause, MalformedResponseError):
+        return None
+    named = _UNREADABLE_TOOL.search(cause.message)
+    if named is None:
+        return None
+    return ToolCall(id=f"unreadable-{calls_made + 1}", name=named.group(1), arguments={UNREADABLE: cause.message})

@@ -8,6 +8,7 @@ or a test has time to act while they run; every task activity's start and end ar
 """
 
 import asyncio
+import base64
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from temporalio import activity
-from temporalio.client import WorkflowHandle
+from temporalio.client import WorkflowHandle, WorkflowHistory
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import (
     ActivityInboundInterceptor,
@@ -120,3 +121,22 @@ async def app_harness(
 
     async with running_family(env, data_dir, harness, llm_base_url=llm_base_url, interceptors=[timer]) as running:
         yield running
+
+
+def payload_text(history: WorkflowHistory) -> str:
+    """Every payload of `history` decoded (Temporal's JSON keeps them base64): what the history really carries."""
+    texts: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            data = value.get("data")
+            if isinstance(data, str) and isinstance(value.get("metadata"), dict):
+                texts.append(base64.b64decode(data).decode("utf-8", errors="replace"))
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(history.to_json_dict())
+    return "\n".join(texts)

@@ -71,12 +71,16 @@ def offline_contents() -> dict[AnalysisAgentID, dict[str, Any]]:
 class ScriptedModel:
     """Answers app runs' LLM calls. `plans` are given out in order (the second one answers the repair round);
     `writes[task_id]` are the files a task writes (per repair round for `repair` tasks: `repairs[round]`);
-    `refuse` names tasks whose turns fail for good; `documents` overrides an analysis agent's answer."""
+    `refuse` names tasks whose turns fail for good; `garble` tasks whose first turn's tool-call arguments are not
+    JSON (their next turn writes); `documents` overrides an analysis agent's answer; `turns[task_id]` are the
+    request bodies of a task's turns."""
 
     plans: list[list[dict[str, Any]]]
     writes: dict[str, dict[str, str]] = field(default_factory=dict)
     repairs: list[dict[str, str]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
+    garble: set[str] = field(default_factory=set)
+    turns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     documents: dict[AnalysisAgentID, Fixture] = field(default_factory=dict)
     planner_requests: list[str] = field(default_factory=list)
     repair_requests: list[str] = field(default_factory=list)
@@ -96,12 +100,16 @@ class ScriptedModel:
             return chat_completion({"tasks": plan})
         task_id = re.search(r"Your task '([^']+)'", user)
         assert task_id is not None, f"an unexpected LLM request: {system[:80]}"
+        self.turns.setdefault(task_id.group(1), []).append(body)
         return self._turn(task_id.group(1), user, messages)
 
     def _turn(self, task_id: str, user: str, messages: list[dict[str, Any]]) -> Fixture:
         if task_id in self.refuse:
             return REFUSED
-        if any(m["role"] == "tool" for m in messages):
+        results = [str(m["content"]) for m in messages if m["role"] == "tool"]
+        if task_id in self.garble and not results:
+            return garbled_call(task_id)
+        if results and not (task_id in self.garble and all("was not run" in r for r in results)):
             return chat_completion(f"{task_id} done")
         if "The quality check found" in user:
             self.repair_requests.append(user)
@@ -117,3 +125,27 @@ class ScriptedModel:
             for index, (path, text) in enumerate(sorted(files.items()))
         ]
         return chat_tool_calls(calls)
+
+
+def garbled_call(task_id: str) -> Fixture:
+    """A turn whose one `write_file` call has arguments that are not JSON (a model that lost track of escaping)."""
+    call = {
+        "id": f"call-{task_id}-garbled",
+        "type": "function",
+        "function": {"name": "write_file", "arguments": '{"path": "src/App.tsx", "content": "<main>"oops"</main>"}'},
+    }
+    body = {
+        "id": "chatcmpl-garbled",
+        "object": "chat.completion",
+        "created": 1763700000,
+        "model": "gpt-4.1-mini-2025-04-14",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                "finish_reason": "tool_calls",
+            }
+        ],
+        "usage": {"prompt_tokens": 150, "completion_tokens": 20, "total_tokens": 170},
+    }
+    return Fixture.json(body)

@@ -7,7 +7,7 @@ from typing import Any
 from models.app_builder.documents import AnalysisAgentID
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
-from tests.workflows.app_builder.harness import AppHarness
+from tests.workflows.app_builder.harness import AppHarness, payload_text
 from tests.workflows.app_builder.scripts import ScriptedModel, task
 
 MISSING_IMPORT = 'import Missing from "./Missing";\n\nexport default function App() {\n  return <Missing />;\n}\n'
@@ -186,3 +186,55 @@ async def test_after_two_repair_rounds_the_remaining_tasks_are_degraded(
     assert outcome.result.status == "completed" and not outcome.result.success
     [ready] = outcome.of_type("app_ready")
     assert ready.data["unresolvedIssues"] == state.unresolved_issues
+
+
+BIG_FILE = "".join(f"export const line{n} = 'a line of the generated catalogue, number {n}';\n" for n in range(1600))
+"""About 100 KB of TypeScript, as a model writes a large data module."""
+
+
+async def test_issue_25_a_file_the_model_wrote_travels_by_blob_key_not_through_the_history(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    catalogue = task("catalogue", "page-agent", ["scaffold"])
+    loopback.responder = ScriptedModel(plans=[gated(catalogue)], writes={"catalogue": {"src/catalogue.ts": BIG_FILE}})
+
+    outcome = await scripted.run()
+
+    assert outcome.files["src/catalogue.ts"] == BIG_FILE
+    carried = payload_text(await outcome.handle.fetch_history())
+    assert carried.count("line1234 = 'a line") == 0, "the file's text is in the history"
+    assert len(carried) < 150_000, f"the history carries {len(carried)} characters"
+
+
+async def test_issue_25_a_tool_the_task_was_not_given_is_refused_to_the_model(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    reader = task("reader", "page-agent", ["scaffold"], tools=["list_files", "read_file"])
+    model = ScriptedModel(plans=[gated(reader)], writes={"reader": {"src/Reader.tsx": "export const x = 1;\n"}})
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    first, second = model.turns["reader"]
+    assert sorted(t["function"]["name"] for t in first["tools"]) == ["list_files", "read_file"]
+    [refusal] = [m["content"] for m in second["messages"] if m["role"] == "tool"]
+    assert "'write_file' was not given to this task" in refusal
+    assert "src/Reader.tsx" not in outcome.files and outcome.result.status == "completed"
+
+
+async def test_issue_25_tool_call_arguments_that_are_not_json_go_back_to_the_model(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    pages = task("pages", "page-agent", ["scaffold"])
+    model = ScriptedModel(
+        plans=[gated(pages)], writes={"pages": {"src/Pages.tsx": "export const p = 1;\n"}}, garble={"pages"}
+    )
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    turns = model.turns["pages"]
+    [reason] = [m["content"] for m in turns[1]["messages"] if m["role"] == "tool"]
+    assert "write_file was not run" in reason and "not JSON" in reason
+    assert outcome.files["src/Pages.tsx"] == "export const p = 1;\n"
+    assert outcome.state.tasks["pages"].status == "completed" and outcome.state.success

@@ -11,7 +11,7 @@ from temporalio.testing import WorkflowEnvironment
 from activities.app_builder.checks.imports import import_findings
 from activities.app_builder.checks.parsers import parse_findings
 from models.app_builder.documents import ANALYSIS_ORDER
-from tests.workflows.app_builder.harness import AppHarness, app_harness
+from tests.workflows.app_builder.harness import AppHarness, app_harness, payload_text
 from workflows.app_builder.graph import analysis_node
 
 
@@ -127,7 +127,7 @@ async def test_the_history_carries_references_not_file_contents(apps: AppHarness
     outcome = await apps.run()
 
     history = await outcome.handle.fetch_history()
-    text = json.dumps(history.to_json_dict(), ensure_ascii=False)
+    text = payload_text(history)
     app = outcome.files["src/App.tsx"]
     assert max(app.splitlines(), key=len) not in text
     assert outcome.files["src/styles.css"][:200] not in text
