@@ -18,7 +18,7 @@ from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
-from models.app_builder.runs import AppRunBody, AppRunInput, AppRunRequest
+from models.app_builder.runs import SUPPORTED_TECH_STACK, AppRunBody, AppRunInput, AppRunRequest, unsupported_tech
 from models.app_builder.state import AppBuilderState
 from models.errors import ErrorCode
 from models.runs import RunTicket
@@ -120,8 +120,14 @@ async def get_file(run_id: str, path: str, client: TemporalClient, principal: Pr
 
 
 def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
-    """The request with the run's limits from settings; the owner is set when the run starts."""
+    """The request with the run's limits from settings; the owner is set when the run starts. A `techStack` the
+    builder does not write is refused (TECH_STACK_UNSUPPORTED) rather than answered with a React app."""
     assert isinstance(run_input, AppRunRequest)
+    unsupported = unsupported_tech(run_input.tech_stack)
+    if unsupported:
+        supported = ", ".join(sorted(set(SUPPORTED_TECH_STACK.values())))
+        message = f"不支持的技术栈：{', '.join(unsupported)}（应用生成器只写 {supported} 工程）"
+        raise ApiError(422, ErrorCode.TECH_STACK_UNSUPPORTED, message)
     settings = context.settings
     return AppRunInput(
         owner="",

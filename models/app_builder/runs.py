@@ -1,5 +1,9 @@
 """An app run as the platform sees it: the request `POST /v1/apps/runs` takes, the workflow's input (the request
-and limits from settings) and the run's result."""
+and limits from settings) and the run's result; and the tech stack the builder writes (`SUPPORTED_TECH_STACK`):
+its agents, prompts and quality checks write and check a React + TypeScript + Vite project, so a request that asks
+for anything else is refused at the gateway rather than answered with a React app."""
+
+import re
 
 from pydantic import Field, field_validator
 
@@ -11,6 +15,24 @@ from models.runs import SESSION_ID_PATTERN
 
 MESSAGE_CHARS = 4000
 MAX_TECH_STACK = 12
+SUPPORTED_TECH_STACK: dict[str, str] = {
+    "react": "React",
+    "reactjs": "React",
+    "react18": "React",
+    "typescript": "TypeScript",
+    "ts": "TypeScript",
+    "tsx": "TypeScript",
+    "vite": "Vite",
+    "vitejs": "Vite",
+    "css": "CSS",
+    "html": "HTML",
+}
+"""What a `techStack` entry may name (lower case, without spaces, dots or dashes), and what it names."""
+
+
+def unsupported_tech(stack: list[str]) -> list[str]:
+    """The entries of `stack` the builder does not write (it writes React + TypeScript + Vite)."""
+    return [entry for entry in stack if re.sub(r"[\s.\-_]", "", entry.lower()) not in SUPPORTED_TECH_STACK]
 
 
 class AppRunRequest(RequestModel):

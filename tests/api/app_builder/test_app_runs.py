@@ -75,3 +75,22 @@ async def test_a_run_of_another_workflow_has_no_workspace(gateway: Gateway) -> N
     not_an_app = await gateway.http.get(f"/v1/apps/runs/{content_id}/workspace.zip")
 
     assert not_an_app.status_code == 404 and not_an_app.json()["error"]["code"] == "RUN_NOT_FOUND"
+
+
+async def test_issue_25_a_tech_stack_the_builder_does_not_write_is_refused_with_its_code(gateway: Gateway) -> None:
+    vue = await gateway.http.post("/v1/apps/runs", json={"message": TODO, "techStack": ["Vue 3", "TypeScript"]})
+    generic = await gateway.http.post(
+        "/v1/runs", json={"workflow": "AppBuilderWorkflow", "input": {"message": TODO, "techStack": ["Svelte"]}}
+    )
+
+    assert vue.status_code == generic.status_code == 422
+    assert vue.json()["error"]["code"] == generic.json()["error"]["code"] == "TECH_STACK_UNSUPPORTED"
+    assert "Vue 3" in vue.json()["error"]["message"] and "TypeScript" not in vue.json()["error"]["message"][:12]
+
+
+async def test_issue_25_the_stack_the_builder_writes_is_accepted_in_any_spelling(gateway: Gateway) -> None:
+    response = await gateway.http.post(
+        "/v1/apps/runs", json={"message": TODO, "techStack": ["React.js", "typescript", "Vite"]}
+    )
+
+    assert response.status_code == 200 and parse_sse(response.text)[-1].event == "done"
