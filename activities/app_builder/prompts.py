@@ -1,7 +1,10 @@
 """The app builder's prompts: each analysis agent's role, the planner's rules (the seven agents, the tool
-registry, dependencies without cycles, the repair round's issues) and the writing agents' tool-loop brief."""
+registry, dependencies without cycles, the repair round's issues) and the writing agents' tool-loop brief, with the
+analysis documents as JSON: whole when they fit the prompt's budget, else summarised (long texts shortened, long
+lists cut, each cut said in the JSON), always valid JSON."""
 
 import json
+from typing import Any
 
 from models.app_builder.agents import AppBrief, TaskRequest
 from models.app_builder.documents import ANALYSIS_TITLES, AnalysisAgentID, SessionDocument
@@ -77,11 +80,40 @@ def task_input(request: TaskRequest, documents: list[SessionDocument], listing: 
         brief_text(request.brief),
         f"Your task {task.id!r}: {task.goal}",
         "Project files now: " + (", ".join(listing) if listing else "(none yet)"),
-        "Analysis documents: " + json.dumps([d.model_dump(mode="json", by_alias=True) for d in documents])[:12000],
+        "Analysis documents: " + documents_json(documents),
     ]
     if request.findings:
         lines.append("The quality check found (fix these):\n" + "\n".join(_finding(f) for f in request.findings))
     return "\n".join(lines)
+
+
+DOCUMENTS_BUDGET_CHARS = 24_000
+"""The analysis documents in a task's prompt; larger ones are summarised (`documents_json`)."""
+_SUMMARY_LIMITS = ((400, 40), (200, 20), (120, 12), (60, 6), (30, 3))
+"""(characters of a text, items of a list) kept, tried in order until the documents fit."""
+
+
+def documents_json(documents: list[SessionDocument], budget: int = DOCUMENTS_BUDGET_CHARS) -> str:
+    """The documents as one JSON array: whole when it fits `budget`, else each text and list shortened (the
+    tightest limits last); valid JSON either way."""
+    whole = [d.model_dump(mode="json", by_alias=True) for d in documents]
+    text = json.dumps(whole, ensure_ascii=False)
+    for chars, items in _SUMMARY_LIMITS:
+        if len(text) <= budget:
+            break
+        text = json.dumps(_shortened(whole, chars, items), ensure_ascii=False)
+    return text
+
+
+def _shortened(value: Any, chars: int, items: int) -> Any:
+    if isinstance(value, str):
+        return value if len(value) <= chars else value[:chars] + "…"
+    if isinstance(value, list):
+        kept = [_shortened(item, chars, items) for item in value[:items]]
+        return kept + ([f"(+{len(value) - items} more)"] if len(value) > items else [])
+    if isinstance(value, dict):
+        return {key: _shortened(item, chars, items) for key, item in value.items()}
+    return value
 
 
 def brief_text(brief: AppBrief) -> str:
