@@ -2,7 +2,8 @@
 
 A task's `agentId` and `tools` are plain strings here so that a plan naming an unknown agent or tool still
 parses and is refused by the plan validation (`workflows.app_builder.plan_checks`) with an issue that names it,
-which is what the planner's repair round needs to read.
+which is what the planner's repair round needs to read; their JSON Schema lists the allowed values (`enum`), which
+a model answering with structured output reads.
 """
 
 from enum import StrEnum
@@ -10,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from models.app_builder.tools import TOOL_REGISTRY
 from models.base import CamelModel
 
 
@@ -40,10 +42,12 @@ class ExecutionPlanTask(CamelModel):
     """One task: an execution agent, its goal, the tasks it waits for and the tools it may use."""
 
     id: str = Field(min_length=1, max_length=64)
-    agent_id: str
+    agent_id: str = Field(json_schema_extra={"enum": [agent.value for agent in ExecutionAgentID]})
     goal: str
     depends_on: list[str] = Field(default_factory=list)
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(
+        default_factory=list, json_schema_extra={"items": {"type": "string", "enum": list(TOOL_REGISTRY)}}
+    )
 
 
 class ExecutionPlan(CamelModel):
