@@ -8,10 +8,15 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from activities.writing.story_so_far import REVIEW_CHUNK_CHARS, STORY_BUDGET_CHARS
+from tests.simulator.profiles import REALISTIC
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import LoggedCall, Simulator
 from tests.workflows.writing.conftest import CHARACTERS
 from tests.workflows.writing.harness import WritingHarness, writing_harness
+from workflows.policies import WRITING_CHECK
+
+LLM_MARGIN_SECONDS = 1.0
+"""What the LLM-call helper keeps of a node's start-to-close for itself."""
 
 
 @pytest.fixture
@@ -99,3 +104,18 @@ async def test_issue_25_a_model_that_thinks_aloud_leaves_no_think_in_the_project
     assert not [text for text in stored if "<think>" in text], "a stored note carries the model's reasoning"
     result = outcome.state.result
     assert result is not None and "<think>" not in result.text and "<think>" not in outcome.content
+
+
+async def test_issue_25_the_draft_check_gives_a_realistic_model_time_for_its_review(
+    simulated: WritingHarness, simulator: Simulator
+) -> None:
+    project = simulated.project(chapters=[chapter(1, 2000)], characters=CHARACTERS)
+
+    await simulated.run(project, "改写第一章，让节奏更紧凑")
+
+    [review] = [call for call in simulator.log if call.kind == "json"]
+    realistic = REALISTIC.generation_time(review.answer_tokens, 1.0)
+    room = WRITING_CHECK.start_to_close.total_seconds() / 2  # and room for a review twice as long
+    assert realistic + LLM_MARGIN_SECONDS <= room, (
+        f"a review of {review.answer_tokens} tokens takes {realistic:.1f} s at the realistic profile"
+    )
