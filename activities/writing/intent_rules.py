@@ -151,6 +151,11 @@ RULES: tuple[IntentRule, ...] = (
         confidence=GENERAL_CONFIDENCE,
     ),
     _rule(
+        _I.WRITE_CONTENT,
+        r"(续写|扩写)|(写|创作|描写)(一|几|下一|个|这)[段章场幕篇节].{0,30}(场景|片段|对话|正文|情节|戏|打斗|重逢|告别|开头|结尾|章)?",
+        r"\b(continue|write|draft)\b.{0,12}\b(the next|a|another|one more)\b.{0,12}\b(scene|chapter|paragraph)",
+    ),
+    _rule(
         _I.ANALYZE_STYLE,
         r"写得.{0,4}(怎么样|如何|好不好|好吗|行不行|怎样)|评价一下|点评",
         r"\bhow (well|good) is\b.{0,30}\bwritten\b|\bwhat do you think of\b",

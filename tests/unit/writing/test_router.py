@@ -88,7 +88,7 @@ async def simulated_router(simulator: Simulator) -> AsyncIterator[Router]:
         yield Router(build_llm_client(settings, http))
 
 
-@pytest.mark.parametrize("text", ["第三章写得怎么样？", "写下一场戏"])
+@pytest.mark.parametrize("text", ["第三章写得怎么样？", "来点灵感"])
 async def test_issue_25_a_general_rule_does_not_pre_empt_a_configured_model(
     simulated_router: Router, simulator: Simulator, text: str
 ) -> None:

@@ -17,8 +17,6 @@ from tests.workflows.writing.harness import WritingHarness, writing_harness
 from tests.workflows.writing.test_chains import BRAINSTORM, choose
 
 SCENE = "写一段林舟和苏念在码头的场景"
-ROUTED = chat_completion({"intent": "WRITE_CONTENT", "confidence": 0.9})
-"""The router's answer: "write" is a general rule, so with a model configured the router asks it (issue 25)."""
 
 
 @pytest.fixture
@@ -38,7 +36,7 @@ async def test_the_writers_text_streams_in_batches_and_is_whole_in_the_state(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback
 ) -> None:
     pieces = [f"第{i}句：雨还在下，林舟看着苏念。" for i in range(120)]
-    loopback.queue(ROUTED, chat_stream(pieces), chat_completion({"issues": []}))
+    loopback.queue(chat_stream(pieces), chat_completion({"issues": []}))
 
     outcome = await llm_writing.run(llm_project, SCENE)
 
@@ -49,7 +47,7 @@ async def test_the_writers_text_streams_in_batches_and_is_whole_in_the_state(
     result = outcome.state.result
     assert result is not None and result.text == written and result.streamed and not result.offline
     assert outcome.one("check_result")["offline"] is False
-    writer_call = loopback.requests[1].json()
+    writer_call = loopback.requests[0].json()
     system = writer_call["messages"][0]["content"]
     prompt = writer_call["messages"][1]["content"]
     assert "老陈" in prompt and "雨下了一整夜" in prompt, "the prompt carries the preprocessing context"
@@ -60,7 +58,7 @@ async def test_req_1_5_a_failing_llm_is_reported_and_the_offline_agent_answers(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback
 ) -> None:
     refused = Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)
-    loopback.queue(ROUTED, refused, chat_completion({"issues": []}))
+    loopback.queue(refused, chat_completion({"issues": []}))
 
     outcome = await llm_writing.run(llm_project, SCENE)
 
@@ -79,7 +77,7 @@ async def test_req_3_5_the_llm_review_adds_located_issues_to_the_rules_findings(
     review = {
         "issues": [{"kind": "trait_conflict", "severity": "warning", "message": "林舟是蓝眼睛", "excerpt": "黑色眼睛"}]
     }
-    loopback.queue(ROUTED, chat_stream([draft]), chat_completion(review))
+    loopback.queue(chat_stream([draft]), chat_completion(review))
 
     outcome = await llm_writing.run(llm_project, SCENE)
 
@@ -134,7 +132,7 @@ DEAD_MAN_WALKS = "老陈推开门，走进雨里。"
 async def test_issue_25_a_failed_model_review_keeps_the_rules_findings_and_says_so(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback, review: list[Fixture]
 ) -> None:
-    loopback.queue(ROUTED, chat_stream([DEAD_MAN_WALKS]), *review)
+    loopback.queue(chat_stream([DEAD_MAN_WALKS]), *review)
 
     outcome = await llm_writing.run(llm_project, SCENE)
 

@@ -37,11 +37,7 @@ async def test_a_streamed_run_replays_under_the_strict_sandbox(
 ) -> None:
     async with writing_harness(env, tmp_path, llm_base_url=loopback.base_url) as writing:
         project = writing.project(chapters=CHAPTERS, characters=CHARACTERS)
-        loopback.queue(
-            chat_completion({"intent": "WRITE_CONTENT", "confidence": 0.9}),
-            chat_stream([f"第{i}句。" for i in range(80)]),
-            chat_completion({"issues": []}),
-        )
+        loopback.queue(chat_stream([f"第{i}句。" for i in range(80)]), chat_completion({"issues": []}))
         outcome = await writing.run(project, "写一段林舟和苏念在码头的场景")
         history = await outcome.handle.fetch_history()
 
