@@ -8,7 +8,7 @@ reference analysis always measures the images' pixels (no LLM): palette, brightn
 import asyncio
 from typing import TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer
@@ -55,10 +55,17 @@ class Question(BaseModel):
 
 
 class BriefAnswer(BaseModel):
-    """The brief compiler's JSON: the brief, or a question for the user first."""
+    """The brief compiler's JSON: the brief, or a question for the user first (one of them is required: an answer
+    with neither fails validation and goes back to the model)."""
 
     brief: CreativeBrief | None = None
     clarification: Question | None = None
+
+    @model_validator(mode="after")
+    def _brief_or_question(self) -> "BriefAnswer":
+        if self.brief is None and self.clarification is None:
+            raise ValueError("give the brief (or, only when the platform is unclear, a clarification question)")
+        return self
 
 
 class ImagePlansAnswer(BaseModel):

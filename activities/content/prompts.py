@@ -8,9 +8,12 @@ from importlib import resources
 
 from models.content.agents import AGENT_LABELS, AgentName, AgentRequest, ClarificationAnswer, ContentView
 from models.content.artifacts import PLATFORM_LABELS
+from models.content.state import ContentMessage
 from models.content.turns import Progress
 
 SUPERVISOR_PROMPT_VERSION = "v1"
+MESSAGE_LINE_CHARS = 300
+"""Each of the run's messages, as the Supervisor reads it, is cut to this many characters."""
 _MARKS = {"done": "✅ 已完成", "missing": "❌ 未完成", "stale": "⚠️ 过期（依赖已更新，需要重做）"}
 
 
@@ -20,8 +23,9 @@ def supervisor_prompt(version: str = SUPERVISOR_PROMPT_VERSION) -> str:
     return resources.files("activities.content").joinpath(f"prompts/supervisor_{version}.md").read_text("utf-8")
 
 
-def state_summary(view: ContentView, progress: Progress) -> str:
-    """What the Supervisor reads each turn: the topic, each stage's status, the review and the limits."""
+def state_summary(view: ContentView, progress: Progress, messages: list[ContentMessage] | None = None) -> str:
+    """What the Supervisor reads each turn: the topic, each stage's status, the review, the limits, and the run's
+    latest messages (each cut to `MESSAGE_LINE_CHARS`)."""
     lines = [f"用户话题：{view.topic}"]
     if view.platform:
         lines.append(f"平台：{PLATFORM_LABELS[view.platform]}")
@@ -48,6 +52,9 @@ def state_summary(view: ContentView, progress: Progress) -> str:
         lines.append(f"最近的路由：{' → '.join(progress.recent_decisions)}")
     if progress.corrections:
         lines.append(f"你被纠正过的决策：{json.dumps(progress.corrections, ensure_ascii=False)}")
+    if messages:
+        lines.append("最近的对话：")
+        lines += [f"- [{m.role}:{m.name}] {m.content[:MESSAGE_LINE_CHARS]}" for m in messages]
     lines.append("请输出下一步的 JSON 决策。")
     return "\n".join(lines)
 

@@ -1,5 +1,7 @@
 """The research agent's tool loop, as activities: one LLM turn (`supervisor.research_turn`: tool calls, or its
 findings) and one tool call (`supervisor.research_tool`: `search_notes`, `extract_facts` over the user's notes).
+A final answer that is not valid findings JSON gets a repair round through the shared JSON path (the reason sent
+back); one still invalid fails the turn for good (AGENT_FAILED), and the workflow degrades to the offline loop.
 The findings are stored by reference (`stores.evidence`); the state keeps the pack and the body's
 outline. Without an LLM the offline policy runs the same loop (`activities.content.offline.research`)."""
 
@@ -7,13 +9,12 @@ import asyncio
 
 from pydantic import ValidationError
 
-from activities.common.failures import permanent
-from activities.common.llm_calls import model_turn
+from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.content.offline.research import research_turn
 from activities.content.offline.research_tools import RESEARCH_TOOLS, run_research_tool
 from activities.content.prompts import AGENT_PROMPTS, agent_input
 from llm import LLMClient, LLMRequest, Message, ToolError
-from llm.json_output import json_instructions, parse_model
+from llm.json_output import json_instructions, parse_model, repair_prompt
 from models.content import nodes
 from models.content.agents import AgentName, AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import ResearchFindings
@@ -76,9 +77,15 @@ class ResearchAgent:
         try:
             findings = parse_model(ResearchFindings, response.text)
         except ValidationError as err:
-            raise permanent(
-                ErrorCode.AGENT_FAILED, f"调研的回答不是有效的证据 JSON：{err.error_count()} 处错误"
-            ) from err
+            said = Message.assistant(response.text or "（空）")
+            repair = JsonQuestion(
+                node=AgentName.RESEARCH_EVIDENCE.value,
+                schema=ResearchFindings,
+                messages=[*call.messages, said, Message.user(repair_prompt(err))],
+                system=AGENT_PROMPTS[AgentName.RESEARCH_EVIDENCE],
+                temperature=RESEARCH_TEMPERATURE,
+            )
+            findings = await json_answer(llm, repair, code=ErrorCode.AGENT_FAILED)
         return await self._finished(findings, offline=False)
 
     async def _finished(self, findings: ResearchFindings, *, offline: bool) -> Turn:

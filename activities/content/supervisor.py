@@ -1,18 +1,23 @@
 """The Supervisor's activities: one LLM turn (`supervisor.supervisor_turn`: a JSON decision, or tool calls) and
 one tool call (`supervisor.supervisor_tool`: `inspect_artifact`). Without an LLM, or with `use_llm` off after
-the LLM failed for good, the offline policy decides (labelled offline)."""
+the LLM failed for good, the offline policy decides (labelled offline).
+
+The decision's JSON Schema is in the system prompt (`next_agent` one of the graph's agents or END). An answer
+with no usable decision gets one repair round (the same call without tools, the reason sent back); one still
+unusable comes back as `Turn.unreadable`, the reason, for the workflow to count."""
 
 import json
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from activities.common.llm_calls import model_turn
 from activities.content.offline.supervisor_policy import decide
 from activities.content.prompts import state_summary, supervisor_prompt
 from llm import LLMClient, LLMRequest, Message, ToolDefinition
-from llm.json_output import extract_json
+from llm.json_output import extract_json, json_instructions, repair_prompt
 from models.content import nodes
-from models.content.agents import SupervisorDecision
+from models.content.agents import END, AgentName, SupervisorDecision
 from models.content.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from stores.blob_store import LocalBlobStore
 from stores.evidence import load_items
@@ -41,6 +46,28 @@ INSPECT_ARTIFACT = ToolDefinition(
 )
 
 
+NEXT_AGENTS = (*(agent.value for agent in AgentName), END)
+
+
+class ReadableDecision(SupervisorDecision):
+    """A decision the run can use: `next_agent` names one of the graph's agents, or END."""
+
+    next_agent: str = Field(alias="next_agent", max_length=64, json_schema_extra={"enum": list(NEXT_AGENTS)})
+
+    @field_validator("next_agent")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value.strip() not in NEXT_AGENTS:
+            raise ValueError(f"next_agent {value[:40]!r} is not one of {', '.join(NEXT_AGENTS)}")
+        return value.strip()
+
+
+def decision_instructions() -> str:
+    """The decision's format for the system prompt: the JSON Schema, `next_agent` an enum."""
+    schema: dict[str, Any] = ReadableDecision.model_json_schema(by_alias=True)
+    return json_instructions(schema)
+
+
 class SupervisorAgent:
     """The Supervisor's turn and tools, over the blob store (evidence) and the LLM (None: offline only)."""
 
@@ -56,16 +83,32 @@ class SupervisorAgent:
         if self._llm is None or not request.use_llm:
             decision = decide(progress, request.view)
             return Turn(decision=decision, text=decision.guidance, offline=True)
+        system = f"{supervisor_prompt()}\n\n{decision_instructions()}"
+        messages = (Message.user(state_summary(request.view, progress, request.messages)), *request.conversation)
         call = LLMRequest(
-            messages=(Message.user(state_summary(request.view, progress)), *request.conversation),
-            system=supervisor_prompt(),
+            messages=messages,
+            system=system,
             tools=(INSPECT_ARTIFACT,) if request.tools_allowed else (),
             temperature=SUPERVISOR_TEMPERATURE,
         )
         response = await model_turn(self._llm, call)
         if response.tool_calls:
             return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)
-        return Turn(decision=parse_decision(response.text), text=response.text[:2000], offline=False)
+        read = read_decision(response.text)
+        if isinstance(read, SupervisorDecision):
+            return Turn(decision=read, text=response.text[:2000], offline=False)
+        repair = call.model_copy(
+            update={
+                "messages": (*messages, Message.assistant(response.text[:2000] or "（空）"), Message.user(read)),
+                "tools": (),
+            }
+        )
+        repaired = await model_turn(self._llm, repair)
+        reread = read_decision(repaired.text)
+        if isinstance(reread, SupervisorDecision):
+            return Turn(decision=reread, text=repaired.text[:2000], offline=False)
+        reason = f"Supervisor 的回答在修复后仍无法使用：{reread}"[:500]
+        return Turn(text=repaired.text[:2000], unreadable=reason, offline=False)
 
     @nodes.SUPERVISOR_TOOL.defn
     async def supervisor_tool(self, request: ToolCallRequest) -> ToolCallResult:
@@ -103,9 +146,10 @@ class SupervisorAgent:
         return json.dumps(value, ensure_ascii=False) if value not in (None, [], {}) else f"{name}：还没有"
 
 
-def parse_decision(text: str) -> SupervisorDecision | None:
-    """The JSON decision in the Supervisor's answer, or None when there is none (routing asks it again)."""
+def read_decision(text: str) -> SupervisorDecision | str:
+    """The usable JSON decision in the Supervisor's answer, or what is wrong with it (sent back to the model)."""
     try:
-        return SupervisorDecision.model_validate_json(extract_json(text))
-    except ValidationError:
-        return None
+        decision = ReadableDecision.model_validate_json(extract_json(text))
+    except ValidationError as err:
+        return f"你的回答里没有可用的 JSON 决策。{repair_prompt(err)}"
+    return SupervisorDecision.model_validate(decision.model_dump(by_alias=True))

@@ -3,7 +3,7 @@ body's outline, the reference images' measurements, the layout, the image plans,
 its quality scores. Each is written by one agent only (`models.content.agents.OWNED_FIELDS`)."""
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -28,11 +28,11 @@ HEX_COLOUR = r"^#[0-9a-f]{6}$"
 class CreativeBrief(CamelModel):
     """brief_compiler_agent's output: what the post is for, for whom, and what it must say."""
 
-    topic: str = Field(max_length=500)
+    topic: str = Field(min_length=1, max_length=500)
     platform: Platform
-    audience: str = Field(max_length=200)
-    tone: str = Field(max_length=100)
-    key_messages: list[str] = Field(min_length=1, max_length=6)
+    audience: str = Field(min_length=1, max_length=200)
+    tone: str = Field(min_length=1, max_length=100)
+    key_messages: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1, max_length=6)
     call_to_action: str = Field(default="", max_length=200)
     assumptions: list[str] = Field(default_factory=list, max_length=6)
     """What the brief assumed where the user said nothing (an unanswered or capped clarification)."""

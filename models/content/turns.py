@@ -10,6 +10,7 @@ from llm.types import Message, ToolCall, ToolResultPart
 from models.base import CamelModel
 from models.content.agents import AgentName, AgentOutcome, ClarificationAnswer, ContentView, SupervisorDecision
 from models.content.artifacts import ImagePlan, QualityDimension
+from models.content.state import ContentMessage
 from models.hosted_tasks import SubmittedTask
 
 ToolLoop = Literal["supervisor", "research", "image"]
@@ -62,6 +63,13 @@ class TurnRequest(CamelModel):
     """False once the loop has used its tool calls: the model is asked for its answer alone."""
     use_llm: bool = False
     run_id: str = ""
+    messages: list[ContentMessage] = Field(default_factory=list)
+    """The Supervisor's loop only: the run's latest messages (what the user asked, what each agent and tool said,
+    the Supervisor's own routes), at most `SUPERVISOR_MESSAGES` of them."""
+
+
+SUPERVISOR_MESSAGES = 12
+"""How many of the run's latest messages a Supervisor turn reads."""
 
 
 class Turn(CamelModel):
@@ -71,6 +79,8 @@ class Turn(CamelModel):
     text: str = ""
     decision: SupervisorDecision | None = None
     """The Supervisor's loop: None when its answer had no decision in it."""
+    unreadable: str = ""
+    """The Supervisor's loop: why its answer (after the repair round) gave no decision the run can use."""
     outcome: AgentOutcome | None = None
     """The research loop's final answer: its fields."""
     offline: bool = True

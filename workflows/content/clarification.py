@@ -50,6 +50,6 @@ class ClarificationNode:
                 "clarification_expired", f"澄清问题“{question.question}”在截止前无人回答：按现有结果结束"
             )
         chosen = answer.option.label if answer.option else answer.answer
-        answers.append(ClarificationAnswer(key=question.key, question=question.question, answer=answer.answer))
+        answers.append(ClarificationAnswer(key=question.key, question=question.question, answer=chosen))
         context.message("clarification", question.key, f"{question.question} → {chosen}")
         return agent

@@ -119,10 +119,16 @@ class ContentRun:
 
     def degraded(self, node: str, err: NodeFailed) -> None:
         """An LLM that failed for good: reported, and the offline version answers instead."""
+        said = f"{node} 的大模型调用失败，改用离线版本"
+        self.degraded_because(node, f"{said}：{err.cause}", said)
+
+    def degraded_because(self, node: str, message: str, said: str | None = None) -> None:
+        """The offline version answers instead of the LLM at `node`, for the reason `message`: an `error` event
+        (AGENT_DEGRADED) and a warning (`said`, by default the message) say so."""
         self.state.metadata.degraded.append(node)
-        message = f"{node} 的大模型调用失败，改用离线版本：{err.cause}"[:500]
-        self.events.emit("error", node, ErrorInfo(code=ErrorCode.AGENT_DEGRADED, message=message, node=node))
-        self.thought(node, f"{node} 的大模型调用失败，改用离线版本", level="warning")
+        error = ErrorInfo(code=ErrorCode.AGENT_DEGRADED, message=message[:500], node=node)
+        self.events.emit("error", node, error)
+        self.thought(node, said or error.message, level="warning")
 
     def view(self) -> ContentView:
         """What an agent may read of the run."""

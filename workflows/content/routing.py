@@ -101,6 +101,24 @@ def missing_for_end(state: ContentState) -> list[str]:
     return missing
 
 
+def end_refused_after_review(state: ContentState) -> str | None:
+    """Why END may not follow the last review yet (the Supervisor prompt's own rule: after a failed review, END
+    only once a dimension has fallen back twice and still fails), or None when it may."""
+    review = state.review_feedback
+    if review is None:
+        return None
+    if should_continue_review(review.approved, state.quality_scores) == END:
+        return None
+    tried = max(state.metadata.fallbacks_tried.values(), default=0)
+    if tried >= FALLBACKS_BEFORE_END:
+        return None
+    return f"审核未通过，且还没有维度回退过 {FALLBACKS_BEFORE_END} 次（最多 {tried} 次）：请按质量回退建议继续"
+
+
+FALLBACKS_BEFORE_END = 2
+"""Fallbacks of one dimension after which END may follow a failed review (the Supervisor prompt's rule)."""
+
+
 def can_end(state: ContentState) -> bool:
     """Whether END may be taken: the post has its text and every planned image, and it was reviewed."""
     return not missing_for_end(state)

@@ -1,7 +1,11 @@
 """The Supervisor's nodes: its tool loop (`supervisor` asks the next turn, `supervisor_tools` runs its calls) and
 the routing of its decision by seed 001's flowchart (`workflows.content.routing`). Every pass is recorded
 (`supervisor_decision`, `RouteRecord`), and every precondition correction is counted and emitted as the
-`content.precondition_corrections` metric."""
+`content.precondition_corrections` metric.
+
+An answer the Supervisor's LLM could not make readable (its turn comes back `unreadable`, after the activity's
+repair round) routes back to it; after `UNREADABLE_LIMIT` of them in a row the run says so (`AGENT_DEGRADED`,
+naming the node and the last reason) and the offline Supervisor policy decides for the rest of the run."""
 
 from temporalio import workflow
 
@@ -9,7 +13,14 @@ from workflows import policies
 from workflows.content.context import ContentRun
 from workflows.content.graph import FINALIZE
 from workflows.content.progress import progress
-from workflows.content.routing import SUPERVISOR, SUPERVISOR_TOOLS, route_from_supervisor, should_continue_supervisor
+from workflows.content.routing import (
+    SUPERVISOR,
+    SUPERVISOR_TOOLS,
+    Route,
+    end_refused_after_review,
+    route_from_supervisor,
+    should_continue_supervisor,
+)
 from workflows.content.tool_loops import ContentLoops
 
 with workflow.unsafe.imports_passed_through():
@@ -17,9 +28,15 @@ with workflow.unsafe.imports_passed_through():
     from models.content.agents import END, AgentName, SupervisorDecision
     from models.content.events import AgentStarted, DecisionMade
     from models.content.state import RouteRecord
-    from models.content.turns import TurnRequest
+    from models.content.turns import SUPERVISOR_MESSAGES, TurnRequest
 
 CORRECTIONS_METRIC = "content.precondition_corrections"
+UNREADABLE_LIMIT = 3
+"""Unreadable Supervisor answers in a row after which its offline policy decides for the rest of the run."""
+OFFLINE_AFTER_UNREADABLE = "content-supervisor-offline-after-unreadable"
+"""`workflow.patched` id: the run's Supervisor turns go offline (local activities) after unreadable answers."""
+END_AFTER_FAILED_REVIEW = "content-end-refused-after-failed-review"
+"""`workflow.patched` id: END right after a failed review goes back to the Supervisor (seed 001's prompt rule)."""
 
 
 class SupervisorNodes:
@@ -31,6 +48,8 @@ class SupervisorNodes:
         self._corrections = workflow.metric_meter().create_counter(
             CORRECTIONS_METRIC, "Supervisor decisions corrected because a basic precondition was missing"
         )
+        self._unreadable = 0
+        self._offline = False
 
     async def supervisor(self) -> str:
         context = self._context
@@ -52,8 +71,9 @@ class SupervisorNodes:
             progress=before,
             tool_calls_made=conversation.rounds,
             tools_allowed=conversation.tools_allowed,
-            use_llm=context.input.llm_configured,
+            use_llm=context.input.llm_configured and not self._offline,
             run_id=context.run_id,
+            messages=state.messages[-SUPERVISOR_MESSAGES:],
         )
         turn = await self._loops.turn(nodes.SUPERVISOR_TURN, request, "supervisor decides")
         if should_continue_supervisor(len(turn.tool_calls)) == SUPERVISOR_TOOLS:
@@ -62,6 +82,12 @@ class SupervisorNodes:
         conversation.clear()
         state.iteration_count += 1
         route = route_from_supervisor(turn.decision, state)
+        if turn.unreadable:
+            route = Route(route.target, route.rule, turn.unreadable)
+        refused = end_refused_after_review(state) if route.rule == "end" else None
+        if refused is not None and workflow.patched(END_AFTER_FAILED_REVIEW):
+            route = Route(SUPERVISOR, "end_refused", refused)
+        self._unreadable = self._unreadable + 1 if turn.unreadable else 0
         decided = turn.decision.next_agent if turn.decision else ""
         target = FINALIZE if route.target == END else route.target
         self._route_taken(
@@ -81,6 +107,10 @@ class SupervisorNodes:
         if route.target == END:
             return context.end("supervisor_end", route.reason)
         if route.target == SUPERVISOR:
+            if self._unreadable >= UNREADABLE_LIMIT and workflow.patched(OFFLINE_AFTER_UNREADABLE):
+                self._offline = True
+                reason = f"连续 {self._unreadable} 次无法读取 Supervisor 的决策，改用离线策略：{route.reason}"
+                context.degraded_because(SUPERVISOR, reason)
             return SUPERVISOR
         agent = AgentName(target)
         context.assignment = turn.decision or SupervisorDecision()

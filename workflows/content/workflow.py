@@ -9,7 +9,8 @@ activities that write only their own state fields (`workflows.content.patches`).
 image agents are tool loops run by this workflow: one activity per LLM turn, one per tool call (ARCHITECTURE
 rule 11). An agent that needs the user asks through `HumanInput` (`clarificationRounds` is capped); the run ends
 when the review approves, when the Supervisor ends it (only once the post is complete), or at `maxIterations`,
-always with a `post_ready` of what exists and the reason.
+always with a `post_ready` of what exists and the reason; a post that is not complete is also an `error` event
+(POST_INCOMPLETE, or POST_EMPTY and the run `failed` when it has no text).
 
 This module holds the workflow class, its step map and its two last nodes; the phases live beside it:
 `supervisor` (the Supervisor's loop and routing), `agents` (the agents without tools), `research` and
@@ -30,7 +31,7 @@ from workflows.content.graph import CLARIFICATION, ERROR_HANDLER, FINALIZE, GRAP
 from workflows.content.image_agent import ImageAgentNodes
 from workflows.content.images import ContentImages
 from workflows.content.research import ResearchNodes
-from workflows.content.routing import IMAGE_TOOLS, RESEARCH_TOOLS, SUPERVISOR, SUPERVISOR_TOOLS
+from workflows.content.routing import IMAGE_TOOLS, RESEARCH_TOOLS, SUPERVISOR, SUPERVISOR_TOOLS, missing_for_end
 from workflows.content.supervisor import SupervisorNodes
 from workflows.content.tool_loops import ContentLoops
 
@@ -38,8 +39,9 @@ with workflow.unsafe.imports_passed_through():
     from models.content import nodes
     from models.content.agents import AgentName
     from models.content.post import assemble_post
-    from models.content.runs import ContentResult, ContentRunInput
+    from models.content.runs import ContentPost, ContentResult, ContentRunInput
     from models.content.state import ContentState
+    from models.errors import ErrorCode, ErrorInfo
     from models.events import RunStatus
 
 
@@ -91,10 +93,28 @@ class ContentSupervisorWorkflow:
         return self._result(status)
 
     async def _finalize(self) -> str:
-        post = assemble_post(self._context.state)
-        self._context.post = post
-        self._context.events.emit("post_ready", FINALIZE, post)
+        context = self._context
+        post = assemble_post(context.state)
+        context.post = post
+        context.events.emit("post_ready", FINALIZE, post)
+        if not post.complete:
+            self._unfinished(post)
         return GRAPH.end
+
+    def _unfinished(self, post: ContentPost) -> None:
+        """A post without its text, or without every planned image, never ends as a plain success: an `error`
+        event says what is missing and why the run ended; with no text at all the run ends `failed` (POST_EMPTY),
+        with text it ends `completed` and the event (POST_INCOMPLETE) is its warning."""
+        state = self._context.state
+        missing = missing_for_end(state)
+        why = state.metadata.end_message or state.metadata.end_reason or ""
+        text = bool(state.generated_content and state.generated_content.body.strip())
+        code = ErrorCode.POST_INCOMPLETE if text else ErrorCode.POST_EMPTY
+        message = f"帖子未完成（{'、'.join(missing)}）：{why}"[:500]
+        error = ErrorInfo(code=code, message=message, node=FINALIZE)
+        self._context.events.emit("error", FINALIZE, error)
+        if not text:
+            state.error = error
 
     async def _error_handler(self) -> str:
         for task_id in await self._images.cancel_waiting():

@@ -124,9 +124,11 @@ async def test_an_unanswered_clarification_ends_the_run_with_what_exists(content
 
     outcome = await content.finish(handle)
 
-    assert outcome.result.status == "completed"
+    assert outcome.result.status == "failed", "a run that ends with no post is no success"
     assert outcome.state.metadata.end_reason == "clarification_expired"
     assert "user_input_expired" in outcome.types
     post = outcome.of_type("post_ready")[0].data
     assert post["complete"] is False and "无人回答" in post["endMessage"]
     assert outcome.path[-3:] == ["clarification", "finalize", "done"]
+    error = outcome.of_type("error")[-1].data
+    assert error["code"] == "POST_EMPTY" and "无人回答" in error["message"]

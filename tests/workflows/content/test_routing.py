@@ -38,25 +38,57 @@ def supervisor_prompts(loopback: Loopback) -> list[str]:
 # ---- routeFromSupervisor() ----
 
 
-async def test_no_decision_sends_the_run_back_to_the_supervisor(scripted: ContentHarness, loopback: Loopback) -> None:
+async def test_an_answer_without_a_decision_gets_a_repair_round_that_says_why(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
     loopback.queue(no_decision(), decide("brief_compiler_agent"), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=1)
+
+    route = outcome.state.metadata.routes[0]
+    assert (route.rule, route.routed_to) == ("decision", "brief_compiler_agent")
+    repair = loopback.requests[1].json()["messages"]
+    assert repair[-2] == {"role": "assistant", "content": "我需要再想一想下一步该做什么。"}
+    assert "没有可用的 JSON 决策" in repair[-1]["content"] and "tools" not in loopback.requests[1].json()
+
+
+async def test_no_decision_after_the_repair_round_sends_the_run_back_to_the_supervisor(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(no_decision(), no_decision(), decide("brief_compiler_agent"), REFUSED)
 
     outcome = await scripted.run(TOPIC, max_iterations=2)
 
     first, second = outcome.state.metadata.routes[:2]
     assert (first.rule, first.routed_to, first.decision) == ("no_decision", "supervisor", None)
+    assert "修复后仍无法使用" in first.reason
     assert (second.rule, second.routed_to) == ("decision", "brief_compiler_agent")
     assert outcome.path[:3] == ["supervisor", "supervisor", "brief_compiler_agent"]
 
 
 async def test_an_unknown_agent_counts_as_no_decision(scripted: ContentHarness, loopback: Loopback) -> None:
-    loopback.queue(decide("poet_agent"))
+    loopback.queue(decide("poet_agent"), decide("poet_agent"))
 
     outcome = await scripted.run(TOPIC, max_iterations=1)
 
     route = outcome.state.metadata.routes[0]
     assert (route.rule, route.routed_to) == ("no_decision", "supervisor")
     assert "poet_agent" in route.reason
+
+
+async def test_a_supervisor_that_stays_unreadable_hands_over_to_its_offline_policy_and_says_so(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*[no_decision()] * 6, REFUSED)  # three turns, each with its repair round; then an agent
+
+    outcome = await scripted.run(TOPIC, max_iterations=4)
+
+    rules = [route.rule for route in outcome.decisions]
+    assert rules[:3] == ["no_decision"] * 3 and rules[3] == "decision"
+    [degraded] = [e.data for e in outcome.of_type("error") if e.node == "supervisor"]
+    assert degraded["code"] == "AGENT_DEGRADED" and "连续 3 次" in degraded["message"]
+    assert "修复后仍无法使用" in degraded["message"]
+    assert len(loopback.requests) == 7, "after the hand-over the offline policy decides, with no model call"
 
 
 async def test_end_before_the_post_exists_is_refused(scripted: ContentHarness, loopback: Loopback) -> None:
@@ -71,21 +103,17 @@ async def test_end_before_the_post_exists_is_refused(scripted: ContentHarness, l
     assert outcome.state.metadata.end_reason == "max_iterations"
 
 
-async def test_end_once_the_post_is_complete_and_reviewed_ends_the_run(
-    scripted: ContentHarness, loopback: Loopback
-) -> None:
-    """After a failed review the Supervisor may end: the run ends with what exists and says why."""
+async def test_end_right_after_a_failed_review_is_refused(scripted: ContentHarness, loopback: Loopback) -> None:
+    """The prompt's own rule: after a failed review, END only once a dimension fell back twice."""
     loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.PLATFORM_FIT), approved=False))
     loopback.queue(decide(END, "平台适配差一点，但已可发布"))
 
-    outcome = await scripted.run(TOPIC)
+    outcome = await scripted.run(TOPIC, max_iterations=8)
 
-    last = outcome.state.metadata.routes[-1]
-    assert (last.rule, last.routed_to) == ("end", END)
-    assert outcome.state.metadata.end_reason == "supervisor_end"
-    post = outcome.result.post
-    assert post is not None and post.complete and not post.approved
-    assert outcome.path[-2:] == ["finalize", "done"]
+    refused = outcome.decisions[-1]
+    assert (refused.rule, refused.routed_to) == ("end_refused", "supervisor")
+    assert "审核未通过" in refused.reason and "回退过 2 次" in refused.reason
+    assert outcome.state.metadata.end_reason == "max_iterations"
 
 
 async def test_a_decision_with_its_preconditions_is_used_as_is(scripted: ContentHarness, loopback: Loopback) -> None:
@@ -316,14 +344,18 @@ async def test_an_approval_with_a_low_dimension_is_not_enough(scripted: ContentH
 async def test_max_iterations_ends_the_run_with_what_exists_and_says_why(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
+    """A post with no text is no success: the run ends `failed` (POST_EMPTY) and says what is missing and why."""
     loopback.queue(*offline_steps(3))
 
     outcome = await scripted.run(TOPIC, max_iterations=3)
 
-    assert outcome.result.status == "completed"
+    assert outcome.result.status == "failed"
     assert outcome.state.iteration_count == 3
     assert outcome.state.metadata.end_reason == "max_iterations"
     post = outcome.of_type("post_ready")[0].data
     assert post["complete"] is False and "maxIterations=3" in post["endMessage"]
     assert outcome.state.creative_brief is not None, "what exists is kept"
-    assert outcome.types[-2:] == ["post_ready", "done"]
+    assert outcome.types[-3:] == ["post_ready", "error", "done"]
+    error = outcome.of_type("error")[-1].data
+    assert error["code"] == "POST_EMPTY" and "正文未完成" in error["message"] and "maxIterations=3" in error["message"]
+    assert outcome.of_type("done")[0].data["status"] == "failed"
