@@ -3,7 +3,8 @@ done) and one tool call. A call renders one planned image into the blob store an
 reference: in one activity on the local renderer or a synchronous image API (`content.image_tool`), or, on a
 task-based API, as `content.image_submit`, the workflow's polls (`content.image_poll`, and
 `content.image_cancel` for a task the run leaves), and `content.image_fetch`. Without an LLM
-the offline turn asks for every image not yet made."""
+the offline turn asks for every image not yet made. A turn asked again after an answer that called no tool
+(`nudged_after`) carries that answer and a nudge to call `generate_image`."""
 
 from activities.common.failures import permanent
 from activities.common.hosted_providers import HostedProviders
@@ -81,8 +82,13 @@ class ImageAgent:
             text = f"生成 {len(calls)} 张配图" if calls else "配图已全部生成"
             return Turn(tool_calls=calls, text=text, offline=True)
         plans = "\n".join(f"- {plan.plan_id}（{plan.slot}）：{plan.prompt}" for plan in missing) or "（全部已生成）"
+        messages = [Message.user(f"还没有图片的配图计划：\n{plans}"), *request.conversation]
+        if request.nudged_after is not None:
+            ids = "、".join(plan.plan_id for plan in missing)
+            nudge = f"还有配图没有生成（{ids}）：请调用 generate_image，每次一个 plan_id。"
+            messages += [Message.assistant(request.nudged_after or "（空）"), Message.user(nudge)]
         call = LLMRequest(
-            messages=(Message.user(f"还没有图片的配图计划：\n{plans}"), *request.conversation),
+            messages=tuple(messages),
             system=AGENT_PROMPTS[AgentName.IMAGE],
             tools=(GENERATE_IMAGE,),
         )

@@ -63,6 +63,9 @@ class TurnRequest(CamelModel):
     """False once the loop has used its tool calls: the model is asked for its answer alone."""
     use_llm: bool = False
     run_id: str = ""
+    nudged_after: str | None = None
+    """The image loop only: the model's answer that called no tool although images are missing; the turn sends it
+    back with a nudge to call `generate_image`."""
     messages: list[ContentMessage] = Field(default_factory=list)
     """The Supervisor's loop only: the run's latest messages (what the user asked, what each agent and tool said,
     the Supervisor's own routes), at most `SUPERVISOR_MESSAGES` of them."""

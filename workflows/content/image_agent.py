@@ -1,6 +1,10 @@
 """The image agent's nodes: a tool loop (`image_agent` asks the next turn, `image_tools` draws the images it
 asks for through `workflows.content.images`) until every planned image exists or seed 001's
-`shouldContinueImage()` sends the run back to the Supervisor (at most `IMAGE_TOOL_CALL_LIMIT` calls a visit)."""
+`shouldContinueImage()` sends the run back to the Supervisor (at most `IMAGE_TOOL_CALL_LIMIT` calls a visit).
+
+A model turn that calls no tool while images are missing is asked once more with a nudge to call
+`generate_image`; when that one calls none either, the run says so (AGENT_DEGRADED) and the offline image
+planning takes the rest of the visit."""
 
 from temporalio import workflow
 
@@ -21,6 +25,10 @@ with workflow.unsafe.imports_passed_through():
     from models.content.agents import AGENT_LABELS, AgentName
     from models.content.events import ImageGenerated
     from models.content.post import images_complete
+    from models.content.turns import Turn
+
+NUDGE_THEN_OFFLINE = "content-image-agent-nudged-then-offline"
+"""`workflow.patched` id: an image turn that calls no tool is asked again, then the offline turn answers."""
 
 
 class ImageAgentNodes:
@@ -50,6 +58,8 @@ class ImageAgentNodes:
         if complete:
             return self._leave()
         turn = await self._loops.agent_turn(nodes.IMAGE_TURN, "image", f"{AGENT_LABELS[agent]} turn")
+        if not turn.tool_calls and not turn.offline and workflow.patched(NUDGE_THEN_OFFLINE):
+            turn = await self._no_tool_called(turn)
         if should_continue_image(complete, len(turn.tool_calls), self._calls) == IMAGE_TOOLS:
             self._loops.record("image", turn.text, turn.tool_calls[: IMAGE_TOOL_CALL_LIMIT - self._calls])
             return IMAGE_TOOLS
@@ -60,6 +70,19 @@ class ImageAgentNodes:
                 level="warning",
             )
         return self._leave()
+
+    async def _no_tool_called(self, turn: Turn) -> Turn:
+        """The model answered without calling `generate_image`: nudged once, then the offline turn, announced."""
+        agent = AgentName.IMAGE
+        label = f"{AGENT_LABELS[agent]} turn"
+        turn = await self._loops.agent_turn(nodes.IMAGE_TURN, "image", label, nudged_after=turn.text)
+        if turn.tool_calls or turn.offline:
+            return turn
+        self._loops.go_offline("image")
+        missing = len(self._context.state.image_plans) - len(self._context.state.generated_image_asset_ids)
+        reason = f"图片 Agent 被提醒后仍未调用 generate_image（还缺 {missing} 张配图）：改用离线配图"
+        self._context.degraded_because(agent, reason)
+        return await self._loops.agent_turn(nodes.IMAGE_TURN, "image", label)
 
     async def image_tools(self) -> str:
         results = await self._loops.run_tools("image", self._images.generate)

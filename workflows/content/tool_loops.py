@@ -51,8 +51,15 @@ class ContentLoops:
         """The loop runs on its offline agent (no model configured, or its LLM failed for good on this visit)."""
         return loop in self._offline or not self._context.input.llm_configured
 
-    async def agent_turn(self, spec: ActivitySpec[TurnRequest, Turn], loop: ToolLoop, summary: str) -> Turn:
-        """An agent's next turn in its loop, with the Supervisor's assignment."""
+    def go_offline(self, loop: ToolLoop) -> None:
+        """The loop's offline agent takes the rest of this visit's turns."""
+        self._offline.add(loop)
+
+    async def agent_turn(
+        self, spec: ActivitySpec[TurnRequest, Turn], loop: ToolLoop, summary: str, *, nudged_after: str | None = None
+    ) -> Turn:
+        """An agent's next turn in its loop, with the Supervisor's assignment (and, when given, the answer it is
+        nudged after: `TurnRequest.nudged_after`)."""
         context = self._context
         conversation = self.conversations[loop]
         request = TurnRequest(
@@ -65,6 +72,7 @@ class ContentLoops:
             tools_allowed=conversation.tools_allowed,
             use_llm=context.input.llm_configured and loop not in self._offline,
             run_id=context.run_id,
+            nudged_after=nudged_after,
         )
         turn = await self.turn(spec, request, summary)
         if turn.offline and request.use_llm:

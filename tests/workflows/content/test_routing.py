@@ -266,17 +266,35 @@ async def test_the_image_loop_returns_once_every_plan_has_its_image(
     assert set(outcome.state.generated_image_asset_ids) == {"p1"}
 
 
-async def test_an_image_turn_without_tool_calls_returns_to_the_supervisor(
+async def test_an_image_turn_without_tool_calls_is_nudged_to_call_its_tool(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
     loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("image_planner_agent"), REFUSED)
-    loopback.queue(decide("image_agent"), no_decision("我先不生成图片。"))
+    loopback.queue(
+        decide("image_agent"), no_decision("我先不生成图片。"), tools(("g1", "generate_image", {"plan_id": "p1"}))
+    )
 
     outcome = await scripted.run(TOPIC, max_iterations=3)
 
-    image_part = outcome.path[outcome.path.index("image_agent") :]
-    assert image_part[:2] == ["image_agent", "supervisor"]
-    assert outcome.state.generated_image_asset_ids == {}
+    nudged = loopback.requests[6].json()["messages"]
+    assert nudged[-2] == {"role": "assistant", "content": "我先不生成图片。"}
+    assert "请调用 generate_image" in nudged[-1]["content"] and "p1" in nudged[-1]["content"]
+    assert list(outcome.state.generated_image_asset_ids) == ["p1"]
+    assert "image_agent" not in outcome.state.metadata.degraded
+
+
+async def test_an_image_agent_that_still_calls_no_tool_degrades_to_the_offline_images_and_says_so(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("image_planner_agent"), REFUSED)
+    loopback.queue(decide("image_agent"), no_decision("我先不生成图片。"), no_decision("还是不生成。"))
+
+    outcome = await scripted.run(TOPIC, max_iterations=3)
+
+    [degraded] = [event.data for event in outcome.of_type("error") if event.node == "image_agent"]
+    assert degraded["code"] == "AGENT_DEGRADED" and "generate_image" in degraded["message"]
+    assert list(outcome.state.generated_image_asset_ids) == ["p1"], "the offline turn drew the missing image"
+    assert outcome.state.metadata.degraded[-1] == "image_agent"
 
 
 # ---- shouldContinueReview() and the quality fallback table ----
