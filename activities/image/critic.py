@@ -4,22 +4,21 @@ Thresholds (pass ≥ 0.7, regenerate < 0.6) live in `imaging.quality`; between t
 with optimisation hints. The workflow degrades a failing Critic to "passed". The pixel checks run in a thread.
 
 With an LLM configured, the model judges whether the prompt expresses the requested subject and style (a
-`PromptReview`); the pixel checks stay measured. That review is advisory: if the LLM fails, the keyword checks
-answer instead (and the result says so, so later rounds of the run skip the LLM), so a provider outage never
-re-runs the pixel checks nor turns the Critic into a rubber stamp.
+`PromptReview`); the pixel checks stay measured. The review is a node's LLM call like any other: its failures
+are Temporal failures (a 429 is retried after the provider's Retry-After; an answer still invalid after the
+repair round is CRITIC_FAILED), and when it failed for good the workflow announces the degrade and asks again
+with `use_llm` off, so the keyword checks answer.
 """
 
 import asyncio
 import json
 
-from temporalio import activity
-
-from activities.common.llm_calls import JsonQuestion, ask_json
+from activities.common.llm_calls import JsonQuestion, json_answer
 from activities.image.mask_refs import load_mask_png
 from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, PromptReview, assess_image
 from imaging.rendering import decode_image
 from llm import LLMClient, Message
-from llm.errors import LLMError
+from models.errors import ErrorCode
 from models.image import nodes
 from models.image.nodes import CriticRequest
 from models.image.state import MaskRef, QualityCheck
@@ -46,7 +45,7 @@ class ImageCritic:
         base_image: bytes | None = None
         if result.task_type == "inpainting" and request.base_image and request.mask:
             base_image = await self._resolver.fetch(request.base_image)
-        review, review_failed = await self._review(request)
+        review = await self._review(request)
         assessment = await asyncio.to_thread(
             _assess, request, image, base_image, request.mask, self._resolver.blobs, review
         )
@@ -59,13 +58,12 @@ class ImageCritic:
             feedback="图片质量符合要求" if not failed else "；".join(failed),
             suggestions=assessment.suggestions,
             checks=assessment.checks,
-            llm_review_failed=review_failed,
         )
 
-    async def _review(self, request: CriticRequest) -> tuple[PromptReview | None, bool]:
-        """The LLM's review, and whether it was asked for and failed."""
+    async def _review(self, request: CriticRequest) -> PromptReview | None:
+        """The LLM's review, when one is configured and asked for."""
         if self._llm is None or not request.use_llm:
-            return None, False
+            return None
         case = {
             "request": request.intent.prompt,
             "subject": request.intent.subject,
@@ -79,12 +77,7 @@ class ImageCritic:
             system=REVIEW_PROMPT,
             temperature=0.0,
         )
-        try:
-            review = await ask_json(self._llm, question)
-        except LLMError as err:
-            activity.logger.warning("LLM prompt review failed, keyword checks answer instead: %s", err)
-            return None, True
-        return review, False
+        return await json_answer(self._llm, question, code=ErrorCode.CRITIC_FAILED)
 
 
 def _assess(

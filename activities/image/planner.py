@@ -110,14 +110,19 @@ class Planner:
 
 def _messages(request: PlannerRequest) -> list[Message]:
     """Seed 000 §5.2: the last 5 messages, plus the last result when the user refers back to it (the system
-    prompt goes separately)."""
-    messages = [
-        Message.user(m.content) if m.role == "user" else Message.assistant(m.content)
-        for m in request.messages[-5:]
-        if m.role != "system"
-    ]
+    prompt goes separately), as a conversation every provider accepts: it starts with the user and the roles
+    alternate (consecutive turns of one role are joined into one message)."""
+    turns: list[tuple[str, str]] = [(m.role, m.content) for m in request.messages[-5:] if m.role != "system"]
     if request.previous is not None and ("再" in request.text or "调整" in request.text):
         context = {"image": blob_ref(request.previous.blob_key), "prompt": request.previous.prompt}
-        messages.append(Message.assistant(f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}"))
-    messages.append(Message.user(request.text))
-    return messages
+        turns.append(("assistant", f"上一次生成的结果：{json.dumps(context, ensure_ascii=False)}"))
+    turns.append(("user", request.text))
+    while turns[0][0] != "user":
+        turns.pop(0)
+    joined: list[tuple[str, str]] = []
+    for role, content in turns:
+        if joined and joined[-1][0] == role:
+            joined[-1] = (role, f"{joined[-1][1]}\n\n{content}")
+        else:
+            joined.append((role, content))
+    return [Message.user(content) if role == "user" else Message.assistant(content) for role, content in joined]

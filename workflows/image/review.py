@@ -1,8 +1,9 @@
 """The Critic node: the quality review of the Executor's image, and the regeneration loop back to RAG (seed 000
 §3.4, 004 §12.2).
 
-The review uses the LLM while it is configured and has not failed this turn (a failed LLM review switches the
-rest of the turn to the rule checks). A review that fails for good is not the turn's failure: the image passes,
+The review uses the LLM while it is configured and has not failed this turn. Its LLM review is retried like any
+node's call; when it failed for good a warning (AGENT_DEGRADED) says so, the rule checks answer, and the rest of
+the turn uses them alone. A review that fails for good even then is not the turn's failure: the image passes,
 marked degraded. A review that asks for regeneration sends the turn back to RAG, at most `MAX_REGENERATIONS` times.
 """
 
@@ -14,9 +15,13 @@ from workflows.image.graph import CRITIC, RAG, route_after_critic
 from workflows.image.turn import ImageTurn
 
 with workflow.unsafe.imports_passed_through():
+    from models.errors import ErrorCode
     from models.image import nodes
     from models.image.nodes import CriticRequest
     from models.image.state import QualityCheck
+
+CHECKS_AFTER_FAILED_REVIEW = "image-critic-checks-after-failed-llm-review"
+"""`workflow.patched` id: a Critic whose LLM review failed for good runs the rule checks (a local activity)."""
 
 
 class Review:
@@ -40,9 +45,8 @@ class Review:
             base_image=turn.base_image() if intent.action == "inpainting" else None,
             use_llm=self._uses_llm,
         )
-        options = policies.IMAGE_CRITIC if request.use_llm else policies.IMAGE_CRITIC_CHECKS
         try:
-            check = await turn.run.call(nodes.CRITIC, request, options, summary=f"check {result.task_type} image")
+            check = await self._check(request, f"check {result.task_type} image")
         except NodeFailed:
             check = QualityCheck(
                 passed=True, score=0.7, degraded=True, feedback="质量审查失败，按通过处理（seed 000 §3.4 降级）"
@@ -61,3 +65,22 @@ class Review:
                 f"质量不足，重新生成（第 {turn.state.metadata.retry_count} 次）：{'；'.join(check.suggestions)}",
             )
         return next_node
+
+    async def _check(self, request: CriticRequest, summary: str) -> QualityCheck:
+        """The Critic's activity: with the LLM's review while it is in use, else the rule checks alone (local);
+        an LLM review that failed for good is announced and the rule checks answer (`llm_review_failed`)."""
+        run = self._turn.run
+        if not request.use_llm:
+            return await run.call(nodes.CRITIC, request, policies.IMAGE_CRITIC_CHECKS, summary=summary)
+        try:
+            return await run.call(nodes.CRITIC, request, policies.IMAGE_CRITIC, summary=summary)
+        except NodeFailed as err:
+            if not workflow.patched(CHECKS_AFTER_FAILED_REVIEW):
+                raise
+            failed = err
+        self._uses_llm = False
+        message = f"LLM 质量审查失败，改用规则检查：{failed.cause}"[:300]
+        self._turn.thought(CRITIC, message, level="warning", code=ErrorCode.AGENT_DEGRADED)
+        checks = request.model_copy(update={"use_llm": False})
+        check = await run.call(nodes.CRITIC, checks, policies.IMAGE_CRITIC_CHECKS, summary=f"{summary} (checks)")
+        return check.model_copy(update={"llm_review_failed": True})

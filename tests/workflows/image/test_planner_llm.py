@@ -1,5 +1,6 @@
 """The image agent's LLM calls under Temporal: the client does not retry inside activities, Temporal does, after
-the provider's own Retry-After; errors no retry can fix are not retried; the Critic's LLM review is advisory."""
+the provider's own Retry-After; errors no retry can fix are not retried; the Critic's LLM review is retried like
+any node's call, and its degrade to the keyword checks is announced."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -84,20 +85,31 @@ async def test_the_critic_asks_the_llm_whether_the_prompt_expresses_subject_and_
     assert "加入霓虹灯、雨夜街道等赛博朋克元素" in check.suggestions
 
 
-async def test_a_failing_critic_llm_leaves_the_keyword_checks_to_answer(
+async def test_a_rate_limited_critic_review_is_retried_like_any_node(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
-    loopback.queue(chat_completion(INTENT), "openai_chat/overloaded")
+    review = {"subject_covered": True, "style_covered": False, "suggestion": "加入霓虹灯元素"}
+    loopback.queue(chat_completion(INTENT), "openai_chat/rate_limited", chat_completion(review))
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.activity for a in harness.llm_attempts] == [
-        "image.planner",
-        "image.critic",
-    ]  # no retry of the pixel checks
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.critic"] == [1, 2]
     check = outcome.state.quality_check
-    assert check is not None and check.passed and not check.degraded
+    assert check is not None and not check.llm_review_failed and "加入霓虹灯元素" in check.suggestions
+
+
+async def test_a_critic_review_that_fails_for_good_is_announced_and_the_keyword_checks_answer(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue(chat_completion(INTENT), "openai_chat/quota_exhausted")
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    check = outcome.state.quality_check
+    assert check is not None and check.passed and not check.degraded and check.llm_review_failed
     assert not any(c.detail.startswith("LLM 评审") for c in check.checks)
+    [degraded] = [e.data for e in outcome.events if e.type == "thought_log" and e.data.get("code") == "AGENT_DEGRADED"]
+    assert degraded["node"] == "critic" and degraded["level"] == "warning" and "规则检查" in degraded["message"]
 
 
 @asynccontextmanager
