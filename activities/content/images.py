@@ -49,6 +49,16 @@ GENERATE_IMAGE = ToolDefinition(
 )
 
 
+def generate_image_for(plan_ids: list[str]) -> ToolDefinition:
+    """`generate_image` whose `plan_id` is one of the plans still without an image (any plan id when none)."""
+    if not plan_ids:
+        return GENERATE_IMAGE
+    schema = GENERATE_IMAGE.input_schema
+    plan_id = schema["properties"]["plan_id"] | {"enum": plan_ids}
+    properties = schema["properties"] | {"plan_id": plan_id}
+    return GENERATE_IMAGE.model_copy(update={"input_schema": schema | {"properties": properties}})
+
+
 class ImageAgent:
     """image_agent's turns and tools, over the image providers, the blob store and the LLM (None: offline).
     `provider` is the local renderer, `direct` the synchronous API for a call that names a model, `hosted` the
@@ -90,7 +100,7 @@ class ImageAgent:
         call = LLMRequest(
             messages=tuple(messages),
             system=AGENT_PROMPTS[AgentName.IMAGE],
-            tools=(GENERATE_IMAGE,),
+            tools=(generate_image_for([plan.plan_id for plan in missing]),),
         )
         response = await model_turn(self._llm, call)
         return Turn(tool_calls=list(response.tool_calls), text=response.text[:2000], offline=False)

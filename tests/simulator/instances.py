@@ -119,7 +119,16 @@ class _Maker:
         return fit(text, schema.get("minLength", 1), schema.get("maxLength"), self.rng, self.language)
 
     def _patterned(self, pattern: str, field: str) -> str:
-        for candidate in (phrase(self.rng, "en", 1), "item-1", "a", "1", "A1", phrase(self.rng, self.language, 2)):
+        digits = re.sub(r"\[0-9\](\{[0-9,]+\}|[+*?])?", str(self.rng.randint(1, 9)), pattern.strip("^$"))
+        for candidate in (
+            phrase(self.rng, "en", 1),
+            "item-1",
+            "a",
+            "1",
+            "A1",
+            digits,
+            phrase(self.rng, self.language, 2),
+        ):
             if re.search(pattern, candidate):
                 return candidate
         raise ValueError(f"the simulator cannot make a string matching {pattern!r} (field {field!r})")

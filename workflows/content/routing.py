@@ -78,6 +78,18 @@ def route_from_supervisor(decision: SupervisorDecision | None, state: ContentSta
     return Route(target, "decision", decision.guidance[:200] if decision else "")
 
 
+def corrected_again(route: Route, state: ContentState) -> Route | None:
+    """A precondition correction whose fallback lacks its own precondition (review → writer, and no brief yet),
+    corrected once more; None when the fallback can run."""
+    if route.rule != "precondition":
+        return None
+    fallback = check_basic_preconditions(AgentName(route.target), state)
+    if fallback is None:
+        return None
+    row = PRECONDITIONS[AgentName(route.target)]
+    return Route(fallback, "precondition", f"{route.reason}；{route.target} 需要 {row.needs}，纠正到 {fallback.value}")
+
+
 def check_basic_preconditions(target: AgentName, state: ContentState) -> AgentName | None:
     """The fallback node when `target`'s precondition is obviously missing, else None (only three rows)."""
     if target is AgentName.WRITER and state.creative_brief is None:

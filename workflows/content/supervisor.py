@@ -17,6 +17,7 @@ from workflows.content.routing import (
     SUPERVISOR,
     SUPERVISOR_TOOLS,
     Route,
+    corrected_again,
     end_refused_after_review,
     route_from_supervisor,
     should_continue_supervisor,
@@ -35,6 +36,8 @@ UNREADABLE_LIMIT = 3
 """Unreadable Supervisor answers in a row after which its offline policy decides for the rest of the run."""
 OFFLINE_AFTER_UNREADABLE = "content-supervisor-offline-after-unreadable"
 """`workflow.patched` id: the run's Supervisor turns go offline (local activities) after unreadable answers."""
+PRECONDITION_OF_THE_FALLBACK = "content-precondition-of-the-fallback"
+"""`workflow.patched` id: a correction's fallback that lacks its own precondition is corrected once more."""
 END_AFTER_FAILED_REVIEW = "content-end-refused-after-failed-review"
 """`workflow.patched` id: END right after a failed review goes back to the Supervisor (seed 001's prompt rule)."""
 
@@ -84,6 +87,9 @@ class SupervisorNodes:
         route = route_from_supervisor(turn.decision, state)
         if turn.unreadable:
             route = Route(route.target, route.rule, turn.unreadable)
+        again = corrected_again(route, state)
+        if again is not None and workflow.patched(PRECONDITION_OF_THE_FALLBACK):
+            route = again
         refused = end_refused_after_review(state) if route.rule == "end" else None
         if refused is not None and workflow.patched(END_AFTER_FAILED_REVIEW):
             route = Route(SUPERVISOR, "end_refused", refused)

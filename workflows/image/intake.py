@@ -63,7 +63,12 @@ class Intake:
             offline=request.model_copy(update={"use_llm": False}),
             offline_options=policies.IMAGE_PLANNER_KEYWORDS,
             offline_summary="parse intent (keywords)",
-            degraded=lambda err: turn.thought(PLANNER, "LLM 调用失败，降级为关键词匹配"),
+            degraded=lambda err: turn.thought(
+                PLANNER,
+                f"LLM 调用失败，降级为关键词匹配：{err.cause}"[:300],
+                level="warning",
+                code=ErrorCode.AGENT_DEGRADED,
+            ),
             code=ErrorCode.PLANNER_FAILED,
         )
         if intent.confidence < MIN_CONFIDENCE:

@@ -156,6 +156,22 @@ async def test_a_missing_precondition_is_corrected_to_its_fallback(
     assert [event["decision"]["next_agent"] for event in corrected] == [decided]
 
 
+async def test_a_fallback_without_its_own_precondition_is_corrected_once_more(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    """review_agent needs the post's text → writer_agent, which needs the brief → brief_compiler_agent."""
+    loopback.queue(decide("review_agent"), REFUSED)
+
+    outcome = await scripted.run(TOPIC, max_iterations=1)
+
+    route = outcome.state.metadata.routes[0]
+    assert (route.rule, route.routed_to) == ("precondition", "brief_compiler_agent")
+    assert "纠正到 writer_agent" in route.reason and "纠正到 brief_compiler_agent" in route.reason
+    assert (
+        outcome.result.status != "failed" or outcome.state.error is None or outcome.state.error.code != "AGENT_FAILED"
+    )
+
+
 async def test_the_supervisor_is_told_about_its_corrections(scripted: ContentHarness, loopback: Loopback) -> None:
     loopback.queue(decide("writer_agent"), REFUSED, decide("research_evidence_agent"), REFUSED)
 
