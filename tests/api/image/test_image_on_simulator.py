@@ -1,6 +1,7 @@
 """The image family end to end over HTTP with the model simulator as its model (tests/simulator): a realistic
 latency profile at a time scale and the quirks a real model shows. Every turn ends with an image and the
-model's intent and review, or a warning (AGENT_DEGRADED) where the keywords or the rule checks answered."""
+model's intent and review, or a warning (AGENT_DEGRADED) where the keywords or the rule checks answered, or an
+`error` that says why there is no image (the simulated model's intent may be an edit with no mask)."""
 
 import itertools
 import logging
@@ -52,15 +53,16 @@ async def two_turns(gateway: Gateway) -> list[tuple[list[SseEvent], dict[str, An
 
 
 def assert_ends_with_the_model_s_work_or_says_why(events: list[SseEvent], view: dict[str, Any]) -> None:
-    assert events[-1].event == "stream_end" and view["status"] == "completed"
+    assert events[-1].event == "stream_end" and view["status"] in {"completed", "failed"}
     state = view["state"]
-    assert state["executionResult"] is not None, "the turn made its image"
+    errors = [e.data["data"]["code"] for e in events if e.event == "error"]
+    assert state["executionResult"] is not None or errors, "the turn made its image, or says why not"
     warnings = {
         e.data["node"] for e in events if e.event == "thought_log" and e.data["data"].get("code") == "AGENT_DEGRADED"
     }
     if state["intent"]["source"] not in {"llm", "mask"}:
         assert "planner" in warnings, "the keywords answered without a word about the model"
-    if state["qualityCheck"]["llmReviewFailed"]:
+    if (state["qualityCheck"] or {}).get("llmReviewFailed"):
         assert "critic" in warnings, "the rule checks answered without a word about the model"
 
 
@@ -75,7 +77,7 @@ async def test_an_image_session_on_a_realistic_model_uses_the_model_s_intent_and
     for events, view in turns:
         assert_ends_with_the_model_s_work_or_says_why(events, view)
         assert view["state"]["intent"]["source"] in {"llm", "mask"}
-        assert not view["state"]["qualityCheck"]["llmReviewFailed"]
+        assert not (view["state"]["qualityCheck"] or {}).get("llmReviewFailed")
     planner = [call for call in simulator.log if call.request.schema and "action" in call.request.schema["properties"]]
     roles = [[role for role, _ in call.request.messages if role != "system"] for call in planner]
     assert all(r[0] == "user" and all(a != b for a, b in itertools.pairwise(r)) for r in roles), roles
@@ -123,7 +125,7 @@ def report(
     """One line for the run's record (`--log-cli-level=INFO` shows it)."""
     results = [
         f"{view['status']}/intent={view['state']['intent']['source']}/reviewFailed="
-        f"{view['state']['qualityCheck']['llmReviewFailed']}"
+        f"{(view['state']['qualityCheck'] or {}).get('llmReviewFailed')}"
         for _, view in turns
     ]
     LOG.info(
