@@ -1,4 +1,9 @@
-"""Error codes a user or client can see, and the `ErrorInfo` every family's state and `error` events carry."""
+"""Error codes a user or client can see, and the `ErrorInfo` every family's state and `error` events carry.
+
+`ErrorCode` holds the platform's codes and those several families share; a code only one family uses lives in
+that family's own enum (`models/<family>/errors.py`, a `FamilyErrorCode`), named by its `Family`.
+`is_error_code` knows them all.
+"""
 
 from enum import StrEnum
 
@@ -10,7 +15,6 @@ class ErrorCode(StrEnum):
 
     # input and the image agent's nodes (seed 000 §8, 004 §9)
     INVALID_INPUT_EMPTY = "INVALID_INPUT_EMPTY"
-    INPUT_TRUNCATED = "INPUT_TRUNCATED"
     INPUT_TOO_LARGE = "INPUT_TOO_LARGE"
     MASK_TOO_LARGE = "MASK_TOO_LARGE"
     MASK_INVALID_FORMAT = "MASK_INVALID_FORMAT"
@@ -21,11 +25,7 @@ class ErrorCode(StrEnum):
     IMAGE_FETCH_FAILED = "IMAGE_FETCH_FAILED"
     IMAGE_NOT_FOUND = "IMAGE_NOT_FOUND"
     IMAGE_INVALID_FORMAT = "IMAGE_INVALID_FORMAT"
-    MASK_REQUIRED = "MASK_REQUIRED"
-    NO_PREVIOUS_IMAGE = "NO_PREVIOUS_IMAGE"
-    INTENT_UNKNOWN = "INTENT_UNKNOWN"
     PLANNER_FAILED = "PLANNER_FAILED"
-    CRITIC_FAILED = "CRITIC_FAILED"
     EXECUTION_FAILED = "EXECUTION_FAILED"
     # hosted image APIs behind preferredModel (issue 13)
     IMAGE_CONTENT_REFUSED = "IMAGE_CONTENT_REFUSED"
@@ -40,8 +40,6 @@ class ErrorCode(StrEnum):
     CANCELLED = "CANCELLED"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     UNDECLARED_TRANSITION = "UNDECLARED_TRANSITION"
-    SESSION_BUSY = "SESSION_BUSY"
-    SESSION_ENDED = "SESSION_ENDED"
     # human input (ask-and-wait)
     RUN_NOT_WAITING = "RUN_NOT_WAITING"
     INPUT_NOT_AN_OPTION = "INPUT_NOT_AN_OPTION"
@@ -68,39 +66,25 @@ class ErrorCode(StrEnum):
 
     # the writing family
     ROUTER_FAILED = "ROUTER_FAILED"
-    PROJECT_NOT_FOUND = "PROJECT_NOT_FOUND"
-    CHAPTER_NOT_FOUND = "CHAPTER_NOT_FOUND"
-    CHARACTER_NOT_FOUND = "CHARACTER_NOT_FOUND"
-    PLOT_LOOP_NOT_FOUND = "PLOT_LOOP_NOT_FOUND"
-    STYLE_SAMPLE_NOT_FOUND = "STYLE_SAMPLE_NOT_FOUND"
-    WORLD_NOTE_NOT_FOUND = "WORLD_NOTE_NOT_FOUND"
-    RELATIONSHIP_NOT_FOUND = "RELATIONSHIP_NOT_FOUND"
-    RELATIONSHIP_EXISTS = "RELATIONSHIP_EXISTS"
     AGENT_FAILED = "AGENT_FAILED"
     AGENT_DEGRADED = "AGENT_DEGRADED"
-    CHAIN_STEP_FAILED = "CHAIN_STEP_FAILED"
-    CHAIN_CONTEXT_INVALID = "CHAIN_CONTEXT_INVALID"
-    CHECK_FAILED = "CHECK_FAILED"
-    KNOWLEDGE_UPDATE_FAILED = "KNOWLEDGE_UPDATE_FAILED"
-    RELATIONSHIP_UPDATE_FAILED = "RELATIONSHIP_UPDATE_FAILED"
 
     # the supervisor family
-    AGENT_FIELD_NOT_OWNED = "AGENT_FIELD_NOT_OWNED"
-    REFERENCE_IMAGE_INVALID = "REFERENCE_IMAGE_INVALID"
-    POST_NOT_READY = "POST_NOT_READY"
-    POST_EMPTY = "POST_EMPTY"
-    POST_INCOMPLETE = "POST_INCOMPLETE"
 
     # the app builder family
-    ANALYSIS_FAILED = "ANALYSIS_FAILED"
-    DOCUMENT_INVALID = "DOCUMENT_INVALID"
-    PLANNING_FAILED = "PLANNING_FAILED"
-    PLAN_INVALID = "PLAN_INVALID"
-    INVALID_PATCH = "INVALID_PATCH"
-    QUALITY_CHECK_FAILED = "QUALITY_CHECK_FAILED"
-    WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
-    FILE_NOT_FOUND = "FILE_NOT_FOUND"
-    TECH_STACK_UNSUPPORTED = "TECH_STACK_UNSUPPORTED"
+
+
+class FamilyErrorCode(StrEnum):
+    """The base of each family's own codes; a family's enum derives from it, so `is_error_code` knows its codes."""
+
+
+def is_error_code(value: str | None) -> bool:
+    """Whether `value` is one of our codes (a failure's type written for a person), the platform's or a family's."""
+    if value is None:
+        return False
+    return value in ErrorCode.__members__ or any(
+        value in codes.__members__ for codes in FamilyErrorCode.__subclasses__()
+    )
 
 
 class ErrorInfo(CamelModel):

@@ -28,7 +28,7 @@ from models.app_builder.documents import (
     UIExpertContent,
     UXExpertContent,
 )
-from models.errors import ErrorCode
+from models.app_builder.errors import AppBuilderErrorCode
 
 LLM_TEMPERATURE = 0.4
 CONTENT_MODELS: dict[AnalysisAgentID, type[BaseModel]] = {
@@ -71,14 +71,14 @@ class AnalysisAgents:
                     agent, request.brief, request.previous_documents, document_id=document_id, created_at=created_at
                 )
             except ValueError as err:
-                raise permanent(ErrorCode.DOCUMENT_INVALID, f"{agent.value}：{err}") from err
+                raise permanent(AppBuilderErrorCode.DOCUMENT_INVALID, f"{agent.value}：{err}") from err
             return AnalysisOutcome(document=document, offline=True)
         content = await self._ask(self._llm, request)
         raw = {"id": document_id, "agentId": agent.value, "createdAt": created_at, "version": 1, "content": content}
         try:
             document = SESSION_DOCUMENT.validate_python(raw)
         except ValidationError as err:
-            raise permanent(ErrorCode.DOCUMENT_INVALID, _invalid_message(agent, err.errors())) from err
+            raise permanent(AppBuilderErrorCode.DOCUMENT_INVALID, _invalid_message(agent, err.errors())) from err
         return AnalysisOutcome(document=document, offline=False)
 
     async def _ask(self, llm: LLMClient, request: AnalysisRequest) -> dict[str, object]:
@@ -92,7 +92,10 @@ class AnalysisAgents:
             temperature=LLM_TEMPERATURE,
         )
         answer = await json_answer(
-            llm, question, code=ErrorCode.DOCUMENT_INVALID, message=lambda err: _invalid_message(agent, err.errors)
+            llm,
+            question,
+            code=AppBuilderErrorCode.DOCUMENT_INVALID,
+            message=lambda err: _invalid_message(agent, err.errors),
         )
         dumped: dict[str, object] = answer.model_dump(mode="json", by_alias=True)
         return dumped

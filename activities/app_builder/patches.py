@@ -25,6 +25,7 @@ from temporalio.exceptions import ApplicationError
 
 from activities.app_builder.merge import merge_versions
 from activities.common.failures import permanent
+from models.app_builder.errors import AppBuilderErrorCode
 from models.app_builder.nodes import APPLY_PATCHES
 from models.app_builder.workspace import (
     ApplyOutcome,
@@ -34,7 +35,6 @@ from models.app_builder.workspace import (
     PatchIntent,
     WorkspaceRef,
 )
-from models.errors import ErrorCode
 from stores.app_workspace import (
     WorkspacePathError,
     load_manifest,
@@ -116,7 +116,7 @@ def _checked_path(blobs: LocalBlobStore, intent: PatchIntent) -> str:
 
 def _invalid(intent: PatchIntent, reason: str) -> ApplicationError:
     message = f"task {intent.task_id}: invalid patch for {intent.path[:80]!r}: {reason}"
-    return permanent(ErrorCode.INVALID_PATCH, message)
+    return permanent(AppBuilderErrorCode.INVALID_PATCH, message)
 
 
 def _resolve(blobs: LocalBlobStore, path: str, current: str | None, group: list[PatchIntent]) -> _Resolution:

@@ -18,8 +18,8 @@ from activities.image.mask_refs import load_mask_png
 from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, PromptReview, assess_image
 from imaging.rendering import decode_image
 from llm import LLMClient, Message
-from models.errors import ErrorCode
 from models.image import nodes
+from models.image.errors import ImageErrorCode
 from models.image.nodes import CriticRequest
 from models.image.state import MaskRef, QualityCheck
 from stores.blob_refs import BlobResolver
@@ -77,7 +77,7 @@ class ImageCritic:
             system=REVIEW_PROMPT,
             temperature=0.0,
         )
-        return await json_answer(self._llm, question, code=ErrorCode.CRITIC_FAILED)
+        return await json_answer(self._llm, question, code=ImageErrorCode.CRITIC_FAILED)
 
 
 def _assess(

@@ -18,6 +18,7 @@ from imaging.rendering import decode_image
 from models.blobs import blob_ref
 from models.errors import ErrorCode
 from models.image import hosted, nodes
+from models.image.errors import ImageErrorCode
 from models.image.nodes import ExecutorRequest
 from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef, TaskType
 from stores.blob_refs import BlobResolver, ImageRefError
@@ -65,7 +66,7 @@ async def image_request(request: ExecutorRequest, resolver: BlobResolver) -> Ima
             base_image = await resolver.fetch(request.base_image)
         if task_type == "inpainting":
             if base_image is None or request.mask is None:
-                raise permanent(ErrorCode.MASK_REQUIRED, "局部重绘需要原图和蒙版")
+                raise permanent(ImageErrorCode.MASK_REQUIRED, "局部重绘需要原图和蒙版")
             params, mask = await asyncio.to_thread(_fit_to_base, params, base_image, request.mask, resolver.blobs)
     except (ImageRefError, MaskError) as err:
         raise permanent(err.code, err.message) from err

@@ -13,6 +13,7 @@ from imaging.masks import FILE_EXTENSIONS, sniff_image_format
 from models.blobs import ImageRef
 from models.errors import ErrorCode, ErrorInfo
 from models.image import nodes
+from models.image.errors import ImageErrorCode
 from models.image.nodes import ValidatedInput, ValidateRequest
 from models.image.state import MaskRef
 from stores.blob_refs import ImageRefError, check_image_url
@@ -39,7 +40,7 @@ class InputValidator:
         if len(text) > MAX_TEXT_CHARS:
             warnings.append(
                 ErrorInfo(
-                    code=ErrorCode.INPUT_TRUNCATED,
+                    code=ImageErrorCode.INPUT_TRUNCATED,
                     message=f"输入超过 {MAX_TEXT_CHARS} 字符（共 {len(text)} 字符），已截断为前 {MAX_TEXT_CHARS} 字符",
                     node=nodes.VALIDATE_INPUT.node,
                 )

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
 from activities.common.failures import permanent
-from models.errors import ErrorCode
 from models.writing.context import Passage
+from models.writing.errors import WritingErrorCode
 from models.writing.projects import Chapter, Character, PlotLoop, StyleSample
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import NotFoundError, ProjectStore
@@ -52,4 +52,4 @@ class ProjectReader:
         try:
             return await asyncio.to_thread(method, *args, **kwargs)
         except NotFoundError as err:
-            raise permanent(ErrorCode.PROJECT_NOT_FOUND, f"项目不存在或不属于该用户：{err.item_id}") from err
+            raise permanent(WritingErrorCode.PROJECT_NOT_FOUND, f"项目不存在或不属于该用户：{err.item_id}") from err

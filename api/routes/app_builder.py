@@ -18,9 +18,9 @@ from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
+from models.app_builder.errors import AppBuilderErrorCode
 from models.app_builder.runs import SUPPORTED_TECH_STACK, AppRunBody, AppRunInput, AppRunRequest, unsupported_tech
 from models.app_builder.state import AppBuilderState
-from models.errors import ErrorCode
 from models.runs import RunTicket
 from stores.app_workspace import (
     WorkspacePathError,
@@ -80,7 +80,9 @@ async def download_workspace(run_id: str, client: TemporalClient, principal: Pri
     run ended, else the newest snapshot (`X-Workspace-Final` says which)."""
     state = await _app_state(client, run_id, principal)
     if state.workspace.manifest_ref is None:
-        raise ApiError(409, ErrorCode.WORKSPACE_NOT_READY, "工作区还没有文件（the run has not written any file yet）")
+        raise ApiError(
+            409, AppBuilderErrorCode.WORKSPACE_NOT_READY, "工作区还没有文件（the run has not written any file yet）"
+        )
     data = await asyncio.to_thread(workspace_zip, blobs, state.workspace, run_id)
     headers = {
         "Content-Disposition": f'attachment; filename="{run_id}.zip"',
@@ -112,10 +114,10 @@ async def get_file(run_id: str, path: str, client: TemporalClient, principal: Pr
     try:
         normalised = workspace_path(path)
     except WorkspacePathError as err:
-        raise ApiError(404, ErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{path[:80]}") from err
+        raise ApiError(404, AppBuilderErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{path[:80]}") from err
     text = await asyncio.to_thread(_file_text, blobs, state, normalised)
     if text is None:
-        raise ApiError(404, ErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{normalised}")
+        raise ApiError(404, AppBuilderErrorCode.FILE_NOT_FOUND, f"工作区没有这个文件：{normalised}")
     return Response(text, media_type="text/plain; charset=utf-8", headers=TEXT_HEADERS)
 
 
@@ -127,7 +129,7 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
     if unsupported:
         supported = ", ".join(sorted(set(SUPPORTED_TECH_STACK.values())))
         message = f"不支持的技术栈：{', '.join(unsupported)}（应用生成器只写 {supported} 工程）"
-        raise ApiError(422, ErrorCode.TECH_STACK_UNSUPPORTED, message)
+        raise ApiError(422, AppBuilderErrorCode.TECH_STACK_UNSUPPORTED, message)
     settings = context.settings
     return AppRunInput(
         owner="",

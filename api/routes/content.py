@@ -20,10 +20,10 @@ from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, sta
 from api.routes.runs import owned_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
+from models.content.errors import ContentErrorCode
 from models.content.post import assemble_post
 from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
 from models.content.state import ContentState
-from models.errors import ErrorCode
 from models.runs import RunTicket
 from stores.blob_store import BlobNotFoundError
 from stores.evidence import store_notes
@@ -74,7 +74,7 @@ async def get_post(run_id: str, client: TemporalClient, principal: Principal, li
     if state.metadata.current_node != GRAPH.end:
         raise ApiError(
             409,
-            ErrorCode.POST_NOT_READY,
+            ContentErrorCode.POST_NOT_READY,
             f"成品还没有完成：运行在 {state.metadata.current_node}（the run still works）",
         )
     return JSONResponse(links.present(assemble_post(state).model_dump(mode="json", by_alias=True)))
@@ -121,7 +121,7 @@ def _reference_key(url: str, index: int, context: PrepareContext) -> str:
     if key is None:
         raise ApiError(
             422,
-            ErrorCode.REFERENCE_IMAGE_INVALID,
+            ContentErrorCode.REFERENCE_IMAGE_INVALID,
             f"referenceImages[{index}] 不是本服务签发的图片 URL：先用 POST /v1/blobs 上传"
             "（not a URL this gateway issued）",
         )
@@ -129,7 +129,7 @@ def _reference_key(url: str, index: int, context: PrepareContext) -> str:
         decode_image(context.blobs.get(key))
     except (BlobNotFoundError, ImageDecodeError) as err:
         raise ApiError(
-            422, ErrorCode.REFERENCE_IMAGE_INVALID, f"referenceImages[{index}] 不是可解码的图片（not an image）"
+            422, ContentErrorCode.REFERENCE_IMAGE_INVALID, f"referenceImages[{index}] 不是可解码的图片（not an image）"
         ) from err
     return key
 

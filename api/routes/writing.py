@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request, Response
 
 from api.deps import Principal
 from api.errors import ApiError
-from models.errors import ErrorCode
+from models.writing.errors import WritingErrorCode
 from models.writing.projects import (
     Chapter,
     ChapterIn,
@@ -35,13 +35,13 @@ T = TypeVar("T")
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
 
 _NOT_FOUND = {
-    "project": (ErrorCode.PROJECT_NOT_FOUND, "没有这个项目"),
-    "chapter": (ErrorCode.CHAPTER_NOT_FOUND, "没有这个章节"),
-    "character": (ErrorCode.CHARACTER_NOT_FOUND, "没有这个角色"),
-    "plot_loop": (ErrorCode.PLOT_LOOP_NOT_FOUND, "没有这个伏笔"),
-    "style_sample": (ErrorCode.STYLE_SAMPLE_NOT_FOUND, "没有这个风格样本"),
-    "world_note": (ErrorCode.WORLD_NOTE_NOT_FOUND, "没有这条设定"),
-    "relationship": (ErrorCode.RELATIONSHIP_NOT_FOUND, "没有这条关系"),
+    "project": (WritingErrorCode.PROJECT_NOT_FOUND, "没有这个项目"),
+    "chapter": (WritingErrorCode.CHAPTER_NOT_FOUND, "没有这个章节"),
+    "character": (WritingErrorCode.CHARACTER_NOT_FOUND, "没有这个角色"),
+    "plot_loop": (WritingErrorCode.PLOT_LOOP_NOT_FOUND, "没有这个伏笔"),
+    "style_sample": (WritingErrorCode.STYLE_SAMPLE_NOT_FOUND, "没有这个风格样本"),
+    "world_note": (WritingErrorCode.WORLD_NOTE_NOT_FOUND, "没有这条设定"),
+    "relationship": (WritingErrorCode.RELATIONSHIP_NOT_FOUND, "没有这条关系"),
 }
 
 
@@ -63,7 +63,7 @@ async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args,
         raise ApiError(404, code, f"{message}：{err.item_id}") from err
     except PairTakenError as err:
         message = f"{err.source}与{err.target}之间已有一条关系，请修改那一条"
-        raise ApiError(409, ErrorCode.RELATIONSHIP_EXISTS, message) from err
+        raise ApiError(409, WritingErrorCode.RELATIONSHIP_EXISTS, message) from err
 
 
 @router.post("", response_model=Project, status_code=201)

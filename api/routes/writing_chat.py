@@ -16,8 +16,8 @@ from api.families import FamilyGateway
 from api.launch import run_search_attributes
 from api.routes import writing as projects
 from api.routes.writing import Projects, call_store
-from models.errors import ErrorCode
 from models.settings import Settings
+from models.writing.errors import WritingErrorCode
 from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
 from stores.writing_projects import ProjectStore
@@ -53,7 +53,7 @@ async def chat(
     `POST /v1/runs/{id}/input`. A `chainContext` (from a `chain_summary`) continues that chain."""
     await call_store(projects, projects.project, principal, project_id)  # 404 unless it is the caller's
     if body.chain_context is not None and (problem := chain_problem(body.chain_context)) is not None:
-        raise ApiError(422, ErrorCode.CHAIN_CONTEXT_INVALID, problem)
+        raise ApiError(422, WritingErrorCode.CHAIN_CONTEXT_INVALID, problem)
 
     async def start() -> tuple[str, str | None]:
         run_id = await start_writing(client, settings, principal, project_id, body)

@@ -1,9 +1,9 @@
 """The codes only the echo family's runs carry (the platform's own are `models.errors.ErrorCode`)."""
 
-from enum import StrEnum
+from models.errors import FamilyErrorCode
 
 
-class EchoErrorCode(StrEnum):
+class EchoErrorCode(FamilyErrorCode):
     """Why an echo run failed."""
 
     REPLY_FAILED = "REPLY_FAILED"

@@ -36,7 +36,7 @@ from temporalio.exceptions import ApplicationError
 
 import worker
 from models.blobs import ImageRef
-from models.errors import ErrorCode, ErrorInfo
+from models.errors import ErrorCode, ErrorInfo, is_error_code
 from models.events import RunEnd, RunStatus
 from models.image import nodes
 from models.image.events import IMAGE_EVENTS, Progress, ThoughtLog
@@ -238,7 +238,7 @@ async def call_node(fn: Callable[[InputT], Awaitable[ResultT]], request: InputT,
 def node_error(failure: NodeFailure, node: str, default: ErrorCode) -> ErrorInfo:
     """`GraphRun.fail`: a coded non-retryable failure keeps its code; a timeout or other failure gets `default`."""
     cause = failure.cause
-    if isinstance(cause, ApplicationError) and cause.type in ErrorCode.__members__:
+    if isinstance(cause, ApplicationError) and is_error_code(cause.type):
         return ErrorInfo(code=cause.type, message=cause.message, node=node)
     if isinstance(cause, TimeoutError):
         return ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)

@@ -11,6 +11,7 @@ from typing import Any
 
 import models
 from api.families import FamilyGateway
+from models.errors import ErrorCode, FamilyErrorCode, is_error_code
 from models.nodes import ActivitySpec
 from models.settings import Settings
 from tests.stack_process import REPO
@@ -82,3 +83,14 @@ def test_the_worker_and_the_gateway_name_no_family() -> None:
     for path in ("worker.py", "api/server.py"):
         found = [line for line in (REPO / path).read_text().splitlines() if pattern.search(line)]
         assert found == [], (path, found)
+
+
+def test_each_family_declares_its_own_codes_once_and_they_are_known_as_codes() -> None:
+    """A family's codes live in its own enum; no code is declared twice, and a failure carrying one keeps it."""
+    declared = list(ErrorCode.__members__)
+    for family in FAMILIES:
+        assert family.error_codes is not None and issubclass(family.error_codes, FamilyErrorCode), family.name
+        declared += list(family.error_codes.__members__)
+        assert all(is_error_code(code) for code in family.error_codes.__members__), family.name
+    assert len(declared) == len(set(declared)), "a code declared by two enums"
+    assert not is_error_code("RateLimitError") and not is_error_code(None)

@@ -12,8 +12,9 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
     from models.app_builder.agents import AnalysisRequest
     from models.app_builder.documents import ANALYSIS_ORDER, AnalysisAgentID
+    from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import DocumentReady
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorInfo
 
 
 class AnalysisNodes:
@@ -40,12 +41,12 @@ class AnalysisNodes:
             request,
             options,
             summary=f"{agent.value}: Session_Document",
-            code=ErrorCode.ANALYSIS_FAILED,
+            code=AppBuilderErrorCode.ANALYSIS_FAILED,
         )
         document = outcome.document
         if document.agent_id != agent:
             message = f"{agent.value} 返回了 {document.agent_id} 的文档（分析层中止）"
-            error = ErrorInfo(code=ErrorCode.DOCUMENT_INVALID, message=message, node=context.run.node)
+            error = ErrorInfo(code=AppBuilderErrorCode.DOCUMENT_INVALID, message=message, node=context.run.node)
             return context.run.fail_with(error)
         state.documents.append(document)
         ready = DocumentReady(

@@ -17,12 +17,12 @@ from workflows.common.run import NodeFailed
 with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
     from models.app_builder.agents import TaskOutcome, TaskRequest
+    from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import ConflictFound, WaveStarted
     from models.app_builder.plan import ExecutionAgentID, ExecutionPlanTask
     from models.app_builder.quality import Finding
     from models.app_builder.state import FailedTask
     from models.app_builder.workspace import ApplyRequest, PatchIntent
-    from models.errors import ErrorCode
 
 
 class ExecutionNodes:
@@ -125,7 +125,7 @@ class ExecutionNodes:
             request,
             policies.APP_APPLY_PATCHES,
             summary=f"merge {what}: {len(intents)} patch intents",
-            code=ErrorCode.INVALID_PATCH,
+            code=AppBuilderErrorCode.INVALID_PATCH,
             activity_id=f"merge-{what}",
         )
         state.workspace = outcome.workspace

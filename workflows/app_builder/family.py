@@ -1,5 +1,6 @@
 """The app builder family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
+from models.app_builder.errors import AppBuilderErrorCode
 from models.app_builder.events import APP_BUILDER_EVENTS
 from models.app_builder.runs import AppRunRequest
 from models.app_builder.state import AppBuilderState
@@ -26,6 +27,7 @@ APP_BUILDER_FAMILY = Family(
     name="app_builder",
     workflows=(APP_BUILDER,),
     activities="activities.app_builder.family:build_activities",
+    error_codes=AppBuilderErrorCode,
     gateway="api.routes.app_builder:GATEWAY",
     console=ConsolePage(page="apps", label_zh="应用构建", label_en="App builder"),
     description="The app builder (seed 003): a front-end project from a description",

@@ -12,10 +12,11 @@ from workflows.app_builder.plan_checks import plan_issues, schedule_waves
 with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
     from models.app_builder.agents import PlanDraft, PlanningRequest
+    from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import PlannedTask, PlanReady
     from models.app_builder.plan import ExecutionPlan, PlanIssue
     from models.app_builder.state import TaskRecord
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorInfo
 
 
 class PlanningNodes:
@@ -45,7 +46,7 @@ class PlanningNodes:
         if issues:
             state.plan_issues = issues
             message = "执行计划修复一轮后仍未通过校验：" + "；".join(issue.message for issue in issues)
-            error = ErrorInfo(code=ErrorCode.PLAN_INVALID, message=message[:2000], node=PLAN_REPAIR)
+            error = ErrorInfo(code=AppBuilderErrorCode.PLAN_INVALID, message=message[:2000], node=PLAN_REPAIR)
             return self._context.run.fail_with(error)
         return self._accept(draft, repaired=True)
 
@@ -62,7 +63,7 @@ class PlanningNodes:
         options = policies.APP_PLANNER if request.use_llm else policies.APP_PLANNER_OFFLINE
         summary = "Execution_Plan (repair round)" if rejected or issues else "Execution_Plan"
         draft = await context.run.call_or_fail(
-            nodes.PLANNER, request, options, summary=summary, code=ErrorCode.PLANNING_FAILED
+            nodes.PLANNER, request, options, summary=summary, code=AppBuilderErrorCode.PLANNING_FAILED
         )
         context.state.documents_ref = draft.documents_ref
         return draft

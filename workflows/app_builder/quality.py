@@ -14,12 +14,12 @@ from workflows.common.run import NodeFailed
 
 with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
+    from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import QualityResult, RepairRound, TaskFinished
     from models.app_builder.plan import ExecutionAgentID, ExecutionPlanTask
     from models.app_builder.quality import Finding, QualityReport, QualityRequest
     from models.app_builder.state import TaskRecord, TaskStatus
     from models.app_builder.tools import WORKSPACE_TOOLS
-    from models.errors import ErrorCode
 
 FINDINGS_IN_EVENT = 10
 
@@ -87,7 +87,7 @@ class QualityNodes:
             request,
             policies.APP_QUALITY_CHECKS,
             summary=f"quality round {context.round}: parse + imports",
-            code=ErrorCode.QUALITY_CHECK_FAILED,
+            code=AppBuilderErrorCode.QUALITY_CHECK_FAILED,
             activity_id=f"{context.gate_id}-check-{context.round}",
         )
         if not report.passed or request.toolchain == "off":

@@ -33,7 +33,7 @@ from workflows.common.graph import Graph
 from workflows.policies import NodeOptions
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorCode, ErrorInfo, is_error_code
     from models.events import RunEnd, RunStatus
     from models.nodes import ActivitySpec
     from models.runs import GraphPosition
@@ -77,12 +77,11 @@ class NodeFailed(Exception):
         return self.cause.type if isinstance(self.cause, ApplicationError) else None
 
     def error_info(self, node: str, default: StrEnum) -> ErrorInfo:
-        """The failure as a person should read it. A non-retryable failure whose type is a code (the platform's
-        `ErrorCode`, or one of the family's codes, `default`'s enum) keeps its code and message (they are written
+        """The failure as a person should read it. A non-retryable failure whose type is one of our codes (the
+        platform's or a family's: `is_error_code`) keeps its code and message (they are written
         for a person); a timeout or any other failure gets `default` and a sentence naming the node."""
         cause = self.cause
-        codes = ErrorCode.__members__.keys() | type(default).__members__.keys()
-        if isinstance(cause, ApplicationError) and cause.type in codes:
+        if isinstance(cause, ApplicationError) and is_error_code(cause.type):
             return ErrorInfo(code=cause.type, message=cause.message, node=node)
         if isinstance(cause, NodeTimeoutError):
             return ErrorInfo(code=default, message=f"{node} 节点超时（重试后仍未完成）", node=node)

@@ -1,5 +1,6 @@
 """The content family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
+from models.content.errors import ContentErrorCode
 from models.content.events import SUPERVISOR_EVENTS
 from models.content.runs import ContentRunRequest
 from models.content.state import ContentState
@@ -26,6 +27,7 @@ CONTENT = Family(
     name="content",
     workflows=(CONTENT_SUPERVISOR,),
     activities="activities.content.family:build_activities",
+    error_codes=ContentErrorCode,
     gateway="api.routes.content:GATEWAY",
     console=ConsolePage(page="content", label_zh="内容创作", label_en="Content"),
     description="Content creation under an LLM Supervisor (seed 001): a post with text and images",

@@ -6,8 +6,8 @@ from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from models.content.agents import OWNED_FIELDS, AgentName, StatePatch
+    from models.content.errors import ContentErrorCode
     from models.content.state import ContentState, FieldWrite
-    from models.errors import ErrorCode
 
 
 def apply_patch(state: ContentState, agent: AgentName, patch: StatePatch) -> list[str]:
@@ -17,7 +17,7 @@ def apply_patch(state: ContentState, agent: AgentName, patch: StatePatch) -> lis
     if foreign:
         raise ApplicationError(
             f"{agent.value} 写了不属于它的字段：{', '.join(sorted(foreign))}",
-            type=ErrorCode.AGENT_FIELD_NOT_OWNED,
+            type=ContentErrorCode.AGENT_FIELD_NOT_OWNED,
             non_retryable=True,
         )
     for name in written:

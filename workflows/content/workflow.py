@@ -38,10 +38,11 @@ from workflows.content.tool_loops import ContentLoops
 with workflow.unsafe.imports_passed_through():
     from models.content import nodes
     from models.content.agents import AgentName
+    from models.content.errors import ContentErrorCode
     from models.content.post import assemble_post
     from models.content.runs import ContentPost, ContentResult, ContentRunInput
     from models.content.state import ContentState
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorInfo
     from models.events import RunStatus
 
 
@@ -109,7 +110,7 @@ class ContentSupervisorWorkflow:
         missing = missing_for_end(state)
         why = state.metadata.end_message or state.metadata.end_reason or ""
         text = bool(state.generated_content and state.generated_content.body.strip())
-        code = ErrorCode.POST_INCOMPLETE if text else ErrorCode.POST_EMPTY
+        code = ContentErrorCode.POST_INCOMPLETE if text else ContentErrorCode.POST_EMPTY
         message = f"帖子未完成（{'、'.join(missing)}）：{why}"[:500]
         error = ErrorInfo(code=code, message=message, node=FINALIZE)
         self._context.events.emit("error", FINALIZE, error)

@@ -1,5 +1,6 @@
 """The image family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
+from models.image.errors import ImageErrorCode
 from models.image.events import IMAGE_EVENTS
 from models.image.requests import ImageRunInput
 from models.image.runs import SessionSnapshot
@@ -34,6 +35,7 @@ IMAGE = Family(
         IMAGE_SESSION,
     ),
     activities="activities.image.family:build_activities",
+    error_codes=ImageErrorCode,
     gateway="api.routes.image:GATEWAY",
     console=ConsolePage(page="image", label_zh="图像工作室", label_en="Image studio"),
     description="The AiVista image agent (seeds 000, 004): a turn per message, one session per conversation",

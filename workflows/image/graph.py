@@ -4,12 +4,15 @@ Routing functions are pure: they read the state and name the next node, so tests
 every transition a run records can be checked against `GRAPH`.
 """
 
+from enum import StrEnum
+
 from temporalio import workflow
 
 from workflows.common.graph import START, Edge, Graph
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
+    from models.image.errors import ImageErrorCode
     from models.image.state import ImageAgentState, Intent
 
 VALIDATE_INPUT = "validate_input"
@@ -59,18 +62,18 @@ GRAPH = Graph(
 )
 
 
-def routing_error(intent: Intent, state: ImageAgentState, has_base_image: bool) -> tuple[ErrorCode, str] | None:
+def routing_error(intent: Intent, state: ImageAgentState, has_base_image: bool) -> tuple[StrEnum, str] | None:
     """Why a parsed intent cannot go on (seed 000 §3.1 flow conditions, §7.2, §7.3), or None."""
     if intent.action == "unknown" or intent.confidence < MIN_CONFIDENCE:
         return (
-            ErrorCode.INTENT_UNKNOWN,
+            ImageErrorCode.INTENT_UNKNOWN,
             "我还不太明白你想做什么。可以试试：“生成一只赛博朋克风格的猫”，或在画布上圈出区域后说“换成机械头盔”。",
         )
     if intent.action == "inpainting" and state.user_input.mask_data is None:
-        return ErrorCode.MASK_REQUIRED, "请先在画布上涂抹出需要修改的区域（蒙版），再告诉我要改成什么。"
+        return ImageErrorCode.MASK_REQUIRED, "请先在画布上涂抹出需要修改的区域（蒙版），再告诉我要改成什么。"
     if intent.action in ("inpainting", "adjust_parameters") and not has_base_image:
         if intent.action == "adjust_parameters":
-            return ErrorCode.NO_PREVIOUS_IMAGE, "还没有可以调整的图片，请先生成一张。"
+            return ImageErrorCode.NO_PREVIOUS_IMAGE, "还没有可以调整的图片，请先生成一张。"
         return ErrorCode.IMAGE_NOT_FOUND, "局部重绘需要一张原图：请先生成图片，或在 maskData.imageUrl 中给出原图。"
     return None
 

@@ -14,6 +14,7 @@ from workflows.image.turn import ImageTurn
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.image import nodes
+    from models.image.errors import ImageErrorCode
     from models.image.nodes import PlannerRequest, ValidateRequest
     from models.search_attributes import INTENT_ACTION
 
@@ -28,7 +29,9 @@ class Intake:
         turn = self._turn
         if turn.context is None:  # queued, and its session is gone: it never gets its turn
             message = "会话已结束，排队中的请求未执行（session ended）"
-            return turn.run.fail_with(ErrorInfo(code=ErrorCode.SESSION_ENDED, message=message, node=VALIDATE_INPUT))
+            return turn.run.fail_with(
+                ErrorInfo(code=ImageErrorCode.SESSION_ENDED, message=message, node=VALIDATE_INPUT)
+            )
         validated = await turn.run.call_or_fail(
             nodes.VALIDATE_INPUT,
             ValidateRequest(user_input=turn.state.user_input),

@@ -26,7 +26,7 @@ from workflows.common.run import run_activity
 from workflows.image.workflow import ImageAgentWorkflow
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode
+    from models.image.errors import ImageErrorCode
     from models.image.runs import (
         LOOK_UP_TURN,
         START_TURN,
@@ -129,7 +129,7 @@ class ImageSessionWorkflow:
     def _accept_submit(self, turn: ChatTurn) -> None:
         if len(self._turns) > MAX_QUEUED_MESSAGES:
             raise ApplicationError(
-                f"会话排队已满（最多 {MAX_QUEUED_MESSAGES} 条），请稍后再发", type=ErrorCode.SESSION_BUSY
+                f"会话排队已满（最多 {MAX_QUEUED_MESSAGES} 条），请稍后再发", type=ImageErrorCode.SESSION_BUSY
             )
 
     @workflow.run

@@ -22,6 +22,7 @@ with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.human_input import InputOption
     from models.writing.agents import ChainContext, ChainStepOutput
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import ChainSummary, IntentRecognized
     from models.writing.intents import PHASE_OF_INTENT, IntentResult
     from models.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS
@@ -67,7 +68,7 @@ class Chains:
         except RunFailed as failed:
             return request.run.fail_with(
                 ErrorInfo(
-                    code=ErrorCode.CHAIN_STEP_FAILED,
+                    code=WritingErrorCode.CHAIN_STEP_FAILED,
                     message=f"链式步骤 {index + 1}（{AGENT_LABELS[agent]}）失败，链已中止：{failed.error.message}",
                     node=CHAIN_STEP,
                 )

@@ -1,5 +1,6 @@
 """The writing family as the platform knows it: its registered workflows and the `Family` that declares it."""
 
+from models.writing.errors import WritingErrorCode
 from models.writing.events import WRITING_EVENTS
 from models.writing.runs import RelationshipRunState, WritingState
 from workflows.common.family import ConsolePage, Family
@@ -36,6 +37,7 @@ WRITING_FAMILY = Family(
         RELATIONSHIP_UPDATE,
     ),
     activities="activities.writing.family:build_activities",
+    error_codes=WritingErrorCode,
     gateway="api.routes.writing_chat:GATEWAY",
     console=ConsolePage(page="writing", label_zh="写作", label_en="Writing"),
     description="InkFlow, the writing assistant (seed 002): projects and a conversation about them",

@@ -18,11 +18,11 @@ from workflows.writing.relationships import RelationshipGraphWorkflow
 from workflows.writing.request import WritingRequest
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode
     from models.search_attributes import OWNER, SESSION_ID
     from models.writing import nodes
     from models.writing.agents import AgentResult
     from models.writing.checks import CheckResult, ConsistencyCheckRequest
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import KnowledgeUpdate, ProcessingCheck, RelationshipUpdate
     from models.writing.nodes import KnowledgeUpdateRequest, RelationshipUpdateRequest
     from models.writing.plans import PostProcessing
@@ -75,7 +75,7 @@ class Postprocessing:
             )
             if check.degraded:
                 request.reported(
-                    POSTPROCESSING, ErrorCode.CHECK_FAILED, "模型审阅未能读取，只有规则检查的结果", check.message
+                    POSTPROCESSING, WritingErrorCode.CHECK_FAILED, "模型审阅未能读取，只有规则检查的结果", check.message
                 )
         except NodeFailed as err:
             check = await self._check_after_failure(check_request, err)
@@ -86,7 +86,7 @@ class Postprocessing:
         """The rules alone when the model's review was what failed; nothing checked when they fail too."""
         request = self._request
         if check_request.use_llm and workflow.patched(RULES_AFTER_FAILED_REVIEW):
-            request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "模型审阅失败，只有规则检查的结果")
+            request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, "模型审阅失败，只有规则检查的结果")
             rules = check_request.model_copy(update={"use_llm": False})
             try:
                 found = await request.run.call(
@@ -98,7 +98,7 @@ class Postprocessing:
                 return found.model_copy(update={"degraded": True})
             except NodeFailed as again:
                 err = again
-        request.degraded(POSTPROCESSING, err, ErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
+        request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
         return CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
 
     async def _schedule_relationship_update(self) -> None:
@@ -150,7 +150,7 @@ class Postprocessing:
                 nodes.UPDATE_KNOWLEDGE, note, policies.WRITING_POSTPROCESS, summary="save the setting"
             )
         except NodeFailed as err:
-            request.degraded(POSTPROCESSING, err, ErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能写入知识库")
+            request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能写入知识库")
             return
         request.events.emit(
             "knowledge_update",

@@ -15,9 +15,9 @@ from workflows.common.graph import START, Edge, Graph
 from workflows.common.run import GraphRun
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode
     from models.events import RunStatus
     from models.writing import nodes
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import WRITING_EVENTS, RelationshipUpdate
     from models.writing.runs import RelationshipRunInput, RelationshipRunState, WritingMetadata
 
@@ -67,7 +67,7 @@ class RelationshipGraphWorkflow:
             self._input.request,
             policies.WRITING_POSTPROCESS,
             summary=f"merge {len(self._input.request.relationships)} relationships",
-            code=ErrorCode.RELATIONSHIP_UPDATE_FAILED,
+            code=WritingErrorCode.RELATIONSHIP_UPDATE_FAILED,
         )
         self._state.result = result
         run_id = workflow.info().workflow_id

@@ -6,13 +6,15 @@ router (or a continued chain) selected, and the steps several phases take: selec
 work on, a thought, a degraded phase's report.
 """
 
+from enum import StrEnum
+
 from temporalio import workflow
 
 from workflows.common.event_log import EventLog
 from workflows.common.run import GraphRun, NodeFailed
 
 with workflow.unsafe.imports_passed_through():
-    from models.errors import ErrorCode, ErrorInfo
+    from models.errors import ErrorInfo
     from models.search_attributes import INTENT_ACTION
     from models.writing.agents import ChainContext
     from models.writing.events import WritingThought
@@ -59,11 +61,11 @@ class WritingRequest:
             return f"{self.input.text}\n{chain.selection}"
         return self.input.text
 
-    def degraded(self, node: str, err: NodeFailed, code: ErrorCode, message: str) -> None:
+    def degraded(self, node: str, err: NodeFailed, code: StrEnum, message: str) -> None:
         """Req 1.5: a failed phase is reported as an `error` event, and the run goes on without it."""
         self.reported(node, code, message, f"{message}：{err.cause}")
 
-    def reported(self, node: str, code: ErrorCode, message: str, detail: str) -> None:
+    def reported(self, node: str, code: StrEnum, message: str, detail: str) -> None:
         """What a phase could not do, as an `error` event (`detail`) and a warning thought (`message`)."""
         self.events.emit("error", node, ErrorInfo(code=code, message=detail[:500], node=node))
         self.thought(node, message, level="warning")

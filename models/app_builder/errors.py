@@ -1,0 +1,17 @@
+"""The codes only the app builder family's runs and routes carry (the platform's own are `models.errors.ErrorCode`)."""
+
+from models.errors import FamilyErrorCode
+
+
+class AppBuilderErrorCode(FamilyErrorCode):
+    """Why a app builder run or request failed."""
+
+    ANALYSIS_FAILED = "ANALYSIS_FAILED"
+    DOCUMENT_INVALID = "DOCUMENT_INVALID"
+    PLANNING_FAILED = "PLANNING_FAILED"
+    PLAN_INVALID = "PLAN_INVALID"
+    INVALID_PATCH = "INVALID_PATCH"
+    QUALITY_CHECK_FAILED = "QUALITY_CHECK_FAILED"
+    WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
+    FILE_NOT_FOUND = "FILE_NOT_FOUND"
+    TECH_STACK_UNSUPPORTED = "TECH_STACK_UNSUPPORTED"
