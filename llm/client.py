@@ -6,6 +6,11 @@
     chat_with_json(messages, schema)          → a validated pydantic model
 
 Every call takes `timeout` (seconds): the whole answer for `complete`, each next network read for `stream`.
+`complete` streams instead when given `idle_timeout` (the longest wait for the first and each next chunk) or
+`on_event` (called with every event, e.g. to report progress): `timeout` is then the whole answer's. A server
+that ignores `stream: true` and sends one JSON body is read as that whole answer. `<think>` blocks never reach
+an answer's text (`llm.reasoning`). `chat_with_json` reads the JSON wherever the answer put it
+(`llm.json_output`); an answer cut at the output limit raises `TruncatedAnswerError` instead of a repair round.
 Cancelling the calling task cancels the call and closes its connection. Retries go through the RetryEngine
 given (on by default); a stream is only retried before its first event reached the caller. Build the client
 with `retry=None` where something else owns retries, as Temporal does inside an activity.
@@ -29,13 +34,15 @@ from llm.errors import (
     ProviderConnectionError,
     ProviderTimeoutError,
     ToolRoundsExceededError,
+    TruncatedAnswerError,
 )
-from llm.json_output import json_instructions, parse_model, repair_prompt
+from llm.json_output import JsonNotFound, json_instructions, parse_model, repair_prompt
 from llm.providers import Provider
+from llm.reasoning import strip_reasoning
 from llm.retry import RetryEngine
 from llm.sse import sse_events
 from llm.tools import ToolExecutor, run_tool_calls
-from llm.types import Done, JsonOutput, LLMRequest, LLMResponse, Message, StreamEvent, TokenUsage
+from llm.types import Done, JsonOutput, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta, TokenUsage
 
 T = TypeVar("T")
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
@@ -75,8 +82,26 @@ class LLMClient:
         if self._owns_http:
             await self._http.aclose()
 
-    async def complete(self, request: LLMRequest, *, timeout: float | None = None) -> LLMResponse:
-        return await self._retrying(lambda: self._complete_once(request, timeout or self.timeout))
+    async def complete(
+        self,
+        request: LLMRequest,
+        *,
+        timeout: float | None = None,
+        idle_timeout: float | None = None,
+        on_event: Callable[[StreamEvent], Awaitable[None]] | None = None,
+    ) -> LLMResponse:
+        if idle_timeout is None and on_event is None:
+            return await self._retrying(lambda: self._complete_once(request, timeout or self.timeout))
+        whole = timeout or self.timeout
+        try:
+            async with asyncio.timeout(whole):
+                async with self.stream(request, timeout=idle_timeout or self.timeout) as stream:
+                    async for event in stream:
+                        if on_event is not None:
+                            await on_event(event)
+                    return await stream.response()
+        except TimeoutError as err:
+            raise ProviderTimeoutError(f"no whole answer within {whole:g} s", provider=self.provider.name) from err
 
     def stream(self, request: LLMRequest, *, timeout: float | None = None) -> "LLMStream":
         return LLMStream(self._stream_events(request, timeout or self.timeout))
@@ -110,10 +135,15 @@ class LLMClient:
         *,
         system: str = "",
         temperature: float | None = None,
+        max_output_tokens: int | None = None,
         timeout: float | None = None,
+        idle_timeout: float | None = None,
+        on_event: Callable[[StreamEvent], Awaitable[None]] | None = None,
     ) -> SchemaT:
         """The answer as a validated `schema`: the provider's JSON mode where it has one, instructions otherwise;
-        an invalid answer gets one repair round, then `OutputValidationError`."""
+        an invalid answer gets one repair round that says what was wrong, then `OutputValidationError`; an answer
+        cut at the output limit is `TruncatedAnswerError` (a repair would be cut the same way). `timeout` is
+        both rounds' together; `idle_timeout` and `on_event` as for `complete`."""
         json_schema = schema.model_json_schema()
         if self.provider.adapter.json_mode != "json_schema":
             system = f"{system}\n\n{json_instructions(json_schema)}".strip()
@@ -121,14 +151,30 @@ class LLMClient:
             messages=tuple(messages),
             system=system,
             temperature=temperature,
+            max_output_tokens=max_output_tokens,
             json_output=JsonOutput(name=schema.__name__, schema=json_schema),
         )
-        answer = await self.complete(request, timeout=timeout)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout or self.timeout)
+
+        async def ask(asked: LLMRequest) -> LLMResponse:
+            remaining = max(deadline - loop.time(), 0.001)
+            answer = await self.complete(asked, timeout=remaining, idle_timeout=idle_timeout, on_event=on_event)
+            if answer.finish_reason == "max_tokens":
+                limit = f"max_tokens={max_output_tokens}" if max_output_tokens else "the provider's output limit"
+                raise TruncatedAnswerError(
+                    f"the {schema.__name__} answer was cut at {limit} ({answer.usage.output_tokens} tokens)",
+                    provider=self.provider.name,
+                    limit=max_output_tokens,
+                )
+            return answer
+
+        answer = await ask(request)
         try:
             return parse_model(schema, answer.text)
-        except ValidationError as first_error:
+        except (ValidationError, JsonNotFound) as first_error:
             repair = (*request.messages, Message.assistant(answer.text), Message.user(repair_prompt(first_error)))
-            answer = await self.complete(request.model_copy(update={"messages": repair}), timeout=timeout)
+            answer = await ask(request.model_copy(update={"messages": repair}))
         try:
             return parse_model(schema, answer.text)
         except ValidationError as err:
@@ -137,6 +183,13 @@ class LLMClient:
                 provider=self.provider.name,
                 answer=answer.text,
                 errors=err.errors(include_url=False),
+            ) from err
+        except JsonNotFound as err:
+            raise OutputValidationError(
+                f"no {schema.__name__} JSON object in the answer after one repair round",
+                provider=self.provider.name,
+                answer=answer.text,
+                errors=[{"type": "json_not_found", "loc": (), "msg": str(err), "input": answer.text}],
             ) from err
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
@@ -165,20 +218,30 @@ class LLMClient:
         body = _body(response)
         if response.is_error:
             raise adapter.convert_error(response.status_code, response.headers, body)
+        return self._parsed(body)
+
+    def _parsed(self, body: Any) -> LLMResponse:
+        """A whole answer's body as the response, its `<think>` blocks dropped."""
         if not isinstance(body, dict):
             raise MalformedResponseError("the answer is not a JSON object", provider=self.provider.name, body=body)
         try:
-            return adapter.parse_response(body)
+            parsed = self.provider.adapter.parse_response(body)
         except (KeyError, TypeError, IndexError, AttributeError) as err:
             raise MalformedResponseError(
                 f"unexpected answer shape: {err!r}", provider=self.provider.name, body=body
             ) from err
+        return parsed.model_copy(update={"text": strip_reasoning(parsed.text)})
 
     async def _stream_events(self, request: LLMRequest, timeout: float) -> AsyncGenerator[StreamEvent, None]:
         adapter = self.provider.adapter
         call = adapter.build_request(request, request.model or self.provider.model, stream=True)
         opened = await self._retrying(lambda: self._open_stream(call, timeout))
         async with opened.exit_stack:
+            if opened.whole is not None:
+                if opened.whole.text:
+                    yield TextDelta(text=opened.whole.text)
+                yield Done(response=opened.whole)
+                return
             for event in opened.first_events:
                 yield event
             while not opened.decoder.finished:
@@ -204,6 +267,12 @@ class LLMClient:
             if response.is_error:
                 await response.aread()
                 raise self.provider.adapter.convert_error(response.status_code, response.headers, _body(response))
+            if "json" in response.headers.get("content-type", ""):
+                await _transport(response.aread(), self.provider.name, timeout, started=False)
+                whole = self._parsed(_body(response))
+                decoder = self.provider.adapter.stream_decoder()
+                sse = aiter(sse_events(response.aiter_bytes()))
+                return _OpenStream(stack, sse, decoder, self.provider.name, timeout, whole=whole)
             opened = _OpenStream(
                 exit_stack=stack,
                 sse=aiter(sse_events(response.aiter_bytes())),
@@ -230,6 +299,8 @@ class _OpenStream:
     provider: str
     timeout: float
     first_events: list[StreamEvent] = field(default_factory=list)
+    whole: LLMResponse | None = None
+    """The answer, when the server sent one JSON body instead of a stream."""
 
     async def next_events(self, *, started: bool) -> list[StreamEvent] | None:
         """Feeds the next SSE event to the decoder and returns what it produced; None at the end of the stream."""

@@ -14,7 +14,8 @@
     │   └── ServerError               408, 500, 502, 504 and other 5xx; failed responses  retryable
     ├── ResponseError             HTTP 200, but the answer is unusable
     │   ├── IncompleteStreamError     the stream ended before its end marker            retryable
-    │   └── MalformedResponseError    a body or tool arguments that do not parse
+    │   ├── MalformedResponseError    a body or tool arguments that do not parse
+    │   └── TruncatedAnswerError      `chat_with_json`: the answer was cut at the output limit (`limit`)
     ├── ToolRoundsExceededError   `complete_with_tools` hit max_rounds with tools still being called
     └── OutputValidationError     `chat_with_json`: the answer did not match the schema, even after one repair
 
@@ -121,6 +122,15 @@ class IncompleteStreamError(ResponseError):
 
 class MalformedResponseError(ResponseError):
     """A body, stream event or tool arguments that do not parse, or a stream that contradicts itself."""
+
+
+class TruncatedAnswerError(ResponseError):
+    """`chat_with_json`: the answer stopped at the output limit (`limit` tokens, None: the provider's own), so its
+    JSON is incomplete; asking again with the same limit gets the same cut."""
+
+    def __init__(self, message: str, *, provider: str, limit: int | None) -> None:
+        super().__init__(message, provider=provider)
+        self.limit = limit
 
 
 class ToolRoundsExceededError(LLMError):

@@ -1,12 +1,34 @@
-"""Getting a validated pydantic model out of a chat answer: the instructions that ask for it, digging the JSON
-out of an answer that wraps it in prose or a code fence, and the repair prompt after a failed validation."""
+"""Getting a validated pydantic model out of a chat answer: the instructions that ask for it, finding the JSON in
+an answer that wraps it in prose, a code fence or `<think>` reasoning, and the repair prompt that says exactly
+what was wrong.
+
+Finding the JSON: `<think>…</think>` blocks are dropped first (`llm.reasoning`); then the candidates are, in
+order, the body of every code fence, then every JSON value `json.JSONDecoder.raw_decode` reads from each `{` or
+`[` of the text (so prose before, a note after, braces in either, do not matter); a candidate with a trailing
+comma (`[1, 2,]`, `{"a": 1,}`) is read with the comma dropped. `parse_model` keeps the first candidate that
+validates; when none does it raises the validation errors of the first one that decoded, or `JsonNotFound`.
+"""
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from llm.reasoning import strip_reasoning
+
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
+_DECODER = json.JSONDecoder()
+
+
+class JsonNotFound(ValueError):
+    """The answer holds no JSON value at all."""
+
+    def __init__(self) -> None:
+        super().__init__("no JSON object found in the answer")
 
 
 def json_instructions(schema: dict[str, Any]) -> str:
@@ -16,21 +38,110 @@ def json_instructions(schema: dict[str, Any]) -> str:
     )
 
 
-def repair_prompt(error: ValidationError) -> str:
-    problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
+def repair_prompt(error: ValidationError | JsonNotFound) -> str:
+    """What the repair round tells the model: the validation errors, or that there was no JSON object."""
+    if isinstance(error, JsonNotFound):
+        problems = "no JSON object found"
+    else:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
     return f"That answer is not valid: {problems}. Reply again with only the corrected JSON object."
 
 
 def parse_model(schema: type[SchemaT], answer: str) -> SchemaT:
-    """Validates the JSON object in `answer`; raises pydantic's `ValidationError` when there is none or it is
-    wrong."""
-    return schema.model_validate_json(extract_json(answer))
+    """The first JSON value in `answer` that validates as `schema`; raises pydantic's `ValidationError` (of the
+    first object found, else the first value) when none does, `JsonNotFound` when there is none."""
+    first_error: ValidationError | None = None
+    first_is_object = False
+    for candidate in json_candidates(answer):
+        try:
+            return schema.model_validate_json(json.dumps(candidate))
+        except ValidationError as err:
+            if first_error is None or (isinstance(candidate, dict) and not first_is_object):
+                first_error, first_is_object = err, isinstance(candidate, dict)
+    if first_error is not None:
+        raise first_error
+    raise JsonNotFound()
 
 
 def extract_json(answer: str) -> str:
-    text = answer.strip()
-    if text.startswith("```"):
-        text = text.split("\n", 1)[1] if "\n" in text else ""
-        text = text.rsplit("```", 1)[0]
-    start, end = text.find("{"), text.rfind("}")
-    return text[start : end + 1] if 0 <= start < end else text
+    """The first JSON object (or array) in `answer`, as JSON text; the stripped answer when there is none (so a
+    validator reports what it got)."""
+    for candidate in json_candidates(answer):
+        if isinstance(candidate, dict | list):
+            return json.dumps(candidate, ensure_ascii=False)
+    return strip_reasoning(answer).strip()
+
+
+def json_candidates(answer: str) -> Iterator[Any]:
+    """Every JSON object or array in `answer`, fenced ones first, in the order they appear."""
+    text = strip_reasoning(answer)
+    for fenced in FENCE.finditer(text):
+        yield from _values(fenced.group(1))
+    yield from _values(text)
+
+
+def _values(text: str) -> Iterator[Any]:
+    """The values decoded from each `{` / `[` of `text` (one decoded value's own inner braces are skipped)."""
+    position = 0
+    while (start := _next_opening(text, position)) >= 0:
+        value, end = _decode_at(text, start)
+        if end is None:
+            position = start + 1
+            continue
+        yield value
+        position = end
+
+
+def _next_opening(text: str, position: int) -> int:
+    found = [i for i in (text.find("{", position), text.find("[", position)) if i >= 0]
+    return min(found) if found else -1
+
+
+def _decode_at(text: str, start: int) -> tuple[Any, int | None]:
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+        return value, end
+    except json.JSONDecodeError:
+        pass
+    repaired = _without_trailing_commas(text, start)
+    if repaired is None:
+        return None, None
+    try:
+        value, _ = _DECODER.raw_decode(repaired[0])
+    except json.JSONDecodeError:
+        return None, None
+    return value, repaired[1]
+
+
+def _without_trailing_commas(text: str, start: int) -> tuple[str, int] | None:
+    """The bracketed value starting at `start` with every comma that directly precedes a `}` or `]` removed, and
+    where it ends in `text`; None when its brackets never balance or no comma was removed."""
+    out: list[str] = []
+    depth, in_string, escaped, removed = 0, False, False, False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            out.append(char)
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            continue
+        if char in "}]":
+            last = len(out) - 1
+            while last >= 0 and out[last].isspace():
+                last -= 1
+            if last >= 0 and out[last] == ",":
+                del out[last]
+                removed = True
+            depth -= 1
+        elif char in "{[":
+            depth += 1
+        elif char == '"':
+            in_string = True
+        out.append(char)
+        if depth == 0:
+            return ("".join(out), index + 1) if removed else None
+    return None

@@ -33,6 +33,9 @@ class ToolCall(_Frozen):
     arguments: dict[str, Any] = Field(default_factory=dict)
     signature: str | None = None
     """Opaque provider state to send back with this call on the next turn (Gemini's `thoughtSignature`)."""
+    arguments_error: str | None = None
+    """Why the arguments could not be read (the answer was cut at the output limit in the middle of them): the
+    call is not run, and the model gets this back as the call's error result."""
 
 
 class TokenUsage(_Frozen):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from llm.errors import LLMError, MalformedResponseError, error_for_status
+from llm.reasoning import ThinkFilter
 from llm.retry import retry_after_from_headers
 from llm.sse import SseEvent
 from llm.types import (
@@ -61,6 +62,29 @@ def parse_arguments(raw: str, *, provider: str, tool: str) -> dict[str, Any]:
     return value
 
 
+def call_arguments(raw: str, *, provider: str, tool: str, finish_reason: FinishReason) -> ToolCall | dict[str, Any]:
+    """A tool call's arguments (`parse_arguments`); when the answer was cut at the output limit and they do not
+    parse, a `ToolCall` stand-in whose `arguments_error` says so (the caller fills in id and name), so the model
+    can be told rather than the turn failing."""
+    try:
+        return parse_arguments(raw, provider=provider, tool=tool)
+    except MalformedResponseError as err:
+        if finish_reason != "max_tokens":
+            raise
+        error = f"the arguments of {tool} were cut at the output limit after {len(raw)} characters ({err.message})"
+        return ToolCall(id="", name=tool, arguments_error=error)
+
+
+def read_call(
+    call_id: str, name: str, raw: str, *, provider: str, finish_reason: FinishReason, signature: str | None = None
+) -> ToolCall:
+    """The `ToolCall` for a call's raw argument JSON (see `call_arguments`)."""
+    arguments = call_arguments(raw, provider=provider, tool=name, finish_reason=finish_reason)
+    if isinstance(arguments, ToolCall):
+        return arguments.model_copy(update={"id": call_id, "signature": signature})
+    return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
+
+
 def settle_finish_reason(reason: FinishReason, tool_calls: tuple[ToolCall, ...] | list[ToolCall]) -> FinishReason:
     """Some protocols (Gemini) say STOP when the turn ends in tool calls; the client always says tool_use."""
     return "tool_use" if tool_calls and reason == "stop" else reason
@@ -88,11 +112,16 @@ class StreamAccumulator:
     model: str | None = None
     response_id: str | None = None
     pending: list[StreamEvent] = field(default_factory=list)
+    think: ThinkFilter = field(default_factory=ThinkFilter)
+    """Keeps `<think>` blocks out of the text, even when their tags arrive split across deltas."""
 
     def text(self, delta: str) -> None:
-        if delta:
-            self.text_parts.append(delta)
-            self.pending.append(TextDelta(text=delta))
+        self._visible(self.think.feed(delta))
+
+    def _visible(self, text: str) -> None:
+        if text:
+            self.text_parts.append(text)
+            self.pending.append(TextDelta(text=text))
 
     def start_call(self, key: str | int, call_id: str, name: str, signature: str | None = None) -> None:
         self.calls[key] = _OpenCall(id=call_id, name=name, signature=signature)
@@ -123,21 +152,20 @@ class StreamAccumulator:
 
     def response(self) -> LLMResponse:
         """The final response; ends any call the protocol never closed explicitly (Chat Completions)."""
+        self._visible(self.think.finish())
         for key in self.calls:
             self.end_call(key)
+        reason = self.finish_reason or "stop"
         tool_calls = tuple(
-            ToolCall(
-                id=c.id,
-                name=c.name,
-                arguments=parse_arguments("".join(c.arguments), provider=self.provider, tool=c.name),
-                signature=c.signature,
+            read_call(
+                c.id, c.name, "".join(c.arguments), provider=self.provider, finish_reason=reason, signature=c.signature
             )
             for c in self.calls.values()
         )
         return LLMResponse(
             text="".join(self.text_parts),
             tool_calls=tool_calls,
-            finish_reason=settle_finish_reason(self.finish_reason or "stop", tool_calls),
+            finish_reason=settle_finish_reason(reason, tool_calls),
             usage=self.usage,
             model=self.model,
             response_id=self.response_id,

@@ -16,14 +16,14 @@ from llm.adapters.base import (
     JsonMode,
     StreamDecoder,
     WireAdapter,
-    parse_arguments,
     present,
+    read_call,
     settle_finish_reason,
 )
 from llm.adapters.openai_errors import openai_error_class, openai_stream_error_status
 from llm.errors import LLMError
 from llm.sse import SseEvent
-from llm.types import FinishReason, LLMRequest, LLMResponse, Message, TokenUsage, ToolCall, ToolCallPart, ToolResultPart
+from llm.types import FinishReason, LLMRequest, LLMResponse, Message, TokenUsage, ToolCallPart, ToolResultPart
 
 FINISH_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
@@ -73,17 +73,17 @@ class OpenAIChatAdapter(WireAdapter):
     def parse_response(self, body: Any) -> LLMResponse:
         choice = body["choices"][0]
         message = choice["message"]
+        reason = FINISH_REASONS.get(choice.get("finish_reason") or "", "stop")
         calls = tuple(
-            ToolCall(
-                id=c["id"],
-                name=c["function"]["name"],
-                arguments=parse_arguments(
-                    c["function"].get("arguments") or "", provider=self.provider, tool=c["function"]["name"]
-                ),
+            read_call(
+                c["id"],
+                c["function"]["name"],
+                c["function"].get("arguments") or "",
+                provider=self.provider,
+                finish_reason=reason,
             )
             for c in message.get("tool_calls") or []
         )
-        reason = FINISH_REASONS.get(choice.get("finish_reason") or "", "stop")
         return LLMResponse(
             text=message.get("content") or "",
             tool_calls=calls,

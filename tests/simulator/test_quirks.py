@@ -1,16 +1,15 @@
 """Every quirk mode, in both protocols, through this project's `LLMClient` and raw httpx: what the simulator sends
-and what the client makes of it. Where the client gets a quirk wrong (issue 25's table), the test states the
-right behaviour and is marked `xfail(strict=True)`, so it turns into a failure to remove the mark once fixed."""
+and what the client makes of it: the JSON read wherever the answer put it, reasoning kept out of the text, a
+truncated answer or tool call recognised as such, transport failures as typed errors."""
 
 import json
 
 import httpx
 import pytest
 
-from llm import LLMRequest, Message
+from llm import LLMRequest, Message, TextDelta
 from llm.errors import (
     LLMError,
-    MalformedResponseError,
     ProviderConnectionError,
     ProviderTimeoutError,
     RateLimitError,
@@ -70,24 +69,13 @@ async def test_an_invalid_answer_gets_one_repair_round(
     assert "not valid" in simulator.log[1].request.last_user_text
 
 
-def issue25(reason: str) -> pytest.MarkDecorator:
-    """A defect issue 25 lists: the test states the right behaviour and fails until it is fixed."""
-    return pytest.mark.xfail(strict=True, reason=f"issue 25: {reason}")
-
-
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-@pytest.mark.parametrize(
-    "quirk",
-    [
-        pytest.param(Quirk.PROSE_BRACES, marks=issue25("extract_json cuts from the first { to the last }")),
-        pytest.param(Quirk.THINK, marks=issue25("extract_json keeps <think> and its braces")),
-        pytest.param(Quirk.TRAILING_COMMA, marks=issue25("a trailing comma fails pydantic's strict JSON parser")),
-    ],
-)
+@pytest.mark.parametrize("quirk", [Quirk.PROSE_BRACES, Quirk.THINK, Quirk.TRAILING_COMMA])
 async def test_recoverable_json_is_read_in_one_request(
     simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, quirk: Quirk
 ) -> None:
-    """The JSON is whole in these answers, yet the client misses it and spends a repair round on each."""
+    """The JSON is whole in these answers: found behind prose and notes with braces, `<think>` blocks with
+    braces, and trailing commas, without a repair round (issue 25: each cost one before)."""
     simulator.quirks = [QuirkRule(quirk, first=1)]
     await client_for(simulator, protocol, http).chat_with_json([Message.user("请评审第二章")], Review)
 
@@ -109,18 +97,26 @@ async def test_reasoning_sent_apart_never_reaches_the_text(
     assert answer.usage.output_tokens > len(answer.text), "the reasoning tokens are counted all the same"
 
 
-@issue25("<think>…</think> is kept in the answer's text")
 @pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("stream", [False, True])
 async def test_think_blocks_never_reach_the_text(
-    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, stream: bool
 ) -> None:
     simulator.quirks = [QuirkRule(Quirk.THINK)]
     client = client_for(simulator, protocol, http)
+    request = LLMRequest(messages=(Message.user("写一段开头"),))
+    deltas: list[str] = []
 
-    answer = await client.stream(LLMRequest(messages=(Message.user("写一段开头"),))).response()
+    if stream:
+        async with client.stream(request) as events:
+            deltas = [event.text async for event in events if isinstance(event, TextDelta)]
+            answer = await events.response()
+    else:
+        answer = await client.complete(request)
 
-    assert simulator.log[0].text.startswith("<think>")
-    assert "<think>" not in answer.text
+    sent = simulator.log[0].text
+    assert sent.startswith("<think>") and answer.text == sent.split("</think>", 1)[1].lstrip()
+    assert not stream or "".join(deltas) == answer.text, "no streamed delta carries the reasoning"
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -141,17 +137,20 @@ async def test_truncation_ends_with_the_length_reason(
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-async def test_a_tool_call_cut_at_max_tokens_has_unreadable_arguments(
+async def test_a_tool_call_cut_at_max_tokens_says_its_arguments_are_unreadable(
     simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
 ) -> None:
+    """The turn is not a failure: the call carries why its arguments cannot be read, for the model to be told."""
     simulator.quirks = [QuirkRule(Quirk.TRUNCATE)]
     request = LLMRequest(messages=(Message.user("查一下杭州的天气"),), tools=(WEATHER,))
 
-    with pytest.raises(MalformedResponseError):
-        await client_for(simulator, protocol, http).stream(request).response()
+    response = await client_for(simulator, protocol, http).stream(request).response()
 
     [(name, arguments)] = simulator.log[0].tool_calls
     assert name == "get_weather" and isinstance(arguments, str) and simulator.log[0].finish == "length"
+    [call] = response.tool_calls
+    assert response.finish_reason == "max_tokens" and call.name == "get_weather" and call.arguments == {}
+    assert call.arguments_error is not None and "output limit" in call.arguments_error
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -10,7 +10,9 @@ A loop is a `Conversation`, carried by the workflow between those activities, wi
 - `record(text, calls)`: the turn's tool calls join the conversation;
 - `run_tools(tools)`: the last turn's tool calls, one activity each (side by side, or in order when each call must
   see what the one before it did); a call that failed for good becomes an error result the model reads, and
-  every result joins the conversation for the next turn.
+  every result joins the conversation for the next turn. A call whose arguments could not be read (the model
+  was cut off at its output limit in the middle of them: `ToolCall.arguments_error`) is not run: the model reads
+  why as that call's error result.
 
 `run(ask, tools)` is the whole loop inside one node (turn, tools, turn ... until the model answers without tool
 calls or its limit is spent); a loop that spans two graph nodes (a turn node and a tools node) takes the steps one
@@ -22,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 
 from workflows.common.run import NodeFailed
 from workflows.policies import ToolLimit
@@ -129,8 +132,15 @@ class Conversation:
             await self.run_tools(tools, side_by_side=side_by_side)
 
 
+TOOL_ARGUMENTS_UNREADABLE = "TOOL_ARGUMENTS_UNREADABLE"
+"""The type of the failure a call with unreadable arguments gets instead of being run."""
+
+
 async def _call(tools: Tools[ResultT], call: ToolCall, number: int) -> ResultT:
     try:
+        if call.arguments_error is not None:
+            unreadable = ApplicationError(call.arguments_error, type=TOOL_ARGUMENTS_UNREADABLE, non_retryable=True)
+            raise NodeFailed(unreadable)
         result = await tools.run(call, number)
     except NodeFailed as err:
         result = tools.failed(call, err)

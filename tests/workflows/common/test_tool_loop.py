@@ -100,3 +100,15 @@ def test_a_limit_counts_calls_or_rounds() -> None:
     assert conversation.tools_allowed, "a round counts when its results came back"
     conversation.clear()
     assert conversation.history() == [] and Conversation(ToolLimit(calls=0)).tools_allowed is False
+
+
+async def test_a_call_whose_arguments_were_cut_off_is_not_run_and_the_model_reads_why() -> None:
+    conversation = Conversation()
+    tools = Tools()
+    cut = ToolCall(id="c-write", name="write", arguments_error="the arguments of write were cut at the output limit")
+    conversation.record("", [*calls("read"), cut])
+
+    results = await conversation.run_tools(tools, side_by_side=True)
+
+    assert tools.log == ["run read #1", "returned read", "returned write"]
+    assert results[1].is_error and "cut at the output limit" in results[1].content
