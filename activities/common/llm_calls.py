@@ -4,31 +4,39 @@ the mapping of the client's typed errors onto Temporal failures (rule 2, STYLE "
     ask_json(llm, question)                    → the validated answer; the client's `LLMError`s as they are
     json_answer_or_invalid(llm, question)      → the validated answer, or the `OutputValidationError`
     json_answer(llm, question, code=...)       → the validated answer; an invalid one is `permanent(code)`
-    model_turn(llm, request)                   → one call's answer (a tool loop's turn: tool calls, or text)
+    model_turn(llm, request, on_text=...)      → one call's answer (a tool loop's turn: tool calls, or text)
 
-A JSON question goes through the client's `chat_with_json`: one call, and one repair round when the answer does
-not validate. Every call's timeout is `llm_timeout`. The client runs with its RetryEngine off, so Temporal owns
-retries: a retryable error (429, 5xx, 529, a dropped connection) becomes a retryable `ApplicationError` whose
-`next_retry_delay` is the provider's Retry-After (capped), so Temporal waits as long as the provider asked instead
-of the node's backoff; anything else (quota spent, bad request, bad key) is non-retryable.
+A JSON question goes through the client's `chat_with_json`: one call, and one repair round that tells the model
+what was wrong when the answer does not validate; an answer cut at its output limit is a non-retryable
+`TruncatedAnswerError` naming the node and the limit (asking again gets the same cut), never a repair round.
 
-What a node asks is a `JsonQuestion`, named after the node: what later applies per node (a time budget, an output
-limit from the expected answer size, streaming with heartbeats) is added to it and to these functions, not to
-the callers.
+Time: a call's budget is the running activity's own start-to-close timeout less `TIME_MARGIN` (`call_budget`),
+so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A node that declares a heartbeat
+timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
+heartbeats with every chunk, and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the longest wait for the
+first chunk and between two chunks, so a stalled stream is noticed long before the budget ends. Output: a
+question's `max_tokens` (its expected answer size, with room) is the limit the provider is sent.
+
+Errors: the client runs with its RetryEngine off, so Temporal owns retries: a retryable error (429, 5xx, 529, a
+dropped connection, a cut stream) becomes a retryable `ApplicationError` whose `next_retry_delay` is the
+provider's Retry-After (capped), so Temporal waits as long as the provider asked instead of the node's backoff.
+It is logged here as one line with its status, and raised as a BENIGN failure, which the SDK logs at debug level
+instead of a warning with the traceback. Anything else (quota spent, bad request, bad key, truncation) is
+non-retryable and logged by the SDK as a failure.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 from temporalio import activity
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 
 from activities.common.failures import permanent
-from llm import LLMClient, LLMRequest, LLMResponse, Message
+from llm import LLMClient, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta
 from llm.errors import LLMError, OutputValidationError
 from llm.retry import RetryConfig
 
@@ -38,6 +46,8 @@ MAX_RETRY_AFTER = RetryConfig().max_delay
 """Seconds; a longer Retry-After is cut to this, as the client's own RetryEngine does."""
 TIME_MARGIN = 1.0
 """Seconds an activity keeps back from its start-to-close timeout to report an LLM timeout itself."""
+MIN_BUDGET = 0.5
+"""Seconds; the least a call is given, however short its activity."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,9 @@ class JsonQuestion(Generic[SchemaT]):
     messages: Sequence[Message]
     system: str = ""
     temperature: float | None = None
+    max_tokens: int | None = None
+    """The answer's expected size in tokens, with room: sent as the output limit (None: the provider's default).
+    An answer that reaches it is cut, and fails as `TruncatedAnswerError`."""
 
 
 async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
@@ -60,7 +73,8 @@ async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
         question.schema,
         system=question.system,
         temperature=question.temperature,
-        timeout=llm_timeout(llm.timeout),
+        max_output_tokens=question.max_tokens,
+        **_call_options(llm, None),
     )
 
 
@@ -72,7 +86,7 @@ async def json_answer_or_invalid(llm: LLMClient, question: JsonQuestion[SchemaT]
     except OutputValidationError as err:
         return err
     except LLMError as err:
-        raise llm_failure(err) from err
+        raise llm_failure(err, node=question.node) from err
 
 
 async def json_answer(
@@ -95,29 +109,66 @@ async def json_answer(
     return answer
 
 
-async def model_turn(llm: LLMClient, request: LLMRequest) -> LLMResponse:
+async def model_turn(
+    llm: LLMClient,
+    request: LLMRequest,
+    *,
+    max_tokens: int | None = None,
+    on_text: Callable[[str], Awaitable[None]] | None = None,
+) -> LLMResponse:
     """One model call's answer as it is: a turn of a tool loop (tool calls, or the final text; the workflow runs
-    the tools), or a plain text answer; `LLMError`s become Temporal failures (`llm_failure`)."""
+    the tools, and answers a call whose arguments were cut off with an error result), or a plain text answer,
+    streamed to `on_text` as it is written when given; `max_tokens` is the output limit. `LLMError`s become
+    Temporal failures (`llm_failure`)."""
+    if max_tokens is not None:
+        request = request.model_copy(update={"max_output_tokens": max_tokens})
     try:
-        return await llm.complete(request, timeout=llm_timeout(llm.timeout))
+        return await llm.complete(request, **_call_options(llm, on_text))
     except LLMError as err:
         raise llm_failure(err) from err
 
 
-def llm_failure(error: LLMError) -> ApplicationError:
+def llm_failure(error: LLMError, *, node: str | None = None) -> ApplicationError:
+    """The client's error as Temporal's failure: retryable ones after the provider's Retry-After, logged as one
+    line and raised as BENIGN (no traceback in the worker's log); the message names the node when given."""
     delay = None
     if error.retryable and error.retry_after is not None:
         delay = timedelta(seconds=min(error.retry_after, MAX_RETRY_AFTER))
     details = {"provider": error.provider, "status": error.status, "retryAfter": error.retry_after}
+    message = f"{node}: {error}" if node else str(error)
+    if error.retryable:
+        activity.logger.warning("LLM call failed, Temporal retries it: %s (%s)", message, type(error).__name__)
     return ApplicationError(
-        str(error), details, type=type(error).__name__, non_retryable=not error.retryable, next_retry_delay=delay
+        message,
+        details,
+        type=type(error).__name__,
+        non_retryable=not error.retryable,
+        next_retry_delay=delay,
+        category=ApplicationErrorCategory.BENIGN if error.retryable else ApplicationErrorCategory.UNSPECIFIED,
     )
 
 
-def llm_timeout(configured: float) -> float:
-    """The LLM call's timeout inside the running activity: the configured one, or less if the activity's own
-    start-to-close timeout would end it first."""
-    limit = activity.info().start_to_close_timeout
+def call_budget(fallback: float) -> float:
+    """Seconds the running activity gives its model call: its start-to-close timeout less `TIME_MARGIN` (at
+    least `MIN_BUDGET`); `fallback` when it declares none."""
+    info = activity.info()
+    limit = info.start_to_close_timeout or info.schedule_to_close_timeout
     if limit is None:
-        return configured
-    return max(0.5, min(configured, limit.total_seconds() - TIME_MARGIN))
+        return fallback
+    return max(MIN_BUDGET, limit.total_seconds() - TIME_MARGIN)
+
+
+def _call_options(llm: LLMClient, on_text: Callable[[str], Awaitable[None]] | None) -> dict[str, Any]:
+    """The client's timing and streaming options for a call inside the running activity (see the docstring)."""
+    budget = call_budget(llm.timeout)
+    heartbeats = activity.info().heartbeat_timeout is not None
+    if not heartbeats and on_text is None:
+        return {"timeout": budget}
+
+    async def on_event(event: StreamEvent) -> None:
+        if heartbeats:
+            activity.heartbeat()
+        if on_text is not None and isinstance(event, TextDelta):
+            await on_text(event.text)
+
+    return {"timeout": budget, "idle_timeout": min(llm.timeout, budget), "on_event": on_event}

@@ -14,7 +14,7 @@ from typing import TypeVar
 from pydantic import BaseModel, Field
 
 from activities.common.failures import permanent
-from activities.common.llm_calls import JsonQuestion, json_answer, llm_failure, llm_timeout, model_turn
+from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
 from activities.writing.offline_agents import compose
@@ -22,8 +22,7 @@ from activities.writing.project_access import ProjectReader
 from activities.writing.story_facts import character_states
 from activities.writing.story_so_far import ChapterPiece, review_chunks
 from activities.writing.streaming import ContentStreamer
-from llm import LLMClient, LLMRequest, Message, TextDelta
-from llm.errors import LLMError
+from llm import LLMClient, LLMRequest, Message
 from models.errors import ErrorCode
 from models.writing.agents import (
     MAX_OPTIONS,
@@ -194,14 +193,7 @@ class WritingAgents:
         if request.stream is None:
             return (await model_turn(llm, call)).text, False
         streamer = ContentStreamer(request.stream, request.agent)
-        try:
-            async with llm.stream(call, timeout=llm_timeout(llm.timeout)) as stream:
-                async for event in stream:
-                    if isinstance(event, TextDelta):
-                        await streamer.add(event.text)
-                response = await stream.response()
-        except LLMError as err:
-            raise llm_failure(err) from err
+        response = await model_turn(llm, call, on_text=streamer.add)
         await streamer.flush()
         return response.text, streamer.sent_chars > 0
 

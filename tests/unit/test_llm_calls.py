@@ -4,13 +4,15 @@ failure with the caller's code (or handed back, for a node that has a use for it
 Temporal failures that keep its Retry-After, and a tool loop's turn returns the model's tool calls."""
 
 import dataclasses
+import logging
+import time
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import httpx
 import pytest
 from pydantic import BaseModel, Field
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 from temporalio.testing import ActivityEnvironment
 
 from activities.common.llm_calls import (
@@ -18,16 +20,23 @@ from activities.common.llm_calls import (
     ask_json,
     json_answer,
     json_answer_or_invalid,
-    llm_timeout,
+    llm_failure,
     model_turn,
 )
 from llm import LLMClient, LLMRequest, Message
-from llm.errors import OutputValidationError
+from llm.errors import OutputValidationError, QuotaExhaustedError, RateLimitError
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from tests.llm.answers import chat_completion, llm_settings
+from tests.llm.conftest import http
 from tests.llm.loopback import Loopback
+from tests.simulator.clients import PROTOCOLS, client_for
+from tests.simulator.examples import Review
+from tests.simulator.profiles import REALISTIC
+from tests.simulator.quirks import Quirk, QuirkRule
+from tests.simulator.requests import Protocol
+from tests.simulator.server import Simulator
 
 
 class Verdict(BaseModel):
@@ -37,9 +46,12 @@ class Verdict(BaseModel):
     score: int = Field(ge=0, le=10)
 
 
+__all__ = ["http"]
+
 QUESTION = JsonQuestion(
     node="demo_node", schema=Verdict, messages=[Message.user("judge this")], system="You judge.", temperature=0.2
 )
+REVIEW = JsonQuestion(node="reviewer", schema=Review, messages=[Message.user("请评审第二章")])
 VALID = {"label": "good", "score": 7}
 INVALID = {"label": "good", "score": 42}
 
@@ -160,9 +172,134 @@ async def test_a_tool_loop_turn_maps_the_providers_errors(llm: LLMClient, loopba
     assert not caught.value.non_retryable and caught.value.next_retry_delay == timedelta(seconds=7)
 
 
-async def test_the_calls_timeout_ends_before_the_activitys_own() -> None:
-    env = ActivityEnvironment()
-    env.info = dataclasses.replace(env.info, start_to_close_timeout=timedelta(seconds=5))
+def simulated_client(simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, timeout: float) -> LLMClient:
+    """A worker's client whose model is the simulator, with `LLM_TIMEOUT_SECONDS` = `timeout`."""
+    return client_for(simulator, protocol, http, llm_timeout_seconds=timeout)
 
-    assert env.run(llm_timeout, 60.0) == 4.0
-    assert env.run(llm_timeout, 3.0) == 3.0
+
+def node_environment(start_to_close: float, heartbeat: float | None = None) -> ActivityEnvironment:
+    """An activity environment declaring a node's timeouts, as `workflows.policies` would."""
+    env = ActivityEnvironment()
+    env.info = dataclasses.replace(
+        env.info,
+        start_to_close_timeout=timedelta(seconds=start_to_close),
+        heartbeat_timeout=None if heartbeat is None else timedelta(seconds=heartbeat),
+    )
+    return env
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_call_gets_its_nodes_start_to_close_not_llm_timeout_seconds(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    """Issue 25: a 90 s node got min(LLM_TIMEOUT_SECONDS, 89 s); here an answer slower than the setting arrives."""
+    simulator.profile, simulator.time_scale = REALISTIC, 0.1
+    llm = simulated_client(simulator, http, protocol, timeout=0.1)
+
+    answer = await node_environment(start_to_close=5).run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
+
+    assert isinstance(answer, Review) and simulator.log[0].generation_seconds > 0.1
+    assert not simulator.log[0].request.stream, "a node without a heartbeat timeout gets its answer whole"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_node_with_a_heartbeat_timeout_streams_and_heartbeats_per_chunk(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    simulator.profile, simulator.time_scale = REALISTIC, 0.02
+    llm = simulated_client(simulator, http, protocol, timeout=1.0)
+    env = node_environment(start_to_close=10, heartbeat=2)
+    beats: list[object] = []
+    env.on_heartbeat = lambda *details: beats.append(details)
+
+    answer = await env.run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
+
+    assert isinstance(answer, Review) and simulator.log[0].request.stream
+    assert len(beats) >= simulator.log[0].answer_tokens // 4, "a heartbeat for every chunk"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_streamed_node_gives_up_on_a_silent_model_after_llm_timeout_seconds(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    simulator.quirks = [QuirkRule(Quirk.HANG)]
+    llm = simulated_client(simulator, http, protocol, timeout=0.3)
+    started = time.monotonic()
+
+    with pytest.raises(ApplicationError) as caught:
+        await node_environment(start_to_close=30, heartbeat=5).run(
+            json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED
+        )
+
+    assert caught.value.type == "ProviderTimeoutError" and not caught.value.non_retryable
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_questions_max_tokens_is_the_output_limit_sent(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    llm = simulated_client(simulator, http, protocol, timeout=5)
+    question = dataclasses.replace(REVIEW, max_tokens=4000)
+
+    await node_environment(start_to_close=5).run(json_answer, llm, question, code=ErrorCode.AGENT_FAILED)
+    await node_environment(start_to_close=5).run(model_turn, llm, LLMRequest(messages=REVIEW.messages), max_tokens=3000)
+
+    assert [call.request.max_tokens for call in simulator.log] == [4000, 3000]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_truncated_json_answer_is_a_non_retryable_error_naming_the_node_and_limit(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    """No repair round: a repair under the same limit is cut the same way."""
+    simulator.quirks = [QuirkRule(Quirk.TRUNCATE)]
+    llm = simulated_client(simulator, http, protocol, timeout=5)
+    question = dataclasses.replace(REVIEW, max_tokens=40)
+
+    with pytest.raises(ApplicationError) as caught:
+        await node_environment(start_to_close=5).run(json_answer, llm, question, code=ErrorCode.AGENT_FAILED)
+
+    assert caught.value.non_retryable and caught.value.type == "TruncatedAnswerError"
+    assert "reviewer" in caught.value.message and "max_tokens=40" in caught.value.message
+    assert [call.finish for call in simulator.log] == ["length"]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_streamed_text_reaches_the_caller_without_reasoning(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    """A writing agent's text, as it streams to the run: no `<think>` block, however its tags were split."""
+    simulator.quirks = [QuirkRule(Quirk.THINK)]
+    llm = simulated_client(simulator, http, protocol, timeout=5)
+    written: list[str] = []
+
+    async def on_text(text: str) -> None:
+        written.append(text)
+
+    request = LLMRequest(messages=(Message.user("写一段开头"),))
+    response = await node_environment(start_to_close=5).run(model_turn, llm, request, on_text=on_text)
+
+    assert simulator.log[0].request.stream and simulator.log[0].text.startswith("<think>")
+    assert "".join(written) == response.text and response.text and "think>" not in response.text
+
+
+def test_a_retryable_provider_error_is_one_log_line_and_a_benign_failure(caplog: pytest.LogCaptureFixture) -> None:
+    """The SDK logs a BENIGN failure at debug level, without the warning and its traceback."""
+    error = RateLimitError("rate limited", provider="openai", status=429, retry_after=3)
+
+    with caplog.at_level(logging.DEBUG, logger="temporalio.activity"):
+        failure = node_environment(start_to_close=5).run(llm_failure, error, node="reviewer")
+
+    assert failure.category == ApplicationErrorCategory.BENIGN and not failure.non_retryable
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "429" in record.getMessage() and "reviewer" in record.getMessage()
+
+
+def test_a_permanent_provider_error_is_left_to_the_sdk_to_report() -> None:
+    error = QuotaExhaustedError("quota spent", provider="openai", status=402)
+
+    failure = node_environment(start_to_close=5).run(llm_failure, error)
+
+    assert failure.category == ApplicationErrorCategory.UNSPECIFIED and failure.non_retryable
