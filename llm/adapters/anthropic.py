@@ -1,5 +1,8 @@
 """Anthropic Messages API (`POST /v1/messages`): system as its own field, content blocks, SSE with named events.
 
+Consecutive messages of one role (two assistant turns, tool results then a user turn) are merged into one, as
+the API requires turns to alternate.
+
 Content blocks: the answer is the `text` blocks joined, the tool calls are the `tool_use` blocks (client tools).
 Every other block is skipped, whole or streamed: `thinking` and `redacted_thinking`, the server tools Anthropic
 runs itself (`server_tool_use` and its results: `web_search_tool_result`, `web_fetch_tool_result`,
@@ -16,7 +19,7 @@ is raised as a typed error.
 
 from typing import Any
 
-from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, present, settle_finish_reason
+from llm.adapters.base import HttpCall, StreamDecoder, WireAdapter, alternating, present, settle_finish_reason
 from llm.errors import (
     AuthenticationError,
     BadRequestError,
@@ -76,7 +79,7 @@ class AnthropicAdapter(WireAdapter):
         body: dict[str, Any] = {
             "model": model,
             "max_tokens": request.max_output_tokens or DEFAULT_MAX_TOKENS,
-            "messages": [_message(m) for m in request.messages],
+            "messages": alternating([_message(m) for m in request.messages]),
         }
         body |= present(system=request.system or None, temperature=request.temperature, top_p=request.top_p)
         if request.tools:

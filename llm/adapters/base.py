@@ -42,6 +42,19 @@ class HttpCall:
     params: dict[str, str] = field(default_factory=dict)
 
 
+def alternating(turns: list[dict[str, Any]], *, role: str = "role", content: str = "content") -> list[dict[str, Any]]:
+    """Wire turns with consecutive turns of one role merged into one (their content lists joined), for the
+    protocols that require user and assistant turns to alternate (Anthropic, Gemini): two assistant messages in a
+    row, or tool results followed by a user message, would otherwise be refused."""
+    merged: list[dict[str, Any]] = []
+    for turn in turns:
+        if merged and merged[-1][role] == turn[role]:
+            merged[-1] = {**merged[-1], content: [*merged[-1][content], *turn[content]]}
+        else:
+            merged.append(turn)
+    return merged
+
+
 def present(**fields: Any) -> dict[str, Any]:
     """The fields that have a value: optional request settings are left out of a body rather than sent as null."""
     return {name: value for name, value in fields.items() if value is not None}

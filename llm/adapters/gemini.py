@@ -3,14 +3,15 @@
 Every streamed chunk is a whole `GenerateContentResponse`; a `functionCall` part arrives whole in one chunk (no
 argument fragments, no end marker), so each becomes start + one delta + end at once, and the stream simply ends.
 A part's `thoughtSignature` is kept on the tool call and sent back with it on the next turn, as thinking models
-require. Thought parts (`thought: true`) are not answer text. Errors carry `google.rpc` details: `RetryInfo`
+require. Thought parts (`thought: true`) are not answer text. Consecutive contents of one role are merged into
+one, as user and model turns must alternate. Errors carry `google.rpc` details: `RetryInfo`
 gives the retry delay, and a `QuotaFailure` on a per-day quota means the quota is spent (not retryable).
 """
 
 import json
 from typing import Any
 
-from llm.adapters.base import HttpCall, StreamAccumulator, StreamDecoder, WireAdapter, present
+from llm.adapters.base import HttpCall, StreamAccumulator, StreamDecoder, WireAdapter, alternating, present
 from llm.errors import LLMError, QuotaExhaustedError, RateLimitError
 from llm.sse import SseEvent
 from llm.types import (
@@ -47,7 +48,7 @@ class GeminiAdapter(WireAdapter):
     protocol = "gemini"
 
     def build_request(self, request: LLMRequest, model: str, *, stream: bool) -> HttpCall:
-        body: dict[str, Any] = {"contents": [_content(m) for m in request.messages]}
+        body: dict[str, Any] = {"contents": alternating([_content(m) for m in request.messages], content="parts")}
         if request.system:
             body["systemInstruction"] = {"parts": [{"text": request.system}]}
         if request.tools:
