@@ -28,6 +28,11 @@ class ThinkFilter:
         self._inside = False
         self._after_block = False
 
+    @property
+    def inside(self) -> bool:
+        """Whether the text so far ends inside a `<think>` block."""
+        return self._inside
+
     def feed(self, delta: str) -> str:
         self._pending += delta
         visible: list[str] = []

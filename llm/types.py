@@ -156,6 +156,13 @@ class TextDelta(_Frozen):
     text: str
 
 
+class Thinking(_Frozen):
+    """Stream event: the model is reasoning (a `<think>` block, `reasoning_content`, a thinking block or thought
+    part). The reasoning itself is dropped, never part of the answer; the event only says the model is working."""
+
+    type: Literal["thinking"] = "thinking"
+
+
 class ToolCallStart(_Frozen):
     """Stream event: the model began a tool call."""
 
@@ -186,4 +193,4 @@ class Done(_Frozen):
     response: LLMResponse
 
 
-StreamEvent = TextDelta | ToolCallStart | ToolCallDelta | ToolCallEnd | Done
+StreamEvent = TextDelta | Thinking | ToolCallStart | ToolCallDelta | ToolCallEnd | Done

@@ -13,8 +13,9 @@ what was wrong when the answer does not validate; an answer cut at its output li
 Time: a call's budget is the running activity's own start-to-close timeout less `TIME_MARGIN` (`call_budget`),
 so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A node that declares a heartbeat
 timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
-heartbeats with every chunk, and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the longest wait for the
-first chunk and between two chunks, so a stalled stream is noticed long before the budget ends. Output: a
+heartbeats with every chunk (reasoning chunks too), and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the
+longest wait for the first chunk and between two chunks (at most the heartbeat timeout less `TIME_MARGIN`, so the
+call, not Temporal, reports a silent model), and a stalled stream is noticed long before the budget ends. Output: a
 question's `max_tokens` (its expected answer size, with room) is the limit the provider is sent.
 
 Errors: the client runs with its RetryEngine off, so Temporal owns retries: a retryable error (429, 5xx, 529, a
@@ -161,9 +162,13 @@ def call_budget(fallback: float) -> float:
 def _call_options(llm: LLMClient, on_text: Callable[[str], Awaitable[None]] | None) -> dict[str, Any]:
     """The client's timing and streaming options for a call inside the running activity (see the docstring)."""
     budget = call_budget(llm.timeout)
-    heartbeats = activity.info().heartbeat_timeout is not None
-    if not heartbeats and on_text is None:
+    heartbeat = activity.info().heartbeat_timeout
+    heartbeats = heartbeat is not None
+    if heartbeat is None and on_text is None:
         return {"timeout": budget}
+    idle = min(llm.timeout, budget)
+    if heartbeat is not None:
+        idle = min(idle, max(MIN_BUDGET, heartbeat.total_seconds() - TIME_MARGIN))
 
     async def on_event(event: StreamEvent) -> None:
         if heartbeats:
@@ -171,4 +176,4 @@ def _call_options(llm: LLMClient, on_text: Callable[[str], Awaitable[None]] | No
         if on_text is not None and isinstance(event, TextDelta):
             await on_text(event.text)
 
-    return {"timeout": budget, "idle_timeout": min(llm.timeout, budget), "on_event": on_event}
+    return {"timeout": budget, "idle_timeout": idle, "on_event": on_event}

@@ -11,10 +11,10 @@ runs itself (`server_tool_use` and its results: `web_search_tool_result`, `web_f
 
 Stream: message_start (usage so far) → content_block_start/delta/stop per block, the deltas going only to text
 blocks (`text_delta`) and client tool calls (`input_json_delta`), never to the skipped blocks (a server tool's
-`input_json_delta`, `thinking_delta`, `signature_delta`, `citations_delta`, unknown kinds) → message_delta (stop
-reason, cumulative usage: each count it carries replaces message_start's, and when server tools ran it carries
-the whole turn's input) → message_stop. `ping` is ignored; an `error` event mid-stream (HTTP status still 200)
-is raised as a typed error.
+`input_json_delta`, `thinking_delta`, `signature_delta`, `citations_delta`, unknown kinds; a `thinking_delta`
+only yields a `Thinking` event) → message_delta (stop reason, cumulative usage: each count it carries replaces
+message_start's, and when server tools ran it carries the whole turn's input) → message_stop. `ping` is ignored;
+an `error` event mid-stream (HTTP status still 200) is raised as a typed error.
 """
 
 from typing import Any
@@ -159,6 +159,8 @@ class _AnthropicStream(StreamDecoder):
             self.acc.text(delta["text"])
         elif block_type == "tool_use" and delta["type"] == "input_json_delta":
             self.acc.call_arguments(index, delta.get("partial_json", ""))
+        elif delta["type"] == "thinking_delta":
+            self.acc.thinking()
 
     def _block_type(self, index: int) -> str:
         try:

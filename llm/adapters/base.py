@@ -21,6 +21,7 @@ from llm.types import (
     LLMResponse,
     StreamEvent,
     TextDelta,
+    Thinking,
     TokenUsage,
     ToolCall,
     ToolCallDelta,
@@ -129,7 +130,14 @@ class StreamAccumulator:
     """Keeps `<think>` blocks out of the text, even when their tags arrive split across deltas."""
 
     def text(self, delta: str) -> None:
-        self._visible(self.think.feed(delta))
+        visible = self.think.feed(delta)
+        self._visible(visible)
+        if len(visible) < len(delta) and self.think.inside:
+            self.thinking()
+
+    def thinking(self) -> None:
+        """The model sent reasoning: dropped, only a `Thinking` event says it is at work."""
+        self.pending.append(Thinking())
 
     def _visible(self, text: str) -> None:
         if text:

@@ -136,7 +136,9 @@ def _absorb(acc: StreamAccumulator, chunk: dict[str, Any]) -> None:
                 )
                 acc.call_arguments(key, json.dumps(call.get("args") or {}, ensure_ascii=False))
                 acc.end_call(key)
-            elif "text" in part and not part.get("thought"):
+            elif part.get("thought"):
+                acc.thinking()
+            elif "text" in part:
                 acc.text(part["text"])
         if reason := candidate.get("finishReason"):
             acc.finish_reason = FINISH_REASONS.get(reason, "stop")

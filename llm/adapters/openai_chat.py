@@ -3,9 +3,11 @@ mode), Ollama and most OpenAI-compatible servers.
 
 Stream: `data:` chunks whose `delta.tool_calls[]` are identified by `index` (only the first fragment of a call
 carries its id and name), an optional usage chunk with `"choices": []` (`stream_options.include_usage`), then
-`data: [DONE]`. There is no per-call end marker: calls end when the turn does. A chunk carrying `error` (sent by
-compatible servers after a 200, sometimes followed by `[DONE]` all the same) is raised as the typed error its own
-status, code and type mean (`openai_stream_error_status`), not as a blanket server error.
+`data: [DONE]`. Reasoning sent apart (`reasoning_content`, DeepSeek and vLLM; `reasoning`, some others) is not
+answer text: it only yields a `Thinking` event. There is no per-call end marker: calls end when the turn does. A
+chunk carrying `error` (sent by compatible servers after a 200, sometimes followed by `[DONE]` all the same) is
+raised as the typed error its own status, code and type mean (`openai_stream_error_status`), not as a blanket
+server error.
 """
 
 import json
@@ -120,6 +122,8 @@ class _ChatStream(StreamDecoder):
             if choice.get("index", 0) != 0:
                 continue
             delta = choice.get("delta") or {}
+            if delta.get("reasoning_content") or delta.get("reasoning"):
+                self.acc.thinking()
             self.acc.text(delta.get("content") or "")
             for fragment in delta.get("tool_calls") or []:
                 index, function = fragment.get("index", 0), fragment.get("function") or {}

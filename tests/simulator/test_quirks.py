@@ -258,3 +258,20 @@ async def test_every_error_the_simulator_sends_is_an_llm_error(simulator: Simula
     for _ in transport:
         with pytest.raises(LLMError):
             await client.stream(LLMRequest(messages=(Message.user("hi"),))).response()
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize("quirk", [Quirk.REASONING, Quirk.THINK])
+async def test_reasoning_streams_as_thinking_events_without_its_text(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, quirk: Quirk
+) -> None:
+    """A model that reasons for a minute still shows it is at work (the activity heartbeats on every event)."""
+    simulator.quirks = [QuirkRule(quirk)]
+    client = client_for(simulator, protocol, http)
+
+    async with client.stream(LLMRequest(messages=(Message.user("写一段开头"),))) as stream:
+        events = [event async for event in stream]
+
+    kinds = [event.type for event in events]
+    assert kinds[0] == "thinking" and kinds.count("thinking") > 1 and "text_delta" in kinds
+    assert kinds.index("text_delta") > max(i for i, kind in enumerate(kinds) if kind == "thinking")
