@@ -52,8 +52,12 @@ class Settings(BaseSettings):
     llm_model: str | None = None
     llm_protocol: Literal["responses", "chat"] | None = None
     """OpenAI only: Responses (the default) or Chat Completions."""
-    llm_timeout_seconds: float = 8.0
-    """Per LLM call; an activity lowers it to fit its own start-to-close timeout."""
+    llm_timeout_seconds: float = 20.0
+    """The longest wait for a streamed answer's first chunk and between two chunks (reasoning chunks count): a
+    model silent that long has stalled. It does not cap a whole answer: a call's budget is its node's
+    start-to-close timeout (`workflows.policies`), so a 90 s node may take 90 s; the nodes that declare a
+    heartbeat timeout stream, and for them it is cut to that timeout less a second. Outside activities, the
+    client's timeout per call."""
     openai_api_key: SecretStr | None = None
     anthropic_api_key: SecretStr | None = None
     gemini_api_key: SecretStr | None = None

@@ -224,9 +224,12 @@ RESEARCH_TOOL_CALLS = ToolLimit(calls=8)
 SUPERVISOR_TOOL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
 """One tool call of a loop that reads (the Supervisor's `inspect_artifact`, research's `search_notes` and
 `extract_facts`), a RAG node: 5 s; after 10 s of failures the model reads the failure as the tool's result."""
-CONTENT_AGENT = NodeOptions(start_to_close=timedelta(seconds=30), budget=timedelta(seconds=60))
-"""An agent's LLM call (one JSON answer: a brief, a layout, a post's text, a review): 30 s per attempt; after 60 s
-of failures its offline agent answers instead."""
+CONTENT_AGENT = NodeOptions(
+    start_to_close=timedelta(seconds=30), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=60)
+)
+"""An agent's LLM call (one JSON answer: a brief, a layout, a post's text, a review): 30 s per attempt, streamed
+with a heartbeat per chunk (a dead worker or a silent model is noticed after 15 s); after 60 s of failures its
+offline agent answers instead."""
 CONTENT_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
 """An offline agent, an Executor: 5 s, the full retry schedule; when it fails for good the run ends with an error."""
 REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
@@ -242,20 +245,28 @@ CONTENT_INPUT_TIMEOUT = timedelta(hours=24)
 
 # --- the app builder (seed 003) -----------------------------------------------------------------------------------
 
-APP_ANALYSIS_AGENT = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
+APP_ANALYSIS_AGENT = NodeOptions(
+    start_to_close=timedelta(seconds=90), heartbeat=timedelta(seconds=30), budget=timedelta(minutes=5)
+)
 """An analysis agent's LLM call: one Session_Document, a long JSON answer (a Planner that writes a document, not a
-10 s routing decision): 90 s per attempt, retried 5/10/20 s apart within 5 minutes; then the layer stops."""
+10 s routing decision): 90 s per attempt, streamed with a heartbeat per chunk (a dead worker or a silent model is
+noticed after 30 s), retried 5/10/20 s apart within 5 minutes; then the layer stops."""
 APP_ANALYSIS_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """An offline analysis agent: milliseconds of rules, local."""
-APP_PLANNER = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
+APP_PLANNER = NodeOptions(
+    start_to_close=timedelta(seconds=90), heartbeat=timedelta(seconds=30), budget=timedelta(minutes=5)
+)
 """The planning layer's LLM call (the Execution_Plan from four documents), like an analysis agent."""
 APP_PLANNER_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """The offline planner (the seed's wave graph as tasks) and the storing of the documents: local."""
 APP_TASK_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=30))
 """One execution task without a model (rules that write files into the blob store), an Executor with file work:
 30 s, retried 5/10/20 s apart; when it fails for good the task is failed and its dependents are skipped."""
-APP_TASK_TURN = NodeOptions(start_to_close=timedelta(seconds=90), budget=timedelta(minutes=5))
-"""One LLM turn of a writing agent's tool loop (it may write a whole file as a tool call's arguments)."""
+APP_TASK_TURN = NodeOptions(
+    start_to_close=timedelta(seconds=90), heartbeat=timedelta(seconds=30), budget=timedelta(minutes=5)
+)
+"""One LLM turn of a writing agent's tool loop (it may write a whole file as a tool call's arguments), streamed
+with a heartbeat per chunk like an analysis agent."""
 APP_TASK_TOOL = NodeOptions(start_to_close=timedelta(seconds=10))
 """One workspace tool call (list, read, write a blob): 10 s, retried 5/10/20 s apart."""
 APP_APPLY_PATCHES = NodeOptions(start_to_close=timedelta(seconds=30))

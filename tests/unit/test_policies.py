@@ -2,6 +2,8 @@
 
 from datetime import timedelta
 
+import pytest
+
 from models.settings import Settings
 from workflows import policies
 
@@ -81,3 +83,14 @@ def test_a_hosted_image_task_is_given_up_inside_the_runs_deadline() -> None:
     assert waits[0] == policies.IMAGE_TASK_POLL.first and max(waits) == policies.IMAGE_TASK_POLL.longest
     hosted = policies.IMAGE_SUBMIT.start_to_close + policies.IMAGE_TASK_POLL.total + policies.IMAGE_FETCH.start_to_close
     assert hosted <= policies.IMAGE_RUN_DEADLINE - timedelta(seconds=10), hosted
+
+
+@pytest.mark.parametrize(
+    "name", ["APP_ANALYSIS_AGENT", "APP_PLANNER", "APP_TASK_TURN", "WRITING_AGENT", "CONTENT_AGENT"]
+)
+def test_the_long_llm_nodes_stream_under_a_heartbeat_timeout_shorter_than_their_attempt(name: str) -> None:
+    """Their answers take a real model 20-90 s: the call streams and heartbeats per chunk (`llm_calls`) when the
+    node declares a heartbeat timeout, so a dead worker is noticed before the attempt's timeout."""
+    options: policies.NodeOptions = getattr(policies, name)
+
+    assert options.heartbeat is not None and options.heartbeat < options.start_to_close

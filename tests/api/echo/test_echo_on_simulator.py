@@ -2,6 +2,7 @@
 latency profile at a time scale, both protocols, and the quirks a real model shows — the run ends with the
 simulator's answer, or with the degrade event and the offline reply, never silently."""
 
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -102,3 +103,17 @@ async def test_a_model_whose_answers_are_always_cut_short_degrades_and_says_so(
     assert [e.event for e in events[:2]] == ["degraded", "reply_ready"]
     assert events[1].data["data"] == {"text": "（离线回声）今天天气不错", "offline": True}
     assert [(call.quirk, call.finish) for call in simulator.log] == [(Quirk.TRUNCATE, "length")], "no repair round"
+
+
+async def test_a_rate_limited_answer_is_one_log_line_not_a_traceback(
+    simulated: Gateway, simulator: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The worker's log after a 429 that Temporal retries: one line with the status, no SDK traceback."""
+    simulator.quirks = [QuirkRule(Quirk.RATE_LIMIT, first=1)]
+    with caplog.at_level(logging.INFO, logger="temporalio"):
+        run_id = await start(simulated, "EchoWorkflow", {"text": "今天天气不错"})
+        events = await answer_and_read(simulated, run_id, "keep")
+
+    assert events[0].event == "reply_ready" and [call.status for call in simulator.log] == [429, 200]
+    noted = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith("temporalio")]
+    assert [r.exc_info for r in noted] == [None] and "429" in noted[0].getMessage()
