@@ -61,11 +61,25 @@ async def test_an_echo_run_replies_with_the_simulated_model_s_answer(simulated: 
     assert time.monotonic() - started >= call.generation_seconds
 
 
-@pytest.mark.parametrize("quirk", [Quirk.FENCE, Quirk.PROSE, Quirk.REASONING, Quirk.MISSING_FIELD, Quirk.RATE_LIMIT])
+@pytest.mark.parametrize(
+    "quirk",
+    [
+        Quirk.FENCE,
+        Quirk.PROSE,
+        Quirk.PROSE_BRACES,
+        Quirk.THINK,
+        Quirk.TRAILING_COMMA,
+        Quirk.REASONING,
+        Quirk.MISSING_FIELD,
+        Quirk.RATE_LIMIT,
+        Quirk.SERVER_ERROR,
+        Quirk.CUT_STREAM,
+    ],
+)
 async def test_a_quirk_on_the_first_answer_still_ends_with_the_model_s_reply(
     simulated: Gateway, simulator: Simulator, quirk: Quirk
 ) -> None:
-    """Read as it is, or after the client's repair round, or after Temporal's retry (a 429)."""
+    """Read as it is, or after the client's repair round, or after Temporal's retry (a 429, a 500, a cut body)."""
     simulator.quirks = [QuirkRule(quirk, first=1)]
     run_id = await start(simulated, "EchoWorkflow", {"text": "今天天气不错"})
 
@@ -76,7 +90,9 @@ async def test_a_quirk_on_the_first_answer_still_ends_with_the_model_s_reply(
         "offline": False,
     }
     assert simulator.log[0].quirk == quirk and len(simulator.log) == (
-        1 if quirk in {Quirk.FENCE, Quirk.PROSE, Quirk.REASONING} else 2
+        1
+        if quirk in {Quirk.FENCE, Quirk.PROSE, Quirk.PROSE_BRACES, Quirk.THINK, Quirk.TRAILING_COMMA, Quirk.REASONING}
+        else 2
     )
 
 
