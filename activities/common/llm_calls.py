@@ -38,7 +38,7 @@ from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 
 from activities.common.failures import permanent
 from llm import LLMClient, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta
-from llm.errors import LLMError, OutputValidationError
+from llm.errors import LLMError, OutputValidationError, TransportError
 from llm.retry import RetryConfig
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
@@ -131,21 +131,24 @@ async def model_turn(
 
 def llm_failure(error: LLMError, *, node: str | None = None) -> ApplicationError:
     """The client's error as Temporal's failure: retryable ones after the provider's Retry-After, logged as one
-    line and raised as BENIGN (no traceback in the worker's log); the message names the node when given."""
+    line and raised as BENIGN (no traceback in the worker's log); the message names the node when given. A stream
+    that stalled or dropped after its first chunk is retryable here too: the client would not resend it (its
+    caller holds part of the answer), but a new attempt of the activity starts the answer afresh."""
+    retryable = error.retryable or isinstance(error, TransportError)
     delay = None
-    if error.retryable and error.retry_after is not None:
+    if retryable and error.retry_after is not None:
         delay = timedelta(seconds=min(error.retry_after, MAX_RETRY_AFTER))
     details = {"provider": error.provider, "status": error.status, "retryAfter": error.retry_after}
     message = f"{node}: {error}" if node else str(error)
-    if error.retryable:
+    if retryable:
         activity.logger.warning("LLM call failed, Temporal retries it: %s (%s)", message, type(error).__name__)
     return ApplicationError(
         message,
         details,
         type=type(error).__name__,
-        non_retryable=not error.retryable,
+        non_retryable=not retryable,
         next_retry_delay=delay,
-        category=ApplicationErrorCategory.BENIGN if error.retryable else ApplicationErrorCategory.UNSPECIFIED,
+        category=ApplicationErrorCategory.BENIGN if retryable else ApplicationErrorCategory.UNSPECIFIED,
     )
 
 

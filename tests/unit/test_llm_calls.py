@@ -28,7 +28,7 @@ from llm.errors import OutputValidationError, QuotaExhaustedError, RateLimitErro
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
-from tests.llm.answers import chat_completion, llm_settings
+from tests.llm.answers import chat_completion, chat_stream, llm_settings
 from tests.llm.conftest import http
 from tests.llm.loopback import Loopback
 from tests.simulator.clients import PROTOCOLS, client_for
@@ -303,3 +303,19 @@ def test_a_permanent_provider_error_is_left_to_the_sdk_to_report() -> None:
     failure = node_environment(start_to_close=5).run(llm_failure, error)
 
     assert failure.category == ApplicationErrorCategory.UNSPECIFIED and failure.non_retryable
+
+
+async def test_a_stream_that_stalls_after_its_first_chunk_is_retried_by_temporal(
+    llm: LLMClient, loopback: Loopback
+) -> None:
+    streamed = chat_stream(["第一段", "第二段"])
+    after_first_text = streamed.body.index("第二段".encode()) - 60
+    loopback.queue(dataclasses.replace(streamed, stall_after=(after_first_text, 3.0)))
+    llm.timeout = 0.3
+
+    with pytest.raises(ApplicationError) as caught:
+        await node_environment(start_to_close=10, heartbeat=5).run(
+            model_turn, llm, LLMRequest(messages=REVIEW.messages)
+        )
+
+    assert caught.value.type == "ProviderTimeoutError" and not caught.value.non_retryable
