@@ -131,7 +131,7 @@ async def test_app_run_builds_the_todo_app_the_model_designed(
     request: pytest.FixtureRequest, gateway: Gateway, model: Model
 ) -> None:
     fails_on_the_simulator_today(
-        request, model, "issue 25: the 8 s cap on every model call fails the analysis (ANALYSIS_FAILED)"
+        request, model, "issue 25: the plan names agents and tools the registry lacks, twice (PLAN_INVALID)"
     )
     response = await gateway.http.post(
         "/v1/apps/runs", json={"message": TODO_APP, "techStack": ["react", "typescript"]}
