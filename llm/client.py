@@ -36,7 +36,7 @@ from llm.errors import (
     ToolRoundsExceededError,
     TruncatedAnswerError,
 )
-from llm.json_output import JsonNotFound, json_instructions, parse_model, repair_prompt
+from llm.json_output import json_instructions, parse_model, repair_prompt
 from llm.providers import Provider
 from llm.reasoning import strip_reasoning
 from llm.retry import RetryEngine
@@ -172,7 +172,7 @@ class LLMClient:
         answer = await ask(request)
         try:
             return parse_model(schema, answer.text)
-        except (ValidationError, JsonNotFound) as first_error:
+        except ValidationError as first_error:
             repair = (*request.messages, Message.assistant(answer.text), Message.user(repair_prompt(first_error)))
             answer = await ask(request.model_copy(update={"messages": repair}))
         try:
@@ -183,13 +183,6 @@ class LLMClient:
                 provider=self.provider.name,
                 answer=answer.text,
                 errors=err.errors(include_url=False),
-            ) from err
-        except JsonNotFound as err:
-            raise OutputValidationError(
-                f"no {schema.__name__} JSON object in the answer after one repair round",
-                provider=self.provider.name,
-                answer=answer.text,
-                errors=[{"type": "json_not_found", "loc": (), "msg": str(err), "input": answer.text}],
             ) from err
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:

@@ -6,7 +6,8 @@ Finding the JSON: `<think>…</think>` blocks are dropped first (`llm.reasoning`
 order, the body of every code fence, then every JSON value `json.JSONDecoder.raw_decode` reads from each `{` or
 `[` of the text (so prose before, a note after, braces in either, do not matter); a candidate with a trailing
 comma (`[1, 2,]`, `{"a": 1,}`) is read with the comma dropped. `parse_model` keeps the first candidate that
-validates; when none does it raises the validation errors of the first one that decoded, or `JsonNotFound`.
+validates; when none does it raises pydantic's `ValidationError`: the errors of the first object that decoded, or
+one `json_invalid` error, "no JSON object found", when there is none.
 """
 
 import json
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import InitErrorDetails
 
 from llm.reasoning import strip_reasoning
 
@@ -24,11 +26,7 @@ FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _DECODER = json.JSONDecoder()
 
 
-class JsonNotFound(ValueError):
-    """The answer holds no JSON value at all."""
-
-    def __init__(self) -> None:
-        super().__init__("no JSON object found in the answer")
+NOT_FOUND = "no JSON object found"
 
 
 def json_instructions(schema: dict[str, Any]) -> str:
@@ -38,18 +36,15 @@ def json_instructions(schema: dict[str, Any]) -> str:
     )
 
 
-def repair_prompt(error: ValidationError | JsonNotFound) -> str:
+def repair_prompt(error: ValidationError) -> str:
     """What the repair round tells the model: the validation errors, or that there was no JSON object."""
-    if isinstance(error, JsonNotFound):
-        problems = "no JSON object found"
-    else:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
+    problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in error.errors())
     return f"That answer is not valid: {problems}. Reply again with only the corrected JSON object."
 
 
 def parse_model(schema: type[SchemaT], answer: str) -> SchemaT:
     """The first JSON value in `answer` that validates as `schema`; raises pydantic's `ValidationError` (of the
-    first object found, else the first value) when none does, `JsonNotFound` when there is none."""
+    first object found, else the first value, else "no JSON object found") when none does."""
     first_error: ValidationError | None = None
     first_is_object = False
     for candidate in json_candidates(answer):
@@ -60,7 +55,8 @@ def parse_model(schema: type[SchemaT], answer: str) -> SchemaT:
                 first_error, first_is_object = err, isinstance(candidate, dict)
     if first_error is not None:
         raise first_error
-    raise JsonNotFound()
+    missing = InitErrorDetails(type="json_invalid", loc=(), input=answer, ctx={"error": NOT_FOUND})
+    raise ValidationError.from_exception_data(schema.__name__, [missing])
 
 
 def extract_json(answer: str) -> str:

@@ -4,7 +4,7 @@
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from llm.json_output import JsonNotFound, parse_model, repair_prompt
+from llm.json_output import parse_model, repair_prompt
 from llm.reasoning import ThinkFilter, strip_reasoning
 
 
@@ -39,12 +39,12 @@ def test_a_trailing_comma_inside_a_string_is_kept() -> None:
 
 
 def test_the_repair_prompt_says_what_was_wrong() -> None:
-    with pytest.raises(JsonNotFound) as missing:
+    with pytest.raises(ValidationError) as missing:
         parse_model(Verdict, "抱歉，我无法回答。")
     with pytest.raises(ValidationError) as invalid:
         parse_model(Verdict, '[1] {"label": "ok"}')
 
-    assert "no JSON object found" in repair_prompt(missing.value)
+    assert "(root): Invalid JSON: no JSON object found" in repair_prompt(missing.value)
     assert "score: Field required" in repair_prompt(invalid.value), "the object's errors, not the list's"
 
 
