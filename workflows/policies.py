@@ -197,10 +197,12 @@ It heartbeats with every batch it streams, so a dead worker is noticed after 15 
 offline agent answers instead."""
 WRITING_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
 """The deterministic offline agent (no LLM, or the LLM's fallback), an Executor: 5 s, the full retry schedule."""
-WRITING_CHECK = NodeOptions(start_to_close=timedelta(seconds=45), budget=timedelta(seconds=90))
+WRITING_CHECK = NodeOptions(
+    start_to_close=timedelta(seconds=45), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=90)
+)
 """The draft's consistency check, a Critic whose model review is a JSON list of issues (a hosted model under load
-writes one in 5-20 s): 45 s per attempt; after 90 s of failures the rules check alone and the run ends with a
-degraded `check_result`."""
+writes one in 5-20 s): 45 s per attempt, streamed with a heartbeat per chunk; after 90 s of failures the rules
+check alone and the run ends with a degraded `check_result`."""
 WRITING_POSTPROCESS = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
 """Saving to the project (relationship graph, world notes): 5 s; after 10 s the run reports it and goes on."""
 

@@ -86,7 +86,7 @@ def test_a_hosted_image_task_is_given_up_inside_the_runs_deadline() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["APP_ANALYSIS_AGENT", "APP_PLANNER", "APP_TASK_TURN", "WRITING_AGENT", "CONTENT_AGENT"]
+    "name", ["APP_ANALYSIS_AGENT", "APP_PLANNER", "APP_TASK_TURN", "WRITING_AGENT", "WRITING_CHECK", "CONTENT_AGENT"]
 )
 def test_the_long_llm_nodes_stream_under_a_heartbeat_timeout_shorter_than_their_attempt(name: str) -> None:
     """Their answers take a real model 20-90 s: the call streams and heartbeats per chunk (`llm_calls`) when the
