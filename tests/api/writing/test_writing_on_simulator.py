@@ -58,15 +58,9 @@ async def test_a_writing_request_ends_with_the_simulated_model_s_text(
     assert time.monotonic() - started >= max(call.generation_seconds for call in simulator.log)
 
 
-THINKS = pytest.param(
-    Quirk.THINK,
-    marks=pytest.mark.xfail(strict=True, reason="issue 25: the llmpath branch strips <think> in the client"),
-)
-
-
 @pytest.mark.parametrize(
     "quirk",
-    [Quirk.FENCE, Quirk.PROSE, Quirk.RATE_LIMIT, Quirk.SERVER_ERROR, Quirk.CUT_STREAM, THINKS],
+    [Quirk.FENCE, Quirk.PROSE, Quirk.RATE_LIMIT, Quirk.SERVER_ERROR, Quirk.CUT_STREAM, Quirk.THINK],
 )
 async def test_with_a_quirk_a_scene_ends_with_the_model_s_text_or_says_it_degraded(
     simulated: Gateway, simulator: Simulator, quirk: Quirk

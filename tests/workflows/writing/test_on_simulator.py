@@ -87,9 +87,6 @@ def stored_texts(harness: WritingHarness, project_id: str) -> list[str]:
     return [f"{note.title}\n{note.content}" for note in notes]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 25: <think> is stripped by the client on the llmpath branch; remove on merge"
-)
 async def test_issue_25_a_model_that_thinks_aloud_leaves_no_think_in_the_project_or_the_result(
     simulated: WritingHarness, simulator: Simulator
 ) -> None:
