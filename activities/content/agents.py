@@ -8,7 +8,7 @@ reference analysis always measures the images' pixels (no LLM): palette, brightn
 import asyncio
 from typing import TypeVar
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer
@@ -69,9 +69,19 @@ class BriefAnswer(BaseModel):
 
 
 class ImagePlansAnswer(BaseModel):
-    """The image planner's JSON."""
+    """The image planner's JSON: plans with distinct ids (each id gets one image; a repeated id would leave a plan
+    that can never be drawn)."""
 
     plans: list[ImagePlan] = Field(min_length=1, max_length=9)
+
+    @field_validator("plans")
+    @classmethod
+    def _distinct_ids(cls, plans: list[ImagePlan]) -> list[ImagePlan]:
+        ids = [plan.plan_id for plan in plans]
+        repeated = sorted({plan_id for plan_id in ids if ids.count(plan_id) > 1})
+        if repeated:
+            raise ValueError(f"every plan needs its own plan_id (p1, p2, …); repeated: {', '.join(repeated)}")
+        return plans
 
 
 class ReviewAnswer(BaseModel):
@@ -94,7 +104,10 @@ class ContentAgents:
             return await asyncio.to_thread(compile_brief, request)
         answer = await self._ask(self._llm, request, BriefAnswer)
         if answer.brief is not None:
-            return _outcome(StatePatch(creative_brief=answer.brief), f"brief：{answer.brief.topic}")
+            brief = answer.brief
+            if request.view.platform is not None and brief.platform != request.view.platform:
+                brief = brief.model_copy(update={"platform": request.view.platform})  # the user's choice stands
+            return _outcome(StatePatch(creative_brief=brief), f"brief：{brief.topic}")
         if answer.clarification is not None and request.may_ask:
             options = [(option.id, option.label) for option in answer.clarification.options]
             question = Clarification(key="brief.clarify", question=answer.clarification.question, options=options)

@@ -2,9 +2,12 @@
 one tool call (`supervisor.supervisor_tool`: `inspect_artifact`). Without an LLM, or with `use_llm` off after
 the LLM failed for good, the offline policy decides (labelled offline).
 
-The decision's JSON Schema is in the system prompt (`next_agent` one of the graph's agents or END). An answer
-with no usable decision gets one repair round (the same call without tools, the reason sent back); one still
-unusable comes back as `Turn.unreadable`, the reason, for the workflow to count."""
+Each turn's message ends with the decision's JSON Schema, whose `next_agent` lists the choices that move the run
+on now (`useful_choices`: a stage missing or stale, the quality fallback after a failed review, END once the run
+may end): a model that picks from them does not loop over finished stages. Any agent of the graph (or END) is
+still read as a decision; the routing rules judge it. An answer with no usable decision gets one repair round
+(the same call without tools, the reason sent back); one still unusable comes back as `Turn.unreadable`, the
+reason, for the workflow to count."""
 
 import json
 from typing import Any
@@ -12,13 +15,13 @@ from typing import Any
 from pydantic import Field, ValidationError, field_validator
 
 from activities.common.llm_calls import model_turn
-from activities.content.offline.supervisor_policy import decide
+from activities.content.offline.supervisor_policy import ORDER, decide
 from activities.content.prompts import state_summary, supervisor_prompt
 from llm import LLMClient, LLMRequest, Message, ToolDefinition
 from llm.json_output import extract_json, json_instructions, repair_prompt
 from models.content import nodes
-from models.content.agents import END, AgentName, SupervisorDecision
-from models.content.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
+from models.content.agents import END, AgentName, ContentView, SupervisorDecision
+from models.content.turns import Progress, ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from stores.blob_store import LocalBlobStore
 from stores.evidence import load_items
 
@@ -62,10 +65,29 @@ class ReadableDecision(SupervisorDecision):
         return value.strip()
 
 
-def decision_instructions() -> str:
-    """The decision's format for the system prompt: the JSON Schema, `next_agent` an enum."""
+def useful_choices(progress: Progress, view: ContentView) -> list[str]:
+    """The choices that move the run on now, in the seed's normal order: every stage missing or stale (reference
+    analysis only with reference images), the quality fallback's agent after a failed review, and END once the run
+    may end; every choice when none is left (the routing rules then say why)."""
+    choices = [
+        agent.value
+        for agent in ORDER
+        if progress.artifacts[agent] != "done"
+        and (agent is not AgentName.REFERENCE_INTELLIGENCE or view.reference_images)
+    ]
+    fallback = progress.quality_fallback
+    if fallback is not None and not progress.review_passed and fallback.agent.value not in choices:
+        choices.append(fallback.agent.value)
+    if progress.can_end:
+        choices.append(END)
+    return choices or list(NEXT_AGENTS)
+
+
+def decision_instructions(choices: list[str]) -> str:
+    """The decision's format for this turn: the JSON Schema, `next_agent` one of `choices`."""
     schema: dict[str, Any] = ReadableDecision.model_json_schema(by_alias=True)
-    return json_instructions(schema)
+    schema["properties"]["next_agent"]["enum"] = choices
+    return f"本轮可选的 next_agent：{', '.join(choices)}。\n{json_instructions(schema)}"
 
 
 class SupervisorAgent:
@@ -83,11 +105,12 @@ class SupervisorAgent:
         if self._llm is None or not request.use_llm:
             decision = decide(progress, request.view)
             return Turn(decision=decision, text=decision.guidance, offline=True)
-        system = f"{supervisor_prompt()}\n\n{decision_instructions()}"
-        messages = (Message.user(state_summary(request.view, progress, request.messages)), *request.conversation)
+        summary = state_summary(request.view, progress, request.messages)
+        instructions = decision_instructions(useful_choices(progress, request.view))
+        messages = (Message.user(f"{summary}\n\n{instructions}"), *request.conversation)
         call = LLMRequest(
             messages=messages,
-            system=system,
+            system=supervisor_prompt(),
             tools=(INSPECT_ARTIFACT,) if request.tools_allowed else (),
             temperature=SUPERVISOR_TEMPERATURE,
         )

@@ -106,12 +106,7 @@ async def test_writing_chat_writes_the_fight_on_the_docks(gateway: Gateway, mode
     assert not result["offline"] and from_the_model(model, result["text"]), result
 
 
-async def test_content_run_writes_the_xiaohongshu_post(
-    request: pytest.FixtureRequest, gateway: Gateway, model: Model
-) -> None:
-    fails_on_the_simulator_today(
-        request, model, "issue 25: the Supervisor cannot use the model's decisions; the run ends completed, post empty"
-    )
+async def test_content_run_writes_the_xiaohongshu_post(gateway: Gateway, model: Model) -> None:
     response = await gateway.http.post(
         "/v1/content/runs", json={"topic": TOPIC, "platform": "xiaohongshu", "evidence": NOTES}
     )
@@ -122,9 +117,11 @@ async def test_content_run_writes_the_xiaohongshu_post(
     assert [e.event for e in events[-2:]] == ["post_ready", "done"] and not degradations(events), degradations(events)
     post = (await gateway.http.get(f"/v1/content/runs/{run_id}/post")).json()
     assert post["complete"] and from_the_model(model, post["title"]), post
-    assert all(from_the_model(model, section["text"]) for section in post["sections"]), post
+    texts = [section["text"] for section in post["sections"] if section["kind"] == "text"]
+    assert texts and all(from_the_model(model, text) for text in texts), post
+    assert post["imageUrls"] and all(section["imageUrl"] for section in post["sections"] if section["kind"] == "image")
     view = await run_view(gateway, run_id)
-    assert view["status"] == "completed" and not view["state"]["degraded"], view["state"]
+    assert view["status"] == "completed" and not view["state"]["metadata"]["degraded"], view["state"]["metadata"]
 
 
 async def test_app_run_builds_the_todo_app_the_model_designed(

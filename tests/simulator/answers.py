@@ -10,6 +10,7 @@ cuts the same answer shorter).
 import hashlib
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -31,6 +32,8 @@ class AnswerStyle:
     """What the simulator writes, apart from quirks and timing."""
 
     tool_policy: ToolPolicy = "first_turn"
+    tool_policies: Mapping[str, ToolPolicy] = field(default_factory=dict)
+    """Per tool name, a policy other than `tool_policy` (the first offered tool's entry applies to a request)."""
     prose_tokens: int = 150
     """Length of a prose answer."""
     sizes: Sizes = field(default_factory=Sizes)
@@ -78,9 +81,8 @@ def request_rng(seed: int, body: dict[str, Any]) -> random.Random:
 def build_answer(request: SimRequest, rng: random.Random, quirk: Quirk | None, style: AnswerStyle) -> Answer:
     """The answer to `request` with `quirk` applied where it can be."""
     language = request.language
-    calls_tool = request.tools and (
-        style.tool_policy == "always" or (style.tool_policy == "first_turn" and not request.has_tool_result)
-    )
+    policy = style.tool_policies.get(request.tools[0].name, style.tool_policy) if request.tools else "never"
+    calls_tool = policy == "always" or (policy == "first_turn" and not request.has_tool_result)
     if calls_tool:
         answer = _tool_call(request, rng, language, style)
     elif request.schema is not None or request.json_object:

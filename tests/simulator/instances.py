@@ -38,6 +38,8 @@ class Sizes:
     long_text_tokens: tuple[int, int] = (120, 400)
     text_tokens: tuple[int, int] = (8, 30)
     array_items: tuple[int, int] = (2, 4)
+    unit_interval: tuple[float, float] = (0.0, 1.0)
+    """Where a number bounded to 0–1 (a score, a share) falls: a model rating work it was shown is seldom harsh."""
 
 
 def instance(schema: dict[str, Any], rng: random.Random, language: Language, sizes: Sizes = Sizes()) -> Any:
@@ -139,6 +141,8 @@ class _Maker:
 
     def _number(self, schema: dict[str, Any], field: str) -> float:
         low, high = self._bounds(schema, 0.0, 100.0)
+        if (low, high) == (0.0, 1.0):
+            low, high = self.sizes.unit_interval
         return round(self.rng.uniform(low, high), 2) if high - low >= 0.02 else low
 
     def _bounds(self, schema: dict[str, Any], low: float, high: float) -> tuple[float, float]:

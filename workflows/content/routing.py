@@ -115,11 +115,14 @@ def missing_for_end(state: ContentState) -> list[str]:
 
 def end_refused_after_review(state: ContentState) -> str | None:
     """Why END may not follow the last review yet (the Supervisor prompt's own rule: after a failed review, END
-    only once a dimension has fallen back twice and still fails), or None when it may."""
+    only once a dimension has fallen back twice and still fails), or None when it may (also when the review failed
+    with every dimension above the threshold: there is no fallback to try)."""
     review = state.review_feedback
     if review is None:
         return None
     if should_continue_review(review.approved, state.quality_scores) == END:
+        return None
+    if quality_fallback(state.quality_scores) is None:
         return None
     tried = max(state.metadata.fallbacks_tried.values(), default=0)
     if tried >= FALLBACKS_BEFORE_END:

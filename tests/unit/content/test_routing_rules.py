@@ -19,6 +19,7 @@ from workflows.content.routing import (
     IMAGE_TOOL_CALL_LIMIT,
     can_end,
     check_basic_preconditions,
+    end_refused_after_review,
     quality_fallback,
     route_from_supervisor,
     should_continue_image,
@@ -174,3 +175,14 @@ def test_a_patch_outside_the_agents_own_fields_is_refused() -> None:
     assert run.creative_brief is None
     assert apply_patch(run, AgentName.BRIEF_COMPILER, StatePatch(creative_brief=BRIEF)) == ["creative_brief"]
     assert run.creative_brief == BRIEF
+
+
+def test_end_after_a_failed_review_waits_for_the_fallbacks_of_a_low_dimension() -> None:
+    low = SCORES.model_copy(update={"readability": 0.3})
+
+    assert end_refused_after_review(complete().model_copy(update={"quality_scores": low})) is not None
+
+
+def test_end_after_a_review_that_failed_with_every_dimension_passing_is_not_refused() -> None:
+    """No dimension has a fallback to take, so waiting for two fallbacks would refuse END for ever."""
+    assert end_refused_after_review(complete().model_copy(update={"quality_scores": SCORES})) is None

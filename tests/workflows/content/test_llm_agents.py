@@ -86,3 +86,13 @@ async def test_the_supervisor_reads_the_run_s_latest_messages(scripted: ContentH
     second = user_text(loopback, 2)
     assert "最近的对话：" in second and f"[user:user] {TOPIC}" in second
     assert "[supervisor:supervisor] next_agent=layout_planner_agent → layout_planner_agent" in second
+
+
+async def test_the_platform_the_user_chose_stands_whatever_the_brief_says(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(decide("brief_compiler_agent"), chat_completion({"brief": BRIEF | {"platform": "douyin"}}))
+
+    outcome = await scripted.run(TOPIC, platform="xiaohongshu", max_iterations=1)
+
+    assert outcome.state.creative_brief is not None and outcome.state.creative_brief.platform == "xiaohongshu"
