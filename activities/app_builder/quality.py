@@ -1,6 +1,7 @@
-"""The quality agent's two activities: `app_builder.quality_checks` (parsers and import resolution, in a thread)
-and `app_builder.toolchain_checks` (`tsc --noEmit` and `vite build` on the project, `checks.toolchain`). Each reads
-the workspace snapshot from the blob store and answers with a `QualityReport`."""
+"""The quality agent's two activities: `app_builder.quality_checks` (parsers, import resolution and the
+dependency specs package.json may name, in a thread) and `app_builder.toolchain_checks` (`tsc --noEmit` and `vite
+build` on the project, `checks.toolchain`). Each reads the workspace snapshot from the blob store and answers with
+a `QualityReport`."""
 
 import asyncio
 from collections import Counter
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from temporalio import activity
 
+from activities.app_builder.checks.dependencies import manifest_findings
 from activities.app_builder.checks.imports import import_findings
 from activities.app_builder.checks.parsers import parse_findings
 from activities.app_builder.checks.toolchain import run_toolchain
@@ -29,7 +31,7 @@ class QualityAgent:
     @QUALITY_CHECKS.defn
     async def quality_checks(self, request: QualityRequest) -> QualityReport:
         findings, parsed = await asyncio.to_thread(self._static_findings, request.workspace)
-        return report(findings, files_checked=parsed, checks_run=["parse", "imports"])
+        return report(findings, files_checked=parsed, checks_run=["parse", "imports", "dependencies"])
 
     @TOOLCHAIN_CHECKS.defn
     async def toolchain_checks(self, request: QualityRequest) -> QualityReport:
@@ -46,7 +48,7 @@ class QualityAgent:
     def _static_findings(self, workspace: WorkspaceRef) -> tuple[list[Finding], int]:
         files = read_files(self._blobs, workspace)
         findings, parsed = parse_findings(files)
-        return findings + import_findings(files), parsed
+        return findings + import_findings(files) + manifest_findings(files), parsed
 
 
 def report(

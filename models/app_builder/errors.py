@@ -12,6 +12,8 @@ class AppBuilderErrorCode(FamilyErrorCode):
     PLAN_INVALID = "PLAN_INVALID"
     INVALID_PATCH = "INVALID_PATCH"
     QUALITY_CHECK_FAILED = "QUALITY_CHECK_FAILED"
+    DEPENDENCY_SPEC_REFUSED = "DEPENDENCY_SPEC_REFUSED"
+    """A quality finding: package.json names a package outside the registry (a path, git, a URL)."""
     WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
     FILE_NOT_FOUND = "FILE_NOT_FOUND"
     TECH_STACK_UNSUPPORTED = "TECH_STACK_UNSUPPORTED"

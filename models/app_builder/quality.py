@@ -7,7 +7,7 @@ from pydantic import Field
 from models.app_builder.workspace import WorkspaceRef
 from models.base import CamelModel
 
-CheckName = Literal["parse", "imports", "typecheck", "build"]
+CheckName = Literal["parse", "imports", "dependencies", "typecheck", "build"]
 ToolchainMode = Literal["off", "auto", "on"]
 """`off`: parsers and imports only; `auto`: also `tsc --noEmit` and the build when `npm` is found; `on`: those
 must run (a missing toolchain is a finding)."""

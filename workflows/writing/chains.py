@@ -3,8 +3,10 @@ request (Req 13, 14).
 
 A chain runs its plan's agents one step at a time, each step reading the steps before it; where the plan asks,
 the writer chooses among the last step's options (`workflows.common.human_input.HumanInput`) before the chain goes
-on. A step that fails ends the chain with CHAIN_STEP_FAILED; a chain that ended (done, failed or unanswered) says
-where it got to in `chain_summary`, whose `chainContext` a later request sends back to continue it.
+on. A step that fails ends the chain with CHAIN_STEP_FAILED, but a step that found the project gone (deleted while
+the chain waited) ends it with PROJECT_NOT_FOUND, as any run on a deleted project ends. A chain that ended (done,
+failed or unanswered) says where it got to in `chain_summary`, whose `chainContext` a later request sends back to
+continue it.
 """
 
 from datetime import timedelta
@@ -66,9 +68,10 @@ class Chains:
         try:
             result = await self._agents.call(agent, CHAIN_STEP, step=index + 1)
         except RunFailed as failed:
+            gone = failed.error.code == WritingErrorCode.PROJECT_NOT_FOUND
             return request.run.fail_with(
                 ErrorInfo(
-                    code=WritingErrorCode.CHAIN_STEP_FAILED,
+                    code=failed.error.code if gone else WritingErrorCode.CHAIN_STEP_FAILED,
                     message=f"链式步骤 {index + 1}（{AGENT_LABELS[agent]}）失败，链已中止：{failed.error.message}",
                     node=CHAIN_STEP,
                 )

@@ -1,17 +1,21 @@
 """The toolchain check: `tsc --noEmit` and `vite build` on the project, where Node is installed.
 
 A project's files may come from a model, and a model can be talked into writing anything, so the worker runs no
-code the project wrote: dependencies are installed with `--ignore-scripts` (no package's install script runs),
-`tsc` only reads the sources (and runs only when no config or reference points it outside the project:
-`checks.confinement`), and the build is `vite build` from the installed package (never the project's own
-`npm run build` script), run only when the project's Vite config is absent or one the worker wrote itself (the
-offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped with a note.
+code the project wrote and reads nothing outside it. npm runs only on a package.json that names registry packages
+alone (`checks.dependencies`: a path, `file:`, `link:`, git or a URL, which npm would link or fetch into
+`node_modules`, is a finding, and nothing is installed), and on package.json alone (a package-lock.json the
+project carries could name the same, so npm never sees it); it installs with `--ignore-scripts` (no package's
+install script runs). `tsc` only reads the sources (and runs only when no config or reference points it outside
+the project: `checks.confinement`), and the build is `vite build` from the installed package (never the project's
+own `npm run build` script), run only when the project's Vite config is absent or one the worker wrote itself
+(the offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped with a
+note.
 
 The files are written to a fresh folder under `work_root` (removed afterwards) and its dependencies installed
-with `npm install`. Installs are cached under `cache_root/<sha256 of package.json and package-lock.json>`: the
-first run installs into a temporary folder there and renames it into place, so a killed run never leaves half a
-cache; every project then gets its own `node_modules` folder holding a symlink per installed package (tools
-write their own caches, `node_modules/.vite`, `.tmp`, into the project, never into the shared install).
+with `npm install`. Installs are cached under `cache_root/<sha256 of package.json>`: the first run installs into a
+temporary folder there and renames it into place, so a killed run never leaves half a cache; every project then
+gets its own `node_modules` folder holding a symlink per installed package (tools write their own caches,
+`node_modules/.vite`, `.tmp`, into the project, never into the shared install).
 
 Every command runs as a subprocess in its own process group, with a time limit, an environment without the
 worker's secrets, and a heartbeat at least every `HEARTBEAT_SECONDS` while it runs.
@@ -20,7 +24,6 @@ worker's secrets, and a heartbeat at least every `HEARTBEAT_SECONDS` while it ru
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from activities.app_builder.checks.confinement import outside_paths
+from activities.app_builder.checks.dependencies import PACKAGE_JSON, manifest_findings
 from activities.app_builder.offline.scaffold import VITE_CONFIG
 from models.app_builder.quality import CheckName, Finding, ToolchainMode
 from stores.app_workspace import workspace_path
@@ -96,8 +100,14 @@ async def run_toolchain(
     if npm is None:
         result.skip(mode, "build", "npm not found", "typecheck and build")
         return result
-    if "package.json" not in files:
+    if PACKAGE_JSON not in files:
         result.skip(mode, "build", "no package.json", "typecheck and build")
+        return result
+    refused = manifest_findings(files)
+    if refused:
+        result.checks_run.append("dependencies")
+        result.findings.extend(refused)
+        result.notes.append("package.json names packages outside the registry: npm, typecheck and build not run")
         return result
     project = await asyncio.to_thread(_write_project, files, work_root)
     try:
@@ -198,16 +208,15 @@ async def _install(
 
 def _prepare_install(files: dict[str, str], cache_root: Path) -> tuple[Path, Path | None]:
     """The cache folder for these dependencies, and a fresh staging folder to install into when it is missing."""
-    manifests = {name: files[name] for name in ("package.json", "package-lock.json") if name in files}
-    digest = hashlib.sha256(json.dumps(manifests, sort_keys=True).encode()).hexdigest()
+    manifest = files[PACKAGE_JSON]
+    digest = hashlib.sha256(manifest.encode()).hexdigest()
     cache_root = cache_root.absolute()  # the symlinks into it must not depend on the working directory
     cached = cache_root / digest
     if cached.is_dir():
         return cached, None
     cache_root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=cache_root, prefix=".install-"))
-    for name, text in manifests.items():
-        (staging / name).write_text(text, encoding="utf-8")
+    (staging / PACKAGE_JSON).write_text(manifest, encoding="utf-8")
     return cached, staging
 
 

@@ -5,7 +5,9 @@ names no file gets the missing module, exporting stubs of the names imported fro
 nothing for a capitalised name, a function returning `unknown` otherwise, `unknown` for a type-only name; an
 empty stylesheet or JSON object for `.css`/`.json`); a package import that `package.json` does not list is added
 to its dependencies as "latest". Everything else (syntax errors, type errors, an unparsable `package.json`) is
-left alone, for the workflow to report as unresolved. Returns only the files it changed or created.
+left alone, for the workflow to report as unresolved, and so is a dependency spec the quality agent refused
+(a model wrote it: the offline agent does not guess which registry package was meant). Returns only the files it
+changed or created.
 """
 
 import json
@@ -128,7 +130,7 @@ def stub_module(path: str, specifier: str, values: set[str], types: set[str]) ->
 def _scripts_to_check(finding: Finding, files: dict[str, str]) -> tuple[list[str], str | None]:
     """The script files a finding points at, and (when it points at none directly) the message whose quoted
     specifiers are the only ones to fix."""
-    if finding.check == "parse":
+    if finding.check in ("parse", "dependencies"):  # nothing a script's imports can fix
         return [], None
     if finding.path in files and _is_script(finding.path):
         return [finding.path], None

@@ -41,8 +41,8 @@ async def test_a_sound_project_passes(agent: QualityAgent, blobs: LocalBlobStore
 
     assert report.passed
     assert report.files_checked == 4  # the README is not parsed
-    assert report.checks_run == ["parse", "imports"]
-    assert report.counts == {"parse": 0, "imports": 0}
+    assert report.checks_run == ["parse", "imports", "dependencies"]
+    assert report.counts == {"parse": 0, "imports": 0, "dependencies": 0}
 
 
 async def test_findings_of_both_checks_are_sorted_by_place(agent: QualityAgent, blobs: LocalBlobStore) -> None:
@@ -59,7 +59,7 @@ async def test_findings_of_both_checks_are_sorted_by_place(agent: QualityAgent, 
         ("imports", "src/main.tsx", 2),
         ("imports", "src/main.tsx", 3),
     ]
-    assert report.counts == {"parse": 1, "imports": 2}
+    assert report.counts == {"parse": 1, "imports": 2, "dependencies": 0}
 
 
 async def test_findings_are_capped_but_all_counted(agent: QualityAgent, blobs: LocalBlobStore) -> None:

@@ -98,7 +98,8 @@ async def test_req_13_4_a_summary_event_carries_every_steps_output(writing: Writ
 async def test_req_13_3_a_failing_step_aborts_the_chain_with_an_error_naming_it(
     writing: WritingHarness, project: str
 ) -> None:
-    """The project is deleted while the chain waits: the Writer step cannot read it and the chain stops there."""
+    """The project is deleted while the chain waits: the Writer step cannot read it and the chain stops there, with
+    the PROJECT_NOT_FOUND every run on a deleted project ends with (issue 26 row 7), in a message naming the step."""
     handle = await writing.start(project, BRAINSTORM)
     await question_of(handle)
     writing.projects.delete_project(OWNER, project)
@@ -107,7 +108,7 @@ async def test_req_13_3_a_failing_step_aborts_the_chain_with_an_error_naming_it(
 
     assert outcome.result.status == "failed"
     error = outcome.of_type("error")[-1].data
-    assert error["code"] == "CHAIN_STEP_FAILED" and "WriterAgent" in error["message"] and "2" in error["message"]
+    assert error["code"] == "PROJECT_NOT_FOUND" and "WriterAgent" in error["message"] and "2" in error["message"]
     summary = outcome.one("chain_summary")
     assert summary["completed"] is False and [s["agent"] for s in summary["steps"]] == ["brainstorm"]
     assert outcome.types[-1] == "done"

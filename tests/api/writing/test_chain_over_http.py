@@ -1,0 +1,64 @@
+"""A writing chain over real HTTP (a gateway process, since the chat streams while the chain waits): a chain whose
+project is deleted while it waits for the writer's choice ends with the README's PROJECT_NOT_FOUND, in its
+`error` event and in the run's state, not with CHAIN_STEP_FAILED (issue 26 row 7)."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from temporalio.testing import WorkflowEnvironment
+
+from stores.style_store import LanceStyleStore
+from tests.gateway_process import gateway_process
+from tests.sse import SseEvent, parse_sse
+from tests.workflows.harness import serving, settings_for
+
+BRAINSTORM = "先想三个结局方案，我选一个再写"
+
+
+@pytest.fixture
+async def http(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
+) -> AsyncIterator[httpx.AsyncClient]:
+    host, port = env.client.service_client.config.target_host.rsplit(":", 1)
+    settings = settings_for(tmp_path, temporal_host=host, temporal_port=int(port))
+    async with serving(env.client, settings, style_store=api_style_store):
+        with gateway_process(settings, tmp_path / "gateway.log") as gateway:
+            async with httpx.AsyncClient(base_url=gateway.url, timeout=60) as client:
+                yield client
+
+
+async def test_a_chain_whose_project_was_deleted_while_it_waited_ends_with_project_not_found(
+    http: httpx.AsyncClient,
+) -> None:
+    project = (await http.post("/v1/writing/projects", json={"name": "长夜"})).json()["projectId"]
+    base = f"/v1/writing/projects/{project}"
+    await http.post(f"{base}/chapters", json={"title": "雨夜", "content": "林舟推开门，苏念在等他。"})
+    events: list[SseEvent] = []
+    buffer = ""
+
+    async with http.stream("POST", f"{base}/chat", json={"text": BRAINSTORM}) as response:
+        assert response.status_code == 200
+        run_id = response.headers["x-run-id"]
+        async for chunk in response.aiter_text():
+            buffer += chunk
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                events.extend(parse_sse(block + "\n\n"))
+                if events[-1].event == "user_input_required":
+                    assert (await http.delete(base)).status_code == 204
+                    answered = await http.post(f"/v1/runs/{run_id}/input", json={"answer": "A"})
+                    assert answered.status_code == 200, answered.text
+
+    types = [event.event for event in events]
+    assert "user_input_required" in types and types[-1] == "done"
+    error = [event for event in events if event.event == "error"][-1].data["data"]
+    assert error["code"] == "PROJECT_NOT_FOUND", error
+    assert "WriterAgent" in error["message"], "the message still names the step that found the project gone"
+    assert [e.data["data"]["completed"] for e in events if e.event == "chain_summary"] == [False]
+    done = events[-1].data["data"]
+    assert done["status"] == "failed" and done["error"]["code"] == "PROJECT_NOT_FOUND"
+    view = (await http.get(f"/v1/runs/{run_id}")).json()
+    assert view["state"]["error"]["code"] == "PROJECT_NOT_FOUND"
+    assert (await http.get(base)).json()["error"]["code"] == "PROJECT_NOT_FOUND"
