@@ -46,7 +46,7 @@ def linked(value: str, info: SerializationInfo) -> str:
     """A `BlobLink` as serialised: through the context's `Linker` when there is one, else unchanged (in
     workflows, activities and Temporal payloads)."""
     context: Any = info.context
-    linker = context.get(LINKER) if isinstance(context, dict) else None
+    linker: Linker | None = context.get(LINKER) if isinstance(context, dict) else None
     return linker.link(value) if linker is not None else value
 
 
