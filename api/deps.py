@@ -61,7 +61,8 @@ Principal = Annotated[str, Depends(calling_principal)]
 def principal_links(request: Request, principal: Principal) -> BlobLinks:
     """Blob URLs as the calling principal sees them (signed for it when the gateway has keys)."""
     settings: Settings = request.app.state.settings
-    return BlobLinks(settings.base_url, request.app.state.blob_secret, principal)
+    state = request.app.state
+    return BlobLinks(settings.base_url, state.blob_secret, principal, state.blobs, settings.blob_url_ttl_seconds)
 
 
 Links = Annotated[BlobLinks, Depends(principal_links)]

@@ -31,15 +31,16 @@ def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, links: BlobLinks, *, all
     blob_key = None
     if data is not None:
         ext = FILE_EXTENSIONS[sniff_image_format(data) or "png"]
-        blob_key = blobs.put(data, kind="masks", ext=ext)
+        blob_key = blobs.put(data, kind="masks", ext=ext, owner=links.principal)
     paths_key = None
     if paths:
-        paths_key = blobs.put(dump_paths(paths), kind="paths", ext="json")
+        paths_key = blobs.put(dump_paths(paths), kind="paths", ext="json", owner=links.principal)
     return MaskRef(blob_key=blob_key, paths_key=paths_key, image=image)
 
 
 def _image(url: str | None, links: BlobLinks, allow_external_images: bool) -> ImageRef | None:
-    """A URL this gateway issued to the caller becomes its blob key (one issued to another principal is refused);
+    """A URL this gateway issued to the caller for a blob it owns becomes its blob key (any other URL of the blob
+    route is refused: another principal's, a forged one, one for a blob the caller does not own);
     any other http(s) URL is kept for the run to fetch (once, guarded) where settings allow external images, and
     refused otherwise."""
     if url is None:

@@ -69,7 +69,8 @@ def first_offset(last_event_id: str | None) -> int:
 
 
 def format_sse(event: RunEvent, links: BlobLinks) -> str:
-    data = links.present(event.model_dump(mode="json", by_alias=True))
+    """One event as SSE text, its blob links made URLs for the reader. Blocking: call it in a thread."""
+    data = links.present_event(event)
     return f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
@@ -302,7 +303,7 @@ async def sse_stream(
                 try:
                     async for event in run_events(client, run_id, offset, starting=starting):
                         offset, attempt, give_up_at = event.seq + 1, 0, None
-                        await queue.put(format_sse(event, links))
+                        await queue.put(await asyncio.to_thread(format_sse, event, links))
                     return
                 except Exception as err:
                     if not temporal_unavailable(err):

@@ -1,12 +1,16 @@
 """Blob references inside workflows (ARCHITECTURE rule 4, the claim check).
 
 Workflows and activities carry blob keys, never bytes and never the gateway's URLs. Where a state or event shows
-a link to a blob (an image a user should see), it holds the reference `blob:<key>`; the gateway turns every
-such reference into its own public URL when it serves state or events (`api.blob_urls`), so no worker needs to
-know where the gateway is reachable.
+a link to a blob (an image a user should see), it holds the reference `blob:<key>` in a field typed `BlobLink`;
+the gateway serialises state and events with its `Linker` in the context (`LINKER`), which turns those fields,
+and only those, into its own URLs (`api.blob_urls`), so no worker needs to know where the gateway is reachable.
+A `blob:` string anywhere else (a topic, a message, free text a user typed) stays the text it is.
 """
 
 import re
+from typing import Annotated, Any, Protocol
+
+from pydantic import PlainSerializer, SerializationInfo
 
 from models.base import CamelModel
 
@@ -26,6 +30,29 @@ def key_of(value: str) -> str | None:
     """The key inside a `blob:` reference, or None for anything else."""
     match = _REF.match(value)
     return match.group(1) if match else None
+
+
+LINKER = "blob_linker"
+"""The serialisation context entry (`model_dump(context={LINKER: ...})`) that makes `BlobLink` fields URLs."""
+
+
+class Linker(Protocol):
+    """What the gateway passes in the serialisation context: a `BlobLink`'s value as its reader sees it."""
+
+    def link(self, value: str) -> str: ...
+
+
+def linked(value: str, info: SerializationInfo) -> str:
+    """A `BlobLink` as serialised: through the context's `Linker` when there is one, else unchanged (in
+    workflows, activities and Temporal payloads)."""
+    context: Any = info.context
+    linker: Linker | None = context.get(LINKER) if isinstance(context, dict) else None
+    return linker.link(value) if linker is not None else value
+
+
+BlobLink = Annotated[str, PlainSerializer(linked)]
+"""A field that links to a blob a user should see (`blob:<key>`, or an image's URL elsewhere): the one kind of
+field the gateway makes a URL."""
 
 
 class ImageRef(CamelModel):

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     Empty: one principal, `local`, and the gateway listens on loopback only."""
     blob_url_secret: SecretStr = SecretStr("")
     """Signs the blob URLs shown to each principal (`api.blob_urls`); empty: a random one kept in `DATA_DIR`."""
+    blob_url_ttl_seconds: int = Field(default=3600, ge=1, le=7 * 24 * 3600)
+    """How long a signed blob URL works after the gateway issued it (at least three quarters of it: expiries are
+    rounded down to a quarter of it, so URLs read close together are the same). A URL is issued on every read."""
 
     otel_exporter: Literal["none", "console", "otlp"] = "none"
     otel_endpoint: str | None = None

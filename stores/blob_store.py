@@ -3,6 +3,12 @@
 The embedded default is a folder under `DATA_DIR/blobs`; keys are content-addressed
 (`<kind>/<sha256>.<ext>`), so writing the same bytes twice is idempotent and a retried activity never
 leaves a half-written or duplicate blob. S3-compatible storage replaces it at scale behind the same methods.
+
+Keys are not secret (they show in logs, the Temporal UI, manifests), so a key alone grants nothing: a blob stored
+for a principal (`put(..., owner=...)`: an upload, a mask, a generated image) gets an ownership record, an empty
+file `.owners/<sha256 of the principal>/<key>`, and the gateway shows, serves or accepts a blob only for a
+principal that `owns` it. The same bytes stored for two principals are one blob with two records. A blob stored
+for nobody (workspace files, evidence, documents) is owned by no one: only the code that holds its run reads it.
 """
 
 import asyncio
@@ -15,6 +21,8 @@ from pathlib import Path
 from models.blobs import KEY_PATTERN
 
 _KEY = re.compile(rf"^{KEY_PATTERN}$")
+_OWNERS = ".owners"
+"""The records' folder: a name no key's kind (`[a-z]+`) can take."""
 
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp", "json": "application/json"}
 
@@ -33,7 +41,8 @@ class LocalBlobStore:
     def is_valid_key(key: str) -> bool:
         return bool(_KEY.match(key))
 
-    def put(self, data: bytes, *, kind: str, ext: str) -> str:
+    def put(self, data: bytes, *, kind: str, ext: str, owner: str | None = None) -> str:
+        """Store `data`; its key. `owner`: the principal it is stored for, recorded after the blob is written."""
         key = f"{kind}/{hashlib.sha256(data).hexdigest()}.{ext}"
         path = self._path(key)
         if not path.exists():
@@ -43,7 +52,15 @@ class LocalBlobStore:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(tmp, path)
+        if owner is not None:
+            record = self._record(owner, key)
+            record.parent.mkdir(parents=True, exist_ok=True)
+            record.touch()
         return key
+
+    def owns(self, owner: str, key: str) -> bool:
+        """Whether the blob `key` exists and was stored for `owner`."""
+        return self.is_valid_key(key) and self._record(owner, key).is_file() and self.exists(key)
 
     def get(self, key: str) -> bytes:
         path = self._path(key)
@@ -52,8 +69,8 @@ class LocalBlobStore:
         except FileNotFoundError as exc:
             raise BlobNotFoundError(key) from exc
 
-    async def aput(self, data: bytes, *, kind: str, ext: str) -> str:
-        return await asyncio.to_thread(self.put, data, kind=kind, ext=ext)
+    async def aput(self, data: bytes, *, kind: str, ext: str, owner: str | None = None) -> str:
+        return await asyncio.to_thread(self.put, data, kind=kind, ext=ext, owner=owner)
 
     async def aget(self, key: str) -> bytes:
         return await asyncio.to_thread(self.get, key)
@@ -74,6 +91,11 @@ class LocalBlobStore:
             return self._path(key).stat().st_size
         except FileNotFoundError as exc:
             raise BlobNotFoundError(key) from exc
+
+    def _record(self, owner: str, key: str) -> Path:
+        if not owner:
+            raise ValueError("a blob's owner is a principal's name, not empty")
+        return self._root / _OWNERS / hashlib.sha256(owner.encode()).hexdigest()[:32] / key
 
     def _path(self, key: str) -> Path:
         if not self.is_valid_key(key):

@@ -147,7 +147,7 @@ class ImageAgent:
         return await self._stored(request.call, planned[0], png, f"{provider.name} {request.call.model}")
 
     async def _stored(self, request: ToolCallRequest, plan: ImagePlan, png: bytes, made_by: str) -> ToolCallResult:
-        image = blob_ref(await self._blobs.aput(png, kind="images", ext="png"))
+        image = blob_ref(await self._blobs.aput(png, kind="images", ext="png", owner=request.owner or None))
         return ToolCallResult(
             call_id=request.call.id,
             name=request.call.name,

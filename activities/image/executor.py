@@ -94,7 +94,7 @@ async def stored_result(
     blobs: LocalBlobStore,
 ) -> ExecutionResult:
     """The image in the blob store, as the Executor's result (`size`: the image's width and height)."""
-    key = await blobs.aput(png, kind="images", ext="png")
+    key = await blobs.aput(png, kind="images", ext="png", owner=request.owner or None)
     return ExecutionResult(
         image_url=blob_ref(key),
         blob_key=key,

@@ -63,7 +63,7 @@ class TurnControl:
         with suppress(WorkflowAlreadyStartedError):  # an earlier attempt started it and it has already ended
             await activity.client().start_workflow(
                 IMAGE_AGENT_WORKFLOW,
-                request.input,
+                request.input.model_copy(update={"owner": request.owner}),
                 result_type=ImageTurnResult,
                 id=request.run_id,
                 task_queue=activity.info().task_queue,

@@ -1,16 +1,18 @@
 """Blob download and upload: generated images are served here, and a user's own image can be uploaded as a base.
 
-Uploads need the caller's key (`router`); downloads need none but the URL's signature (`downloads`, see
-`api.blob_urls`), so an image URL works in an `<img src>` and reaches only the principal it was issued to.
+Uploads need the caller's key (`router`) and are stored for the caller (its ownership record); downloads need
+none but the URL's signature (`downloads`, see `api.blob_urls`), so an image URL works in an `<img src>` and
+reaches only the principal it was issued to, while it has not expired, and only if that principal owns the blob.
 """
 
 import asyncio
+import time
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from api.blob_urls import may_read
+from api.blob_urls import url_reader
 from api.deps import BlobStore, Links
 from api.errors import ApiError
 from api.schemas import BlobView
@@ -29,20 +31,28 @@ async def get_blob(
     request: Request,
     blobs: BlobStore,
     owner: Annotated[str | None, Query(max_length=64)] = None,
+    exp: Annotated[str | None, Query(max_length=16)] = None,
     sig: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
-    """A blob by the URL the gateway issued for it (with API keys, signed for its principal: `owner`, `sig`).
-    Any other request gets the 404 of a blob that does not exist."""
+    """A blob by the URL the gateway issued for it (with API keys, signed for its principal until it expires:
+    `owner`, `exp`, `sig`), of a principal that owns it. Any other request (an expired URL too) gets the 404 of a
+    blob that does not exist."""
     missing = ApiError(404, ErrorCode.BLOB_NOT_FOUND, f"没有这个文件：{key}")
-    if not may_read(request.app.state.blob_secret, key, owner, sig):
+    now = time.time()
+    secret = request.app.state.blob_secret
+    reader = url_reader(secret, key, owner, exp, sig, now)
+    if reader is None or not await asyncio.to_thread(blobs.owns, reader, key):
         raise missing
     try:
         data = await blobs.aget(key)
     except BlobNotFoundError as err:
         raise missing from err
     content_type = CONTENT_TYPES.get(key.rsplit(".", 1)[-1], "application/octet-stream")
-    cache = "private" if request.app.state.blob_secret is not None else "public"
-    return Response(data, media_type=content_type, headers={"Cache-Control": f"{cache}, max-age=31536000, immutable"})
+    if secret is None:
+        cache = "public, max-age=31536000, immutable"
+    else:  # the browser keeps it no longer than the URL works
+        cache = f"private, max-age={max(int(exp or 0) - int(now), 0)}"
+    return Response(data, media_type=content_type, headers={"Cache-Control": cache})
 
 
 @router.post("/v1/blobs", response_model=BlobView, status_code=201)
@@ -60,5 +70,5 @@ async def upload_image(request: Request, blobs: BlobStore, links: Links) -> Blob
     except ImageDecodeError as err:
         raise ApiError(415, ErrorCode.IMAGE_INVALID_FORMAT, "图片无法解码（只支持完整的 PNG、JPG 或 WebP）") from err
     ext = FILE_EXTENSIONS[kind]
-    key = await blobs.aput(data, kind="uploads", ext=ext)
+    key = await blobs.aput(data, kind="uploads", ext=ext, owner=links.principal)
     return BlobView(key=key, url=links.url(key), content_type=CONTENT_TYPES[ext], size=len(data))

@@ -59,7 +59,7 @@ async def start_content_run(
     prepared = await asyncio.to_thread(prepare_content, body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
     start = bound_start(start_content, context, prepared, body.session_id)
-    return await admitted_stream(admission, client, links, start)
+    return await admitted_stream(admission, client, links.for_events(CONTENT_SUPERVISOR.events), start)
 
 
 @router.get(
@@ -77,7 +77,7 @@ async def get_post(run_id: str, client: TemporalClient, principal: Principal, li
             ContentErrorCode.POST_NOT_READY,
             f"成品还没有完成：运行在 {state.metadata.current_node}（the run still works）",
         )
-    return JSONResponse(links.present(assemble_post(state).model_dump(mode="json", by_alias=True)))
+    return JSONResponse(await asyncio.to_thread(links.present, assemble_post(state)))
 
 
 def prepare_content(run_input: BaseModel, context: PrepareContext) -> ContentRunInput:

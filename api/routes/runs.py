@@ -4,6 +4,7 @@ Built per registry (`build_router`), so `GET /v1/runs/{id}` documents each workf
 OpenAPI schema, told apart by `workflowType`.
 """
 
+import asyncio
 import base64
 import binascii
 from typing import Annotated, Any, Literal, TypeVar, Union
@@ -127,7 +128,7 @@ def build_router(registry: Registry) -> APIRouter:
 
         if streamed and not place.admitted.is_set():
             return StreamingResponse(
-                queued_then_streamed(admission, place, client, start, preparation.links),
+                queued_then_streamed(admission, place, client, start, preparation.links.for_events(entry.events)),
                 media_type="text/event-stream",
                 headers=SSE_HEADERS,
             )
@@ -139,7 +140,7 @@ def build_router(registry: Registry) -> APIRouter:
             headers["X-Session-Id"] = ticket.session_id
         if streamed:
             return StreamingResponse(
-                sse_stream(client, ticket.run_id, preparation.links, starting=True),
+                sse_stream(client, ticket.run_id, preparation.links.for_events(entry.events), starting=True),
                 media_type="text/event-stream",
                 headers=SSE_HEADERS | headers,
             )
@@ -202,9 +203,9 @@ def build_router(registry: Registry) -> APIRouter:
             "startTime": description.start_time.isoformat() if description.start_time else None,
             "closeTime": description.close_time.isoformat() if description.close_time else None,
             "awaitingInput": awaiting.model_dump(mode="json", by_alias=True) if awaiting else None,
-            "state": state.model_dump(mode="json", by_alias=True),
+            "state": await asyncio.to_thread(links.present, state),
         }
-        return JSONResponse(links.present(view))
+        return JSONResponse(view)
 
     @router.get(
         "/v1/runs/{run_id}/events",
@@ -227,7 +228,9 @@ def build_router(registry: Registry) -> APIRouter:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
         offset = after + 1 if after is not None else first_offset(last_event_id)
         return StreamingResponse(
-            sse_stream(client, run_id, links, offset), media_type="text/event-stream", headers=SSE_HEADERS
+            sse_stream(client, run_id, links.for_events(entry.events), offset),
+            media_type="text/event-stream",
+            headers=SSE_HEADERS,
         )
 
     @router.post("/v1/runs/{run_id}/input", response_model=ReceivedAnswer)

@@ -21,6 +21,7 @@ from models.writing.errors import WritingErrorCode
 from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
 from stores.writing_projects import ProjectStore
+from workflows.writing.family import WRITING
 from workflows.writing.workflow import WritingWorkflow
 
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
@@ -59,7 +60,7 @@ async def chat(
         run_id = await start_writing(client, settings, principal, project_id, body)
         return run_id, body.session_id
 
-    return await admitted_stream(admission, client, links, start)
+    return await admitted_stream(admission, client, links.for_events(WRITING.events), start)
 
 
 async def start_writing(

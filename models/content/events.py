@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from models.base import CamelModel
+from models.blobs import BlobLink
 from models.content.agents import AgentName, SupervisorDecision
 from models.content.artifacts import QualityScores, ReviewFeedback
 from models.content.runs import ContentPost
@@ -82,7 +83,7 @@ class ImageGenerated(CamelModel):
     """`image_generated`: one planned image is in the blob store."""
 
     plan_id: str
-    image_url: str
+    image_url: BlobLink
 
 
 class ReviewResult(CamelModel):

@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from models.base import CamelModel, RequestModel
+from models.blobs import BlobLink
 from models.content.artifacts import LayoutPreference, Platform, QualityScores
 from models.content.state import EndReason
 from models.events import RunStatus
@@ -93,7 +94,7 @@ class PostSection(CamelModel):
     kind: str
     heading: str | None = None
     text: str | None = None
-    image_url: str | None = None
+    image_url: BlobLink | None = None
     """The image's URL (a `blob:` reference inside the run, the gateway's URL outside it)."""
     slot: str | None = None
 
@@ -104,7 +105,7 @@ class ContentPost(CamelModel):
     title: str
     sections: list[PostSection]
     hashtags: list[str] = Field(default_factory=list)
-    image_urls: list[str] = Field(default_factory=list)
+    image_urls: list[BlobLink] = Field(default_factory=list)
     quality_scores: QualityScores | None = None
     approved: bool = False
     complete: bool

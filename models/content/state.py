@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from models.base import CamelModel
+from models.blobs import BlobLink
 from models.content.agents import SupervisorDecision
 from models.content.artifacts import (
     BodyBlock,
@@ -91,13 +92,13 @@ class ContentState(CamelModel):
     layout_spec: LayoutSpec | None = None
     image_plans: list[ImagePlan] = Field(default_factory=list)
     generated_content: GeneratedContent | None = None
-    generated_image_asset_ids: dict[str, str] = Field(default_factory=dict)
+    generated_image_asset_ids: dict[str, BlobLink] = Field(default_factory=dict)
     """Image plan id → the image's `blob:` reference."""
     # 审核与质量控制
     review_feedback: ReviewFeedback | None = None
     quality_scores: QualityScores | None = None
     # 输入参数
-    reference_images: list[str] = Field(default_factory=list)
+    reference_images: list[BlobLink] = Field(default_factory=list)
     layout_preference: LayoutPreference | None = None
     image_gen_provider: str = "local"
     # 流程控制

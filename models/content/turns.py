@@ -101,6 +101,8 @@ class ToolCallRequest(CamelModel):
     run_id: str = ""
     model: str | None = None
     """Image tools: the hosted model that renders (the run's `imageGenProvider`); None: the local renderer."""
+    owner: str = ""
+    """Image tools: the principal the image is stored for (the run's owner); empty: for nobody."""
 
 
 class GeneratedImage(CamelModel):

@@ -66,6 +66,8 @@ class ExecutorRequest(CamelModel):
     base_image: ImageRef | None = None
     preferred_model: str | None = None
     """The model that makes the image: the user's `preferredModel`, or the deployment's default hosted model."""
+    owner: str = ""
+    """The principal the image is stored for (the run's owner); empty: for nobody."""
 
 
 class CriticRequest(CamelModel):

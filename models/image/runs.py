@@ -41,6 +41,9 @@ class ImageAgentInput(CamelModel):
     session_workflow_id: str | None = None
     """The session that started this run, told how it ended (`image.report_turn`); None for a run started on its
     own."""
+    owner: str = ""
+    """The principal the run is for (its `Owner`): the images it makes are stored for it. Empty in runs started
+    before runs carried it: their images are stored for nobody."""
 
 
 class ImageTurnResult(CamelModel):

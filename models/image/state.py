@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from models.base import CamelModel
-from models.blobs import ImageRef
+from models.blobs import BlobLink, ImageRef
 from models.errors import ErrorInfo
 from models.image.genui import GenUIComponent
 from models.runs import GraphPosition
@@ -96,7 +96,7 @@ class EnhancedPrompt(CamelModel):
 class ExecutionResult(CamelModel):
     """Executor output (seed 004 §4.3): the stored image and the parameters that made it."""
 
-    image_url: str
+    image_url: BlobLink
     """The image's `blob:` reference (the gateway serves it as a URL)."""
     blob_key: str
     task_type: TaskType

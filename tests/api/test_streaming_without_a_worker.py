@@ -20,6 +20,7 @@ from api.blob_urls import BlobLinks
 from api.routes import runs
 from api.server import create_app
 from models.human_input import InputAnswer
+from stores.blob_store import LocalBlobStore
 from tests.sse import parse_sse
 from tests.workflows.common.conftest import tiny_family
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
@@ -30,7 +31,9 @@ from workflows.common.human_input import INPUT_UPDATE
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
 
-LINKS = BlobLinks(base_url="http://gateway", secret=None, principal="anonymous")
+LINKS = BlobLinks(
+    base_url="http://gateway", secret=None, principal="anonymous", blobs=LocalBlobStore(Path("unused")), ttl_seconds=60
+)
 
 
 async def test_a_closed_run_whose_worker_is_gone_streams_what_history_has_and_ends(

@@ -35,6 +35,7 @@ from pydantic import BaseModel
 from temporalio.exceptions import ApplicationError
 
 import worker
+from api.principals import LOCAL_PRINCIPAL
 from models.blobs import ImageRef
 from models.errors import ErrorCode, ErrorInfo, is_error_code
 from models.events import RunEnd, RunStatus
@@ -447,6 +448,7 @@ class ImageAgentNodes:
             mask=state["user_input"].mask_data,
             base_image=_base_image(state) if intent.action != "generate_image" else None,
             preferred_model=state["user_input"].preferred_model,
+            owner=LOCAL_PRINCIPAL,
         )
         try:
             result = await call_node(self._f.execute, request, policies.IMAGE_EXECUTOR)

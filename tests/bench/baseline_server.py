@@ -183,7 +183,9 @@ class Baseline:
         self.sessions = sessions
         self.settings = settings
         self.blobs = LocalBlobStore(settings.blob_dir)
-        self.links = BlobLinks(settings.base_url, None, LOCAL_PRINCIPAL)
+        self.links = BlobLinks(
+            settings.base_url, None, LOCAL_PRINCIPAL, self.blobs, settings.blob_url_ttl_seconds, IMAGE_EVENTS
+        )
 
     async def stream(self, turn: Turn, durability: Durability) -> AsyncIterator[str]:
         """The turn's events as SSE, numbered from 0, ending with `stream_end`."""

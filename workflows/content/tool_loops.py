@@ -124,7 +124,10 @@ class _LoopTools:
         self._context.events.emit(
             "tool_call", self._node, ToolCalled(loop=loop, call_id=call.id, tool=call.name, arguments=call.arguments)
         )
-        request = ToolCallRequest(loop=loop, call=call, view=self._view, run_id=self._context.run_id)
+        context = self._context
+        request = ToolCallRequest(
+            loop=loop, call=call, view=self._view, run_id=context.run_id, owner=context.input.owner
+        )
         arguments = ", ".join(f"{name}={value}" for name, value in call.arguments.items())[:80]
         return await self._run(request, f"{loop} tool: {call.name}({arguments})")
 

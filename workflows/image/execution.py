@@ -51,6 +51,7 @@ class Execution:
             mask=turn.state.user_input.mask_data,
             base_image=turn.base_image() if intent.action != "generate_image" else None,
             preferred_model=turn.state.user_input.preferred_model,
+            owner=turn.input.owner,
         )
         model = self._hosted_model()
         if model is not None and model in turn.input.direct_models:
