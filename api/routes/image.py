@@ -58,7 +58,7 @@ async def chat(
         ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
         return ticket.run_id, ticket.session_id
 
-    return await admitted_stream(admission, client, preparation.links, start, session_header=True)
+    return await admitted_stream(admission, client, preparation.links, start, principal, session_header=True)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ async def chat(
         run_id = await start_writing(client, settings, principal, project_id, body)
         return run_id, body.session_id
 
-    return await admitted_stream(admission, client, links, start)
+    return await admitted_stream(admission, client, links, start, principal)
 
 
 async def start_writing(
