@@ -247,8 +247,9 @@ def build_router(registry: Registry) -> APIRouter:
 
         409 when the run is not waiting (or asks something else now, or the question expired), 422 when the
         answer is not one of the offered options. The answered run works again, so the answer first takes a place
-        for it (see `api.admission`): when the gateway or the caller's share is full it waits in line, and one
-        whose client hung up meanwhile is not delivered.
+        for it (see `api.admission`): when the gateway or the caller's share is full it waits in line (429
+        `RUNS_BUSY` or `TOO_MANY_RUNS` when the line is full too), and one whose client hung up meanwhile is not
+        delivered.
         """
         handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
