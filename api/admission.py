@@ -1,11 +1,22 @@
 """Admission control (seed 000 §8.2) and each principal's request rate, at the gateway.
 
 At most `MAX_RUNS_IN_FLIGHT` runs this gateway started are open at once (50), and at most `MAX_RUNS_WAITING`
-requests wait for one of those places (100), first come first served; beyond that a request is refused at once
-with 429 `RUNS_BUSY` and `Retry-After`. A waiting request that streams gets `queued` events with its place (the
-gateway's own, without an `id:`), then `admitted` with its run's id, then the run's events; a waiting request
-that does not stream is answered once it is admitted. A place is given back when the run closes, which a small
-watcher learns from the run's history (one long poll per run, nothing asked of the run).
+requests wait for one of those places (100); beyond that a request is refused at once with 429 `RUNS_BUSY` and
+`Retry-After`. A waiting request that streams gets `queued` events with its place in line (the gateway's own,
+without an `id:`), then `admitted` with its run's id, then the run's events; a waiting request that does not
+stream is answered once it is admitted, and one that hung up meanwhile leaves the line without starting its run.
+
+Each principal holds at most `MAX_RUNS_PER_PRINCIPAL` of the places (by default half of them when the gateway has
+API keys, all of them when it serves one principal) and the same fraction of the line; a request over its
+principal's places waits in line while others' requests go past it (a place that frees goes to the first in line
+whose principal is under its share), and one over its principal's part of the line is refused with 429
+`TOO_MANY_RUNS`.
+
+A run waiting for a person's answer (`RunStatus` `waiting`, see `api.run_watch`) gives its place back while it
+waits. An answer (`POST /v1/runs/{id}/input`) takes a place again before it is delivered, waiting in line like a
+new run; a run that resumes otherwise (its question expired, or it was answered through another gateway) takes its
+place back at once, even past the limits, and new requests wait until the count is under them again. A place is
+given back for good when the run closes.
 
 The counts live in this gateway process: several gateways each admit their own share, and a restarted gateway
 starts counting from zero (the runs already open keep running; they are just not counted).
@@ -18,63 +29,88 @@ import asyncio
 import json
 import math
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Literal
 
+from fastapi import Request
 from fastapi.responses import StreamingResponse
-from temporalio.api.common.v1 import WorkflowExecution
-from temporalio.api.enums.v1 import EventType, HistoryEventFilterType
-from temporalio.api.workflowservice.v1 import GetWorkflowExecutionHistoryRequest
 from temporalio.client import Client
-from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import BlobLinks
 from api.errors import ApiError
-from api.streaming import SSE_HEADERS, STARTING_RUN_SECONDS, sse_stream
+from api.run_watch import follow_run
+from api.streaming import SSE_HEADERS, sse_stream
 from models.errors import ErrorCode
+from models.settings import Settings
 
 BUSY_RETRY_SECONDS = 5
-_WATCH_RETRY_SECONDS = 1.0
-_MISSING_RETRY_SECONDS = 0.05
+
+
+def principal_share(settings: Settings, *, keyed: bool) -> int:
+    """The places one principal may hold: `MAX_RUNS_PER_PRINCIPAL`, else half of `MAX_RUNS_IN_FLIGHT` (at least
+    one) on a gateway with API keys, or all of them on a gateway that serves one principal."""
+    if settings.max_runs_per_principal is not None:
+        return settings.max_runs_per_principal
+    return max(1, settings.max_runs_in_flight // 2) if keyed else settings.max_runs_in_flight
 
 
 @dataclass(eq=False)
 class Place:
-    """A request's claim on a run's place: admitted at once, or waiting in line."""
+    """A principal's claim on a run's place: admitted at once, or waiting in line."""
 
+    principal: str
     admitted: asyncio.Event = field(default_factory=asyncio.Event)
     moved: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the line ahead of it got shorter."""
+    settled: bool = False
+    """Given back, or handed to its run: nothing more to give back through this place."""
+
+
+@dataclass(eq=False)
+class _Watched:
+    """A run this gateway started, and whether it holds a place now (not while it waits for a person)."""
+
+    principal: str
+    holding: bool = True
 
 
 class Admission:
-    """Runs in flight and requests waiting for a place, for this gateway."""
+    """Runs in flight and requests waiting for a place, for this gateway, with each principal's share."""
 
-    def __init__(self, max_in_flight: int, max_waiting: int) -> None:
+    def __init__(self, max_in_flight: int, max_waiting: int, per_principal: int) -> None:
         self.max_in_flight = max_in_flight
         self.max_waiting = max_waiting
+        self.per_principal = max(1, per_principal)
+        self.waiting_per_principal = max(1, math.ceil(max_waiting * self.per_principal / max(1, max_in_flight)))
         self.in_flight = 0
+        self._held: Counter[str] = Counter()
         self._line: deque[Place] = deque()
+        self._runs: dict[str, _Watched] = {}
         self._watchers: set[asyncio.Task[None]] = set()
 
-    def enter(self) -> Place:
-        """A place now, or in line; 429 RUNS_BUSY when the line is full too."""
-        place = Place()
-        if self.in_flight < self.max_in_flight and not self._line:
-            self.in_flight += 1
-            place.admitted.set()
-        elif len(self._line) < self.max_waiting:
-            self._line.append(place)
-        else:
+    def enter(self, principal: str) -> Place:
+        """A place now, or in line; 429 RUNS_BUSY when the line is full, TOO_MANY_RUNS when the principal's part
+        of it is."""
+        place = Place(principal)
+        if self._may_take(principal):
+            self._take(place)
+        elif len(self._line) >= self.max_waiting:
             message = f"系统繁忙：{self.max_in_flight} 个任务运行中，{self.max_waiting} 个在排队，请稍后再试"
             raise ApiError(429, ErrorCode.RUNS_BUSY, message, {"Retry-After": str(BUSY_RETRY_SECONDS)})
+        elif sum(1 for waiting in self._line if waiting.principal == principal) >= self.waiting_per_principal:
+            message = (
+                f"你的任务太多：{self._held[principal]} 个运行中，{self.waiting_per_principal} 个在排队"
+                f"（每个调用方最多 {self.per_principal} 个同时运行），请稍后再试"
+            )
+            raise ApiError(429, ErrorCode.TOO_MANY_RUNS, message, {"Retry-After": str(BUSY_RETRY_SECONDS)})
+        else:
+            self._line.append(place)
         return place
 
     def position(self, place: Place) -> int:
-        """1 for the next request to be admitted."""
+        """1 for the first request in line."""
         return self._line.index(place) + 1
 
     async def positions(self, place: Place) -> AsyncIterator[int]:
@@ -98,27 +134,54 @@ class Admission:
         async for _ in self.positions(place):
             pass
 
+    async def wait_unless_gone(self, place: Place, request: Request) -> bool:
+        """Wait for `place` while the client of `request` (a request that does not stream, its body read) is
+        there; False, and the place given back, when it hung up first."""
+        if place.admitted.is_set():
+            return True
+        admitted = asyncio.ensure_future(self.wait(place))
+        gone = asyncio.ensure_future(hung_up(request))
+        try:
+            done, _ = await asyncio.wait({admitted, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            admitted.cancel()
+            gone.cancel()
+        await asyncio.gather(admitted, gone, return_exceptions=True)
+        if gone in done:
+            self.leave(place)
+            return False
+        return True
+
     def leave(self, place: Place) -> None:
         """Give up a place: a waiting request that went away, or an admitted one whose run never started."""
+        if place.settled:
+            return
+        place.settled = True
         if place in self._line:
             self._line.remove(place)
             self._moved()
         elif place.admitted.is_set():
-            self.release()
+            self._release(place.principal)
 
-    def release(self) -> None:
-        """A run closed: its place goes to the first in line."""
-        if self._line:
-            self._line.popleft().admitted.set()
-            self._moved()
-        else:
-            self.in_flight = max(0, self.in_flight - 1)
-
-    def watch(self, client: Client, run_id: str) -> None:
-        """Give the place back when `run_id` closes."""
-        task = asyncio.create_task(self._until_closed(client, run_id))
+    def watch(self, client: Client, run_id: str, place: Place) -> None:
+        """The admitted `place` now belongs to the run `run_id`: given back while it waits for a person and when
+        it closes."""
+        place.settled = True
+        run = _Watched(place.principal)
+        self._runs[run_id] = run
+        task = asyncio.create_task(self._follow(client, run_id, run))
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
+
+    def resume(self, run_id: str, place: Place) -> None:
+        """An answer admitted with `place` was delivered to `run_id`: the run holds that place again (the place is
+        given back if the run holds one already, or is not one this gateway follows)."""
+        run = self._runs.get(run_id)
+        if run is None or run.holding or run.principal != place.principal:
+            self.leave(place)
+            return
+        place.settled = True
+        run.holding = True
 
     async def close(self) -> None:
         for task in list(self._watchers):
@@ -126,44 +189,59 @@ class Admission:
             with suppress(asyncio.CancelledError):
                 await task
 
+    def _may_take(self, principal: str) -> bool:
+        return self.in_flight < self.max_in_flight and self._held[principal] < self.per_principal
+
+    def _take(self, place: Place) -> None:
+        self.in_flight += 1
+        self._held[place.principal] += 1
+        place.admitted.set()
+
+    def _release(self, principal: str) -> None:
+        """A place given back: it goes to the first in line whose principal may take one."""
+        self.in_flight = max(0, self.in_flight - 1)
+        self._held[principal] -= 1
+        if self._held[principal] <= 0:
+            del self._held[principal]
+        if [place for place in list(self._line) if self._admit(place)]:
+            self._moved()
+
+    def _admit(self, place: Place) -> bool:
+        """Admit `place` from the line if there is room for it still (the line is walked in order)."""
+        if not self._may_take(place.principal):
+            return False
+        self._line.remove(place)
+        self._take(place)
+        return True
+
     def _moved(self) -> None:
         for waiting in self._line:
             waiting.moved.set()
 
-    async def _until_closed(self, client: Client, run_id: str) -> None:
-        loop = asyncio.get_running_loop()
-        patience = loop.time() + STARTING_RUN_SECONDS  # a session's run may not exist yet
+    def _status(self, run: _Watched, status: str) -> None:
+        """The run's `RunStatus` changed: it gives its place back while it waits, and takes one back when it works
+        again (a run that ends while it waits has nothing to give back)."""
+        if status == "waiting" and run.holding:
+            run.holding = False
+            self._release(run.principal)
+        elif status == "running" and not run.holding:
+            run.holding = True
+            self.in_flight += 1
+            self._held[run.principal] += 1
+
+    async def _follow(self, client: Client, run_id: str, run: _Watched) -> None:
         try:
-            while (state := await _close_of(client, run_id)) != "closed":
-                if state == "missing":
-                    if loop.time() > patience:
-                        return
-                    await asyncio.sleep(_MISSING_RETRY_SECONDS)
+            await follow_run(client, run_id, lambda status: self._status(run, status))
         finally:
-            self.release()
+            self._runs.pop(run_id, None)
+            if run.holding:
+                self._release(run.principal)
 
 
-async def _close_of(client: Client, run_id: str) -> Literal["closed", "open", "missing"]:
-    """Wait (a long poll for the close event only) until the run closes. "open": ask again (the poll ended, the run
-    continued as new, or Temporal could not be reached for a moment); "missing": no such run (yet)."""
-    try:
-        page = await client.workflow_service.get_workflow_execution_history(
-            GetWorkflowExecutionHistoryRequest(
-                namespace=client.namespace,
-                execution=WorkflowExecution(workflow_id=run_id),
-                wait_new_event=True,
-                history_event_filter_type=HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT,
-                skip_archival=True,
-            )
-        )
-    except RPCError as err:
-        if err.status == RPCStatusCode.NOT_FOUND:
-            return "missing"
-        await asyncio.sleep(_WATCH_RETRY_SECONDS)
-        return "open"
-    events = page.history.events
-    closed = bool(events) and events[-1].event_type != EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
-    return "closed" if closed else "open"
+async def hung_up(request: Request) -> None:
+    """Return when the client of `request`, whose body was read, disconnects."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 StartRun = Callable[[], Awaitable[tuple[str, str | None]]]
@@ -177,7 +255,7 @@ async def start_admitted(admission: Admission, place: Place, client: Client, sta
     except BaseException:
         admission.leave(place)
         raise
-    admission.watch(client, run_id)
+    admission.watch(client, run_id, place)
     return run_id, session_id
 
 
@@ -194,11 +272,17 @@ async def queued_then_streamed(
 
 
 async def admitted_stream(
-    admission: Admission, client: Client, links: BlobLinks, start: StartRun, *, session_header: bool = False
+    admission: Admission,
+    client: Client,
+    links: BlobLinks,
+    start: StartRun,
+    principal: str,
+    *,
+    session_header: bool = False,
 ) -> StreamingResponse:
-    """A streaming request's response: the run's events at once when there is a place (its id in `X-Run-Id`, and
-    its session in `X-Session-Id` when asked), else `queued` events until there is one."""
-    place = admission.enter()
+    """A streaming request's response: the run's events at once when there is a place for `principal` (its id in
+    `X-Run-Id`, and its session in `X-Session-Id` when asked), else `queued` events until there is one."""
+    place = admission.enter(principal)
     if not place.admitted.is_set():
         return StreamingResponse(
             queued_then_streamed(admission, place, client, start, links),

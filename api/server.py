@@ -16,7 +16,7 @@ from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
 from temporalio.service import RPCError
 
-from api.admission import Admission, RateLimiter
+from api.admission import Admission, RateLimiter, principal_share
 from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
 from api.deps import BlobStore, TemporalClient, rate_limited
@@ -56,7 +56,8 @@ def create_app(
         app.state.settings = settings
         app.state.keys = keys
         app.state.blob_secret = await asyncio.to_thread(signing_secret, settings)
-        app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting)
+        share = principal_share(settings, keyed=keys.required)
+        app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting, share)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.blobs = LocalBlobStore(settings.blob_dir)
         for gateway in gateways:

@@ -52,13 +52,14 @@ _CLOSED_READ_ATTEMPTS = 3
 _BEFORE_FIRST_TASK = 3
 """A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
 Querying it now would only make the worker answer in the middle of its first task."""
-_CLOSED = {
+CLOSED_EVENTS = {
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 }
+"""The history events that close a run for good (after a continue-as-new it goes on in its next run)."""
 
 
 def first_offset(last_event_id: str | None) -> int:
@@ -81,7 +82,7 @@ async def run_events(
     `starting`: the run was just started (its start may not have reached the server yet), so a run that does not
     exist yet is waited for a few seconds."""
     reader = _LogReader(client, run_id, after=from_offset - 1)
-    follow = _follow_history if await _serves_history_long_polls(client) else _poll_history
+    follow = _follow_history if await serves_history_long_polls(client) else _poll_history
     async for event in follow(client, run_id, reader, starting):
         yield event
 
@@ -124,7 +125,7 @@ async def _follow_history(client: Client, run_id: str, reader: "_LogReader", sta
                 execution = change.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
                 token = b""
                 break
-            elif change.event_type in _CLOSED:
+            elif change.event_type in CLOSED_EVENTS:
                 async for event in reader.read_closed():
                     yield event
                 return
@@ -189,7 +190,7 @@ async def _poll_history(client: Client, run_id: str, reader: "_LogReader", start
         await asyncio.sleep(_REPOLL_SECONDS)
 
 
-async def _serves_history_long_polls(client: Client) -> bool:
+async def serves_history_long_polls(client: Client) -> bool:
     """Whether the server answers a history long poll as events arrive. The time-skipping test server (the one
     that reports no version) answers it only once the run has closed."""
     known = _LONG_POLLS.get(client)

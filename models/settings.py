@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     """Runs one gateway keeps open at once (seed 000 §8.2); more wait for a place (`api.admission`)."""
     max_runs_waiting: int = 100
     """Requests that wait for a place; beyond that 429 RUNS_BUSY."""
+    max_runs_per_principal: int | None = Field(default=None, ge=1)
+    """Places one principal may hold (and the same fraction of the line; beyond it 429 TOO_MANY_RUNS). Unset:
+    half of `max_runs_in_flight` on a gateway with API keys, all of them on one that serves a single principal."""
     rate_limit_per_minute: int = 1200
     """Requests one principal may send a minute (0: no limit); beyond that 429 RATE_LIMITED."""
 

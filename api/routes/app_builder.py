@@ -63,7 +63,7 @@ async def start_app_run(
     prepared = prepare_app(body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
     start = bound_start(start_app, context, prepared, body.session_id)
-    return await admitted_stream(admission, client, links.for_events(APP_BUILDER.events), start)
+    return await admitted_stream(admission, client, links.for_events(APP_BUILDER.events), start, principal)
 
 
 @router.get(

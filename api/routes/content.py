@@ -59,7 +59,7 @@ async def start_content_run(
     prepared = await asyncio.to_thread(prepare_content, body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
     start = bound_start(start_content, context, prepared, body.session_id)
-    return await admitted_stream(admission, client, links.for_events(CONTENT_SUPERVISOR.events), start)
+    return await admitted_stream(admission, client, links.for_events(CONTENT_SUPERVISOR.events), start, principal)
 
 
 @router.get(

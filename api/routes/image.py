@@ -59,7 +59,7 @@ async def chat(
         return ticket.run_id, ticket.session_id
 
     return await admitted_stream(
-        admission, client, preparation.links.for_events(IMAGE_AGENT.events), start, session_header=True
+        admission, client, preparation.links.for_events(IMAGE_AGENT.events), start, principal, session_header=True
     )
 
 

@@ -56,6 +56,8 @@ _CLOSED_STATUS: dict[WorkflowExecutionStatus, ListedStatus] = {
     WorkflowExecutionStatus.TERMINATED: "terminated",
     WorkflowExecutionStatus.TIMED_OUT: "timeout",
 }
+CLIENT_GONE = 499
+"""The status logged for a request whose client hung up before it was answered (nobody reads it)."""
 _INPUT_REFUSALS = {ErrorCode.INPUT_NOT_AN_OPTION: 422}
 """HTTP status for a refused answer's code; every other refusal is a 409 conflict with the run's state."""
 
@@ -112,13 +114,13 @@ def build_router(registry: Registry) -> APIRouter:
         Answers 201 with the run id, or streams the run's events (SSE) when the client accepts
         `text/event-stream`; the run id is then in the `X-Run-Id` header. When the gateway is full (see
         `api.admission`) the request waits for a place: a stream gets `queued` events, then `admitted` with the run
-        id; a plain request is answered once its run has started.
+        id; a plain request is answered once its run has started, and starts none if it hung up meanwhile.
         """
         run = await intake.run(prepare_run, await body_chunks(request), workflows, launchers, preparation)
         entry = registered(workflows, run.workflow)
         launcher = launchers.get(entry.name, Launcher())
         streamed = "text/event-stream" in request.headers.get("accept", "")
-        place = admission.enter()
+        place = admission.enter(principal)
         tickets: list[RunTicket] = []
 
         async def start() -> tuple[str, str | None]:
@@ -132,7 +134,8 @@ def build_router(registry: Registry) -> APIRouter:
                 media_type="text/event-stream",
                 headers=SSE_HEADERS,
             )
-        await admission.wait(place)
+        if not await admission.wait_unless_gone(place, request):
+            return Response(status_code=CLIENT_GONE)
         await start_admitted(admission, place, client, start)
         ticket = tickets[0]
         headers = {"X-Run-Id": ticket.run_id, "Location": f"/v1/runs/{ticket.run_id}"}
@@ -235,31 +238,37 @@ def build_router(registry: Registry) -> APIRouter:
 
     @router.post("/v1/runs/{run_id}/input", response_model=ReceivedAnswer)
     async def answer_run(
-        run_id: str, body: InputAnswer, client: TemporalClient, workflows: WorkflowRegistry, principal: Principal
-    ) -> ReceivedAnswer:
+        run_id: str,
+        body: InputAnswer,
+        request: Request,
+        client: TemporalClient,
+        workflows: WorkflowRegistry,
+        principal: Principal,
+        admission: RunAdmission,
+    ) -> Response:
         """Answer the question a run waits on: an offered option's id, or free text where the question allows it.
 
         409 when the run is not waiting (or asks something else now, or the question expired), 422 when the
-        answer is not one of the offered options.
+        answer is not one of the offered options. The answered run works again, so the answer first takes a place
+        for it (see `api.admission`): when the gateway or the caller's share is full it waits in line (429
+        `RUNS_BUSY` or `TOO_MANY_RUNS` when the line is full too), and one whose client hung up meanwhile is not
+        delivered.
         """
         handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         _require_running(description)
         if not entry.human_input:
             raise ApiError(409, ErrorCode.RUN_NOT_WAITING, f"{entry.name} 从不等待回答（never asks for input）")
+        place = admission.enter(principal)
+        if not await admission.wait_unless_gone(place, request):
+            return Response(status_code=CLIENT_GONE)
         try:
-            received: ReceivedAnswer = await handle.execute_update(INPUT_UPDATE, body, result_type=ReceivedAnswer)
-        except WorkflowUpdateFailedError as err:
-            cause = err.cause
-            if isinstance(cause, ApplicationError) and cause.type and cause.type in ErrorCode.__members__:
-                code = ErrorCode(cause.type)
-                raise ApiError(_INPUT_REFUSALS.get(code, 409), code, cause.message) from err
+            received: ReceivedAnswer = await deliver_answer(handle, body)
+        except BaseException:
+            admission.leave(place)
             raise
-        except RPCError as err:
-            if err.status == RPCStatusCode.NOT_FOUND:  # it closed between the describe and the update
-                raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, "运行已结束，无法回答") from err
-            raise
-        return received
+        admission.resume(run_id, place)
+        return JSONResponse(received.model_dump(mode="json", by_alias=True))
 
     @router.post("/v1/runs/{run_id}/cancel", status_code=202)
     async def cancel_run(run_id: str, client: TemporalClient, principal: Principal) -> dict[str, str]:
@@ -300,6 +309,23 @@ async def owned_state(
         raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个{what}：{run_id}")
     state: StateT = await answered(handle, "state", state_type)
     return state
+
+
+async def deliver_answer(handle: WorkflowHandle[Any, Any], body: InputAnswer) -> ReceivedAnswer:
+    """The run's `input` update with `body`; its validator's refusal as the API error of its code."""
+    try:
+        received: ReceivedAnswer = await handle.execute_update(INPUT_UPDATE, body, result_type=ReceivedAnswer)
+    except WorkflowUpdateFailedError as err:
+        cause = err.cause
+        if isinstance(cause, ApplicationError) and cause.type and cause.type in ErrorCode.__members__:
+            code = ErrorCode(cause.type)
+            raise ApiError(_INPUT_REFUSALS.get(code, 409), code, cause.message) from err
+        raise
+    except RPCError as err:
+        if err.status == RPCStatusCode.NOT_FOUND:  # it closed between the describe and the update
+            raise ApiError(409, ErrorCode.RUN_ALREADY_CLOSED, "运行已结束，无法回答") from err
+        raise
+    return received
 
 
 async def answered(handle: WorkflowHandle[Any, Any], query: str, result_type: type[Any] | None) -> Any:

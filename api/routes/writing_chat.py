@@ -60,7 +60,7 @@ async def chat(
         run_id = await start_writing(client, settings, principal, project_id, body)
         return run_id, body.session_id
 
-    return await admitted_stream(admission, client, links.for_events(WRITING.events), start)
+    return await admitted_stream(admission, client, links.for_events(WRITING.events), start, principal)
 
 
 async def start_writing(
