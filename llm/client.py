@@ -48,6 +48,8 @@ T = TypeVar("T")
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
 DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_OUTPUT_TOKENS = 16384
+"""The cap on any call's output limit unless the model's own is given (`LLM_MAX_OUTPUT_TOKENS`)."""
 DEFAULT_MAX_ROUNDS = 8
 
 
@@ -61,12 +63,15 @@ class LLMClient:
         *,
         retry: RetryEngine | None = RetryEngine(),  # noqa: B008 - stateless, shared on purpose
         timeout: float = DEFAULT_TIMEOUT,
+        max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS,
     ) -> None:
         self.provider = provider
         self._http = http or httpx.AsyncClient()
         self._owns_http = http is None
         self._retry = retry
         self.timeout = timeout
+        self.max_output_tokens = max_output_tokens
+        """The most output tokens the model accepts in one answer: no call's limit goes above it."""
 
     @property
     def name(self) -> str:

@@ -40,6 +40,8 @@ class ProviderPreset:
     model: str | None
     json_mode: JsonMode = "json_schema"
     max_tokens_field: MaxTokensField = "max_completion_tokens"
+    max_output_tokens: int = 16384
+    """The most output tokens its default model accepts (a larger `max_tokens` is refused by some)."""
 
 
 PRESETS: dict[str, ProviderPreset] = {
@@ -60,6 +62,7 @@ PRESETS: dict[str, ProviderPreset] = {
             "deepseek-chat",
             "json_object",
             "max_tokens",
+            8192,
         ),
         ProviderPreset(
             "qwen",
@@ -69,11 +72,14 @@ PRESETS: dict[str, ProviderPreset] = {
             "qwen-plus",
             "json_object",
             "max_tokens",
+            8192,
         ),
         ProviderPreset(
             "ollama", "openai_chat", None, "http://localhost:11434/v1", "qwen2.5:7b", "json_schema", "max_tokens"
         ),
-        ProviderPreset("openai-compatible", "openai_chat", "LLM_API_KEY", None, None, "json_object", "max_tokens"),
+        ProviderPreset(
+            "openai-compatible", "openai_chat", "LLM_API_KEY", None, None, "json_object", "max_tokens", 8192
+        ),
     )
 }
 
@@ -87,6 +93,8 @@ class Provider:
     base_url: str
     model: str
     api_key: str | None = field(default=None, repr=False)
+    max_output_tokens: int = 16384
+    """The most output tokens the model accepts in one answer: the preset's, or `LLM_MAX_OUTPUT_TOKENS`."""
 
     def auth_headers(self) -> dict[str, str]:
         if self.api_key is None:
@@ -105,6 +113,7 @@ def configure_provider(
     base_url: str | None = None,
     model: str | None = None,
     protocol: Literal["responses", "chat"] | None = None,
+    max_output_tokens: int | None = None,
 ) -> Provider:
     """A provider from its preset plus what settings give; a missing value is a `ConfigurationError` that names
     the environment variable to set."""
@@ -128,6 +137,7 @@ def configure_provider(
         base_url=resolved_url.rstrip("/"),
         model=resolved_model,
         api_key=api_key or None,
+        max_output_tokens=max_output_tokens or preset.max_output_tokens,
     )
 
 

@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     start-to-close timeout (`workflows.policies`), so a 90 s node may take 90 s; the nodes that declare a
     heartbeat timeout stream, and for them it is cut to that timeout less a second. Outside activities, the
     client's timeout per call."""
+    llm_max_output_tokens: int | None = Field(default=None, ge=256)
+    """The most output tokens the configured model accepts in one answer; unset: the provider's preset (16384;
+    8192 for deepseek, qwen and openai-compatible). Each LLM node sends its own limit (`models.output_limits`:
+    4096 for decisions and reviews, 8192 for chapters and posts, 16384 for an app's documents and files), capped
+    at this: lower it for a model that refuses a larger `max_tokens`."""
     openai_api_key: SecretStr | None = None
     anthropic_api_key: SecretStr | None = None
     gemini_api_key: SecretStr | None = None

@@ -22,6 +22,7 @@ def configured_provider(settings: Settings) -> Provider | None:
         base_url=settings.llm_base_url,
         model=settings.llm_model,
         protocol=settings.llm_protocol,
+        max_output_tokens=settings.llm_max_output_tokens,
     )
 
 
@@ -31,4 +32,10 @@ def build_llm_client(settings: Settings, http: httpx.AsyncClient) -> LLMClient |
     provider = configured_provider(settings)
     if provider is None:
         return None
-    return LLMClient(provider, http, retry=None, timeout=settings.llm_timeout_seconds)
+    return LLMClient(
+        provider,
+        http,
+        retry=None,
+        timeout=settings.llm_timeout_seconds,
+        max_output_tokens=provider.max_output_tokens,
+    )

@@ -15,8 +15,9 @@ so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A n
 timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
 heartbeats with every chunk (reasoning chunks too), and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the
 longest wait for the first chunk and between two chunks (at most the heartbeat timeout less `TIME_MARGIN`, so the
-call, not Temporal, reports a silent model), and a stalled stream is noticed long before the budget ends. Output: a
-question's `max_tokens` (its expected answer size, with room) is the limit the provider is sent.
+call, not Temporal, reports a silent model), and a stalled stream is noticed long before the budget ends. Output:
+every call is sent its node's output limit (`models.output_limits`, by the running activity's name), capped at the
+client's `max_output_tokens` (`LLM_MAX_OUTPUT_TOKENS`, what the configured model accepts).
 
 Errors: the client runs with its RetryEngine off, so Temporal owns retries: a retryable error (429, 5xx, 529, a
 dropped connection, a cut stream) becomes a retryable `ApplicationError` whose `next_retry_delay` is the
@@ -40,6 +41,7 @@ from activities.common.failures import permanent
 from llm import LLMClient, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta
 from llm.errors import LLMError, OutputValidationError, TransportError
 from llm.retry import RetryConfig
+from models.output_limits import output_tokens
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
@@ -61,9 +63,6 @@ class JsonQuestion(Generic[SchemaT]):
     messages: Sequence[Message]
     system: str = ""
     temperature: float | None = None
-    max_tokens: int | None = None
-    """The answer's expected size in tokens, with room: sent as the output limit (None: the provider's default).
-    An answer that reaches it is cut, and fails as `TruncatedAnswerError`."""
 
 
 async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
@@ -74,7 +73,7 @@ async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
         question.schema,
         system=question.system,
         temperature=question.temperature,
-        max_output_tokens=question.max_tokens,
+        max_output_tokens=output_limit(llm),
         **_call_options(llm, None),
     )
 
@@ -114,15 +113,13 @@ async def model_turn(
     llm: LLMClient,
     request: LLMRequest,
     *,
-    max_tokens: int | None = None,
     on_text: Callable[[str], Awaitable[None]] | None = None,
 ) -> LLMResponse:
     """One model call's answer as it is: a turn of a tool loop (tool calls, or the final text; the workflow runs
     the tools, and answers a call whose arguments were cut off with an error result), or a plain text answer,
-    streamed to `on_text` as it is written when given; `max_tokens` is the output limit. `LLMError`s become
+    streamed to `on_text` as it is written when given; the node's output limit is sent. `LLMError`s become
     Temporal failures (`llm_failure`)."""
-    if max_tokens is not None:
-        request = request.model_copy(update={"max_output_tokens": max_tokens})
+    request = request.model_copy(update={"max_output_tokens": output_limit(llm)})
     try:
         return await llm.complete(request, **_call_options(llm, on_text))
     except LLMError as err:
@@ -150,6 +147,11 @@ def llm_failure(error: LLMError, *, node: str | None = None) -> ApplicationError
         next_retry_delay=delay,
         category=ApplicationErrorCategory.BENIGN if retryable else ApplicationErrorCategory.UNSPECIFIED,
     )
+
+
+def output_limit(llm: LLMClient) -> int:
+    """The running node's output limit (`models.output_limits`), at most what the client's model accepts."""
+    return min(output_tokens(activity.info().activity_type), llm.max_output_tokens)
 
 
 def call_budget(fallback: float) -> float:

@@ -172,16 +172,22 @@ async def test_a_tool_loop_turn_maps_the_providers_errors(llm: LLMClient, loopba
     assert not caught.value.non_retryable and caught.value.next_retry_delay == timedelta(seconds=7)
 
 
-def simulated_client(simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, timeout: float) -> LLMClient:
+def simulated_client(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol, timeout: float, **settings: object
+) -> LLMClient:
     """A worker's client whose model is the simulator, with `LLM_TIMEOUT_SECONDS` = `timeout`."""
-    return client_for(simulator, protocol, http, llm_timeout_seconds=timeout)
+    return client_for(simulator, protocol, http, llm_timeout_seconds=timeout, **settings)
 
 
-def node_environment(start_to_close: float, heartbeat: float | None = None) -> ActivityEnvironment:
-    """An activity environment declaring a node's timeouts, as `workflows.policies` would."""
+def node_environment(
+    start_to_close: float, heartbeat: float | None = None, activity_type: str = "test.reviewer"
+) -> ActivityEnvironment:
+    """An activity environment declaring a node's timeouts, as `workflows.policies` would, for the activity
+    registered as `activity_type`."""
     env = ActivityEnvironment()
     env.info = dataclasses.replace(
         env.info,
+        activity_type=activity_type,
         start_to_close_timeout=timedelta(seconds=start_to_close),
         heartbeat_timeout=None if heartbeat is None else timedelta(seconds=heartbeat),
     )
@@ -236,16 +242,32 @@ async def test_a_streamed_node_gives_up_on_a_silent_model_after_llm_timeout_seco
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-async def test_a_questions_max_tokens_is_the_output_limit_sent(
+async def test_each_node_sends_its_own_output_limit(
     simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
 ) -> None:
+    """Issue 25: no limit was sent, so Anthropic's client default (4096) cut every long document."""
     llm = simulated_client(simulator, http, protocol, timeout=5)
-    question = dataclasses.replace(REVIEW, max_tokens=4000)
+    chapter, decision = node_environment(5, activity_type="writing.writer"), node_environment(5, activity_type="x.y")
 
-    await node_environment(start_to_close=5).run(json_answer, llm, question, code=ErrorCode.AGENT_FAILED)
-    await node_environment(start_to_close=5).run(model_turn, llm, LLMRequest(messages=REVIEW.messages), max_tokens=3000)
+    await chapter.run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
+    await decision.run(model_turn, llm, LLMRequest(messages=REVIEW.messages))
+    await node_environment(5, activity_type="app_builder.product_manager").run(
+        model_turn, llm, LLMRequest(messages=REVIEW.messages)
+    )
 
-    assert [call.request.max_tokens for call in simulator.log] == [4000, 3000]
+    assert [call.request.max_tokens for call in simulator.log] == [8192, 4096, 16384]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_no_node_s_limit_goes_above_what_the_model_accepts(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    llm = simulated_client(simulator, http, protocol, timeout=5, llm_max_output_tokens=6000)
+
+    await node_environment(5, activity_type="writing.writer").run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
+    await node_environment(5, activity_type="x.y").run(model_turn, llm, LLMRequest(messages=REVIEW.messages))
+
+    assert [call.request.max_tokens for call in simulator.log] == [6000, 4096]
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -254,14 +276,13 @@ async def test_a_truncated_json_answer_is_a_non_retryable_error_naming_the_node_
 ) -> None:
     """No repair round: a repair under the same limit is cut the same way."""
     simulator.quirks = [QuirkRule(Quirk.TRUNCATE)]
-    llm = simulated_client(simulator, http, protocol, timeout=5)
-    question = dataclasses.replace(REVIEW, max_tokens=40)
+    llm = simulated_client(simulator, http, protocol, timeout=5, llm_max_output_tokens=256)
 
     with pytest.raises(ApplicationError) as caught:
-        await node_environment(start_to_close=5).run(json_answer, llm, question, code=ErrorCode.AGENT_FAILED)
+        await node_environment(start_to_close=5).run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
 
     assert caught.value.non_retryable and caught.value.type == "TruncatedAnswerError"
-    assert "reviewer" in caught.value.message and "max_tokens=40" in caught.value.message
+    assert "reviewer" in caught.value.message and "max_tokens=256" in caught.value.message
     assert [call.finish for call in simulator.log] == ["length"]
 
 
