@@ -182,8 +182,12 @@ may have terminated it)."""
 
 # --- writing assistant (seed 002) ------------------------------------------------------------------------------
 
-WRITING_ROUTER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
-"""The router's LLM path, a Planner: 10 s per attempt; after 20 s the keyword rules answer (GENERAL_CHAT at worst)."""
+WRITING_ROUTER = NodeOptions(
+    start_to_close=timedelta(seconds=20), heartbeat=timedelta(seconds=10), budget=timedelta(seconds=40)
+)
+"""The router's LLM path, a Planner given the time a thinking model takes to decide (its reasoning streams first):
+20 s per attempt, streamed with a heartbeat per chunk; after 40 s the keyword rules answer (GENERAL_CHAT at
+worst)."""
 WRITING_ROUTER_RULES = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """The keyword rules alone: microseconds of regular expressions, local."""
 WRITING_PREPROCESS = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10))
@@ -215,8 +219,12 @@ WRITING_INPUT_TIMEOUT = timedelta(hours=24)
 
 # --- content creation under a supervisor (seed 001) ---------------------------------------------------------------
 
-SUPERVISOR_TURN = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
-"""One LLM turn of the Supervisor, a Planner: 10 s; after 20 s of failures its offline policy decides instead."""
+SUPERVISOR_TURN = NodeOptions(
+    start_to_close=timedelta(seconds=30), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=45)
+)
+"""One LLM turn of the Supervisor, a Planner given the time a thinking model takes to decide (a decision after a
+page of reasoning): 30 s, streamed with a heartbeat per chunk; after 45 s of failures its offline policy decides
+instead."""
 SUPERVISOR_TURN_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """The offline Supervisor policy: microseconds of rules over the run's progress, local."""
 SUPERVISOR_TOOL_ROUNDS = ToolLimit(rounds=4)

@@ -1,7 +1,9 @@
-"""The model the family tests run on: the simulator at its `fast` profile (every run, CI included), or, in live
-mode (`make test-live`), the provider the environment configures; and the gateway with every family's worker
-using it."""
+"""The model the family tests run on: the simulator at its `fast` profile (every run, CI included; the
+environment's `SIMULATOR_PROFILE` and `SIMULATOR_TIME_SCALE` choose another, e.g. `realistic`), or, in live mode
+(`make test-live`), the provider the environment configures; and the gateway with every family's worker using
+it."""
 
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +18,7 @@ from tests.live.mode import live_provider, live_requested
 from tests.simulator.answers import AnswerStyle
 from tests.simulator.fixtures import simulator_settings
 from tests.simulator.instances import Sizes
-from tests.simulator.profiles import FAST
+from tests.simulator.profiles import FAST, PROFILES
 from tests.simulator.server import Simulator
 
 __all__ = ["api_style_store"]
@@ -42,7 +44,8 @@ class Model:
 )
 def model(request: pytest.FixtureRequest, simulator: Simulator) -> Model:
     if request.param == "simulator":
-        simulator.profile = FAST
+        simulator.profile = PROFILES[os.environ.get("SIMULATOR_PROFILE", FAST.name)]
+        simulator.time_scale = float(os.environ.get("SIMULATOR_TIME_SCALE", "1"))
         simulator.style = ON_TASK
         return Model("simulator", simulator_settings(simulator), simulator)
     if not live_requested(request.config):

@@ -14,9 +14,14 @@ from models.settings import Settings
 from runtime.llm_client import configured_provider
 
 LIVE_OPTION = "--live"
-LLM_FIELDS = {"llm_provider", "llm_base_url", "llm_model", "llm_protocol", "llm_timeout_seconds"} | {
-    preset.key_variable.lower() for preset in PRESETS.values() if preset.key_variable
-}
+LLM_FIELDS = {
+    "llm_provider",
+    "llm_base_url",
+    "llm_model",
+    "llm_protocol",
+    "llm_timeout_seconds",
+    "llm_max_output_tokens",
+} | {preset.key_variable.lower() for preset in PRESETS.values() if preset.key_variable}
 """The settings that choose and reach the provider; a live test takes these from the environment, nothing else."""
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from tests.simulator.text import Language, fit, phrase, prose
 
-LONG_FIELDS = re.compile(r"content|text|body|document|chapter|draft|markdown|code|passage|story|article|essay", re.I)
+LONG_FIELDS = re.compile(
+    r"content|(?<!con)text|body|document|chapter|draft|markdown|code|passage|story|article|essay", re.I
+)
 SHORT_FIELDS = re.compile(
     r"title|name|label|tag|id$|key|slug|type|kind|status|category|author|role|language|heading|city|place|topic|genre",
     re.I,
