@@ -15,6 +15,10 @@ from models.settings import Settings
 from stores.blob_store import LocalBlobStore
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
+from tests.simulator.fixtures import simulator_settings
+from tests.simulator.profiles import REALISTIC
+from tests.simulator.requests import Protocol
+from tests.simulator.server import Simulator
 from tests.workflows.harness import serving, settings_for, terminate_running
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
@@ -64,3 +68,19 @@ async def running_gateway(
 async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
     async with running_gateway(env, tmp_path, api_style_store) as running:
         yield running
+
+
+@pytest.fixture
+async def simulated(
+    request: pytest.FixtureRequest,
+    env: WorkflowEnvironment,
+    tmp_path: Path,
+    api_style_store: LanceStyleStore,
+    simulator: Simulator,
+) -> AsyncIterator[Gateway]:
+    """The gateway and workers with the simulator as the configured model: at the realistic profile shrunk by the
+    test module's `TIME_SCALE`, over the protocol the test gives as the fixture's parameter (OpenAI Chat else)."""
+    protocol: Protocol = getattr(request, "param", "openai_chat")
+    simulator.profile, simulator.time_scale = REALISTIC, request.module.TIME_SCALE
+    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator, protocol)) as gateway:
+        yield gateway

@@ -6,17 +6,11 @@ The simulator cannot write a plan whose `dependsOn` name its own tasks (it makes
 so on it a run's plan is refused twice and the run ends PLAN_INVALID, naming each issue."""
 
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from temporalio.testing import WorkflowEnvironment
 
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
-from tests.simulator.fixtures import simulator_settings
-from tests.simulator.profiles import REALISTIC
+from tests.api.conftest import Gateway
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import parse_sse
@@ -24,15 +18,6 @@ from tests.sse import parse_sse
 TIME_SCALE = 0.02
 """The realistic profile 50× faster: a 2 000-token document takes about 1 s instead of 50 s."""
 TODO = "做一个待办事项应用：可以添加、完成和删除待办"
-
-
-@pytest.fixture
-async def simulated(
-    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, simulator: Simulator
-) -> AsyncIterator[Gateway]:
-    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
-    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator)) as gateway:
-        yield gateway
 
 
 async def build(gateway: Gateway) -> tuple[list[Any], dict[str, Any]]:

@@ -4,19 +4,12 @@ says where it degraded; none ends `completed` with an empty or incomplete post a
 
 import logging
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from temporalio.testing import WorkflowEnvironment
 
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
-from tests.simulator.fixtures import simulator_settings
-from tests.simulator.profiles import REALISTIC
+from tests.api.conftest import Gateway
 from tests.simulator.quirks import Quirk, QuirkRule
-from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent, parse_sse
 
@@ -26,21 +19,6 @@ TIME_SCALE = 0.05
 TOPIC = "打工人的咖啡续命指南"
 MAX_ITERATIONS = 14
 NOTES = ["2025 年职场调查：67% 的上班族每天喝至少一杯咖啡。", "营养师建议：每天咖啡因不超过 400 毫克。"]
-
-
-@pytest.fixture
-async def simulated(
-    request: pytest.FixtureRequest,
-    env: WorkflowEnvironment,
-    tmp_path: Path,
-    api_style_store: LanceStyleStore,
-    simulator: Simulator,
-) -> AsyncIterator[Gateway]:
-    """The gateway and workers with the simulator, at the realistic profile, as the configured model."""
-    protocol: Protocol = getattr(request, "param", "openai_chat")
-    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
-    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator, protocol)) as gateway:
-        yield gateway
 
 
 async def content_run(gateway: Gateway) -> tuple[list[SseEvent], dict[str, Any]]:

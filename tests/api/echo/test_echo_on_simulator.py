@@ -4,39 +4,20 @@ simulator's answer, or with the degrade event and the offline reply, never silen
 
 import logging
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-from temporalio.testing import WorkflowEnvironment
 
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import Gateway
 from tests.api.echo.test_echo_over_http import answer_and_read
 from tests.api.test_runs_on_a_dev_server import start
-from tests.simulator.fixtures import simulator_settings
-from tests.simulator.profiles import REALISTIC
 from tests.simulator.quirks import Quirk, QuirkRule
-from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
 
 TIME_SCALE = 0.25
 """The realistic profile 4× faster: a reply of about 40 tokens takes about 0.8 s instead of 2.5 s."""
 
 
-@pytest.fixture(params=["openai_chat", "anthropic"])
-async def simulated(
-    request: pytest.FixtureRequest,
-    env: WorkflowEnvironment,
-    tmp_path: Path,
-    api_style_store: LanceStyleStore,
-    simulator: Simulator,
-) -> AsyncIterator[Gateway]:
-    """The gateway and workers with the simulator, at the realistic profile, as the configured model."""
-    protocol: Protocol = request.param
-    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
-    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator, protocol)) as gateway:
-        yield gateway
+pytestmark = pytest.mark.parametrize("simulated", ["openai_chat", "anthropic"], indirect=True)
 
 
 def model_reply(simulator: Simulator) -> str:

@@ -6,41 +6,19 @@ model's intent and review, or a warning (AGENT_DEGRADED) where the keywords or t
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from temporalio.testing import WorkflowEnvironment
 
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import Gateway
 from tests.api.image.test_chat import chat
-from tests.simulator.fixtures import simulator_settings
-from tests.simulator.profiles import REALISTIC
 from tests.simulator.quirks import Quirk, QuirkRule
-from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent
 
 LOG = logging.getLogger(__name__)
 TIME_SCALE = 0.1
 """The realistic profile 10× faster."""
-
-
-@pytest.fixture
-async def simulated(
-    request: pytest.FixtureRequest,
-    env: WorkflowEnvironment,
-    tmp_path: Path,
-    api_style_store: LanceStyleStore,
-    simulator: Simulator,
-) -> AsyncIterator[Gateway]:
-    """The gateway and workers with the simulator, at the realistic profile, as the configured model."""
-    protocol: Protocol = getattr(request, "param", "openai_chat")
-    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
-    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator, protocol)) as gateway:
-        yield gateway
 
 
 async def two_turns(gateway: Gateway) -> list[tuple[list[SseEvent], dict[str, Any]]]:

@@ -4,18 +4,12 @@ or with an explicit degrade event and the offline answer, never an empty `comple
 text carries `<think>`."""
 
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from temporalio.testing import WorkflowEnvironment
 
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import Gateway
 from tests.api.writing.test_chat import sample_project
-from tests.simulator.fixtures import simulator_settings
-from tests.simulator.profiles import REALISTIC
 from tests.simulator.quirks import TRANSPORT_QUIRKS, Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import parse_sse
@@ -24,15 +18,6 @@ TIME_SCALE = 0.1
 """The realistic profile 10× faster: a 400-token scene takes about 1.2 s instead of 12 s."""
 REQUESTS = ["改写第一章，让节奏更紧凑", "总结第一章", "帮我设定这个城市的世界观"]
 """A scene (writer, then the draft check), a summary (simple agent) and a setting saved as a world note."""
-
-
-@pytest.fixture
-async def simulated(
-    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, simulator: Simulator
-) -> AsyncIterator[Gateway]:
-    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
-    async with running_gateway(env, tmp_path, api_style_store, **simulator_settings(simulator)) as gateway:
-        yield gateway
 
 
 async def chat(gateway: Gateway, project: str, text: str) -> tuple[list[Any], dict[str, Any]]:
