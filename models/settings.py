@@ -107,7 +107,7 @@ class Settings(BaseSettings):
     writing_input_timeout_hours: float = 24.0
     """How long a writing chain waits for the writer's choice before it ends with what it has."""
 
-    content_run_deadline_seconds: float = 900.0
+    content_run_deadline_seconds: float = 1500.0
     """A content run's active work: the Supervisor's decisions, the agents and their tools."""
     content_input_timeout_hours: float = 24.0
     """How long a content run waits for the answer to a clarification before it ends with what it has."""

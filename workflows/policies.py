@@ -235,11 +235,11 @@ SUPERVISOR_TOOL = NodeOptions(start_to_close=timedelta(seconds=5), budget=timede
 """One tool call of a loop that reads (the Supervisor's `inspect_artifact`, research's `search_notes` and
 `extract_facts`), a RAG node: 5 s; after 10 s of failures the model reads the failure as the tool's result."""
 CONTENT_AGENT = NodeOptions(
-    start_to_close=timedelta(seconds=30), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=60)
+    start_to_close=timedelta(seconds=90), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=120)
 )
-"""An agent's LLM call (one JSON answer: a brief, a layout, a post's text, a review): 30 s per attempt, streamed
-with a heartbeat per chunk (a dead worker or a silent model is noticed after 15 s); after 60 s of failures its
-offline agent answers instead."""
+"""An agent's LLM call (one JSON answer: a brief, a layout, a post's text, a review; a hosted model under load
+writes a post of a thousand characters in 30-60 s): 90 s per attempt, streamed with a heartbeat per chunk (a dead
+worker or a silent model is noticed after 15 s); after 120 s of failures its offline agent answers instead."""
 CONTENT_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
 """An offline agent, an Executor: 5 s, the full retry schedule; when it fails for good the run ends with an error."""
 REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
@@ -247,7 +247,7 @@ REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
 IMAGE_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
 """`generate_image`, an Executor: renders one planned image into the blob store, 5 s; retried 5/10/20 s apart."""
 
-CONTENT_RUN_DEADLINE = timedelta(minutes=15)
+CONTENT_RUN_DEADLINE = timedelta(minutes=25)
 """A content run's active work (`Settings.content_run_deadline_seconds`); each clarification's wait comes on top."""
 CONTENT_INPUT_TIMEOUT = timedelta(hours=24)
 """How long a clarification waits for the user (`Settings.content_input_timeout_hours`)."""

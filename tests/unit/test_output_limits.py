@@ -35,7 +35,11 @@ def test_a_node_not_named_gets_the_default_and_documents_get_more() -> None:
 
 @pytest.mark.parametrize(("name", "cap"), [("openai", 16384), ("deepseek", 8192), ("openai-compatible", 8192)])
 def test_the_cap_is_the_presets_unless_configured(name: str, cap: int) -> None:
-    options = {"api_key": "k", "base_url": "http://127.0.0.1:1/v1", "model": "m"}
+    def configured(limit: int | None) -> int:
+        provider = configure_provider(
+            name, api_key="k", base_url="http://127.0.0.1:1/v1", model="m", max_output_tokens=limit
+        )
+        return provider.max_output_tokens
 
-    assert configure_provider(name, **options).max_output_tokens == cap
-    assert configure_provider(name, max_output_tokens=3000, **options).max_output_tokens == 3000
+    assert configured(None) == cap
+    assert configured(3000) == 3000
