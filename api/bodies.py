@@ -173,7 +173,11 @@ class BodyLimitMiddleware:
 
         async def limited() -> Message:
             nonlocal received
-            if declared is not None and declared.isdigit() and int(declared) > limit:
+            if (
+                declared is not None
+                and declared.isdigit()
+                and (len(declared) > len(str(limit)) or int(declared) > limit)
+            ):
                 raise BodyTooLarge(limit)
             message = await receive()
             if message["type"] == "http.request":

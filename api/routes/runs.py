@@ -37,7 +37,7 @@ from api.deps import (
 )
 from api.errors import QUERY_TIMEOUT, RETRY_TEMPORAL_SECONDS, ApiError, temporal_unavailable, unanswered
 from api.launch import LaunchContext, Launcher, prepare_run, registered
-from api.streaming import SSE_HEADERS, first_offset, sse_stream
+from api.streaming import MAX_EVENT_ID, SSE_HEADERS, sse_stream
 from models.base import CamelModel
 from models.errors import ErrorCode
 from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
@@ -221,15 +221,18 @@ def build_router(registry: Registry) -> APIRouter:
         links: Links,
         workflows: WorkflowRegistry,
         principal: Principal,
-        last_event_id: Annotated[str | None, Header()] = None,
-        after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
+        last_event_id: Annotated[int | None, Header(ge=0, le=MAX_EVENT_ID, description="resume after it")] = None,
+        after: Annotated[int | None, Query(ge=-1, le=MAX_EVENT_ID, description="resume after this event id")] = None,
     ) -> StreamingResponse:
-        """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
+        """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow.
+
+        `?after=` wins over the header; an id that is not a whole number from 0 (`?after=-1`: from the start) to
+        2^53 - 1 is refused (422 `INVALID_REQUEST`)."""
         _, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         if entry.events is None:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
-        offset = after + 1 if after is not None else first_offset(last_event_id)
+        offset = 1 + (after if after is not None else last_event_id if last_event_id is not None else -1)
         return StreamingResponse(
             sse_stream(client, run_id, links.for_events(entry.events), offset),
             media_type="text/event-stream",
