@@ -17,9 +17,12 @@ import json
 import math
 import re
 from array import array
+from collections import Counter
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from fastapi import Request
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -62,22 +65,59 @@ def parse_body(model: type[ModelT], chunks: list[bytes]) -> ModelT:
 
 
 def load_json(data: bytes) -> Any:
-    """A JSON document whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within the canvas
-    bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a million
-    objects (pydantic's own JSON parser builds a tree of them, far larger than the body: README, Performance).
-    Anything else stays as parsed, for the model to judge. Duplicate keys, NaN and Infinity are refused (they are
-    not JSON)."""
+    """A JSON document (`strict_json`) whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within
+    the canvas bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a
+    million objects (pydantic's own JSON parser builds a tree of them, far larger than the body: README,
+    Performance). Anything else stays as parsed, for the model to judge."""
     packer = _PointPacker()
+    return packer.pack(strict_json(data, packer.take))
+
+
+def strict_json(data: bytes, objects: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    """The one JSON policy of every route, whoever parses the body (the intake, or FastAPI through
+    `StrictJsonRoute`): an object with a key twice, NaN and Infinity are refused (they are not JSON, and "the last
+    one wins" would let a checker and a reader see two different bodies), as `InvalidBody` (422 `INVALID_REQUEST`,
+    `json_invalid`). `objects` builds each object from its pairs (`json_object` unless given)."""
     try:
-        document = json.loads(data, object_pairs_hook=packer.take, parse_constant=_not_json)
+        return json.loads(data, object_pairs_hook=objects or json_object, parse_constant=_not_json)
     except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
         message = str(err) if isinstance(err, ValueError) else "nested too deeply"
         raise InvalidBody([{"type": "json_invalid", "loc": (), "msg": f"Invalid JSON: {message}"}]) from None
-    return packer.pack(document)
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object from its key-value pairs, refused when a key comes twice."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise ValueError(f"duplicate key {twice!r} in an object")
+    return document
 
 
 def _not_json(constant: str) -> None:
     raise ValueError(f"{constant} is not a JSON number")
+
+
+class StrictJsonRequest(Request):
+    """A request whose `json()` follows `strict_json` (FastAPI parses a route's body through it)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_json(await self.body())
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """The route class of every router: FastAPI reads its JSON body with `strict_json`. A body that is not JSON
+    that way fails as `InvalidBody` (FastAPI wraps it in a 400, which `api.errors` answers as the intake would)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
 
 
 _POINT = object()
@@ -98,10 +138,7 @@ class _PointPacker:
             if {first, second} == {"x", "y"} and _coordinate(a) and _coordinate(b):
                 self.flat.extend((a, b) if first == "x" else (b, a))
                 return _POINT
-        document = dict(pairs)
-        if len(document) != len(pairs):
-            raise ValueError("duplicate keys in an object")
-        return document
+        return json_object(pairs)
 
     def pack(self, value: Any) -> Any:
         if value is _POINT:

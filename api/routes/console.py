@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from api.bodies import StrictJsonRoute
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.settings import Settings
@@ -28,7 +29,7 @@ CONTENT_TYPES = {
 HEADERS = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "::", ""}
 
-router = APIRouter(tags=["console"], include_in_schema=False)
+router = APIRouter(tags=["console"], include_in_schema=False, route_class=StrictJsonRoute)
 
 
 @router.get("/")

@@ -23,7 +23,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.admission import queued_then_streamed, start_admitted
-from api.bodies import body_chunks, documented
+from api.bodies import StrictJsonRoute, body_chunks, documented
 from api.deps import (
     AppSettings,
     Links,
@@ -88,7 +88,7 @@ def run_view_model(registry: Registry) -> Any:
 
 
 def build_router(registry: Registry) -> APIRouter:
-    router = APIRouter(tags=["runs"])
+    router = APIRouter(tags=["runs"], route_class=StrictJsonRoute)
     run_view = run_view_model(registry)
 
     @router.post(

@@ -1,8 +1,11 @@
 """Parser edges: every number a request carries in a header or the query string is bounded before it is parsed
-(a 5000-digit `Last-Event-ID` or `Content-Length` is a 4xx with a code, never a 500 and a traceback), and a
-malformed resume point is refused, not replayed from the start in silence."""
+(a 5000-digit `Last-Event-ID` or `Content-Length` is a 4xx with a code, never a 500 and a traceback), a
+malformed resume point is refused, not replayed from the start in silence, and every route reads JSON by one
+policy: an object with a key twice is refused the same way wherever the body is parsed."""
 
 import logging
+import re
+from typing import Any
 
 import pytest
 
@@ -59,3 +62,55 @@ async def test_a_content_length_of_thousands_of_digits_is_too_large_not_a_crash(
     response = await gateway.http.post("/v1/runs/image-x-1-0/input", content=b"{}", headers=headers)
 
     assert response.status_code == 413 and response.json()["error"]["code"] == "INPUT_TOO_LARGE"
+
+
+DUPLICATE_TEXT = b'{"text": "x", "text": "y"}'
+JSON = {"content-type": "application/json"}
+
+
+def assert_duplicate_key_refused(response: Any, key: str) -> None:
+    assert response.status_code == 422, response.text[:300]
+    error = response.json()["error"]
+    assert error["code"] == "INVALID_REQUEST"
+    assert error["details"][0]["type"] == "json_invalid"
+    assert f"duplicate key '{key}'" in error["details"][0]["msg"]
+
+
+async def test_a_key_twice_is_refused_alike_where_fastapi_and_where_the_intake_parses_the_body(
+    gateway: Gateway,
+) -> None:
+    project = (await gateway.http.post("/v1/writing/projects", json={"name": "长夜"})).json()["projectId"]
+
+    writing = await gateway.http.post(f"/v1/writing/projects/{project}/chat", content=DUPLICATE_TEXT, headers=JSON)
+    image = await gateway.http.post("/api/agent/chat", content=DUPLICATE_TEXT, headers=JSON)
+
+    assert_duplicate_key_refused(writing, "text")
+    assert_duplicate_key_refused(image, "text")
+    assert writing.json()["error"]["details"] == image.json()["error"]["details"]
+
+
+def first_property(schema: dict[str, Any], components: dict[str, Any]) -> str:
+    while "$ref" in schema:
+        schema = components[schema["$ref"].rsplit("/", 1)[-1]]
+    return str(next(iter(schema["properties"])))
+
+
+async def test_every_json_body_route_refuses_a_key_twice(gateway: Gateway) -> None:
+    document = (await gateway.http.get("/openapi.json")).json()
+    components = document["components"]["schemas"]
+    checked = []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" not in content:
+                continue
+            key = first_property(content["application/json"]["schema"], components)
+            url = re.sub(r"\{[^}]+\}", "p1", path)
+            body = f'{{"{key}": "a", "{key}": "b"}}'.encode()
+
+            response = await gateway.http.request(method.upper(), url, content=body, headers=JSON)
+
+            assert_duplicate_key_refused(response, key)
+            checked.append(f"{method.upper()} {path}")
+    assert {"POST /v1/runs", "POST /api/agent/chat", "POST /v1/writing/projects/{project_id}/chat"} <= set(checked)
+    assert len(checked) >= 19, checked
