@@ -8,14 +8,12 @@ validates and prepares them and sends back only what the run needs. A body that 
 `InvalidBody`, answered like any other invalid request; `documented(Model)` keeps the OpenAPI schema showing what
 such a route takes.
 
-Every body is limited while it is read (`BodyLimitMiddleware`): a declared `Content-Length` over the route's limit
-is refused before a byte is read, and a body that grows past it is refused at that chunk, so no request can make
-the gateway hold more than its route allows.
+Every route reads JSON by one policy (`strict_json`), whoever parses it: the intake, or FastAPI through
+`StrictJsonRoute`, the route class of every router. Every body is limited while it is read (`api.body_limits`).
 """
 
 import json
 import math
-import re
 from array import array
 from collections import Counter
 from collections.abc import Callable, Coroutine
@@ -24,10 +22,9 @@ from typing import Any, TypeVar
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.body_limits import MAX_BODY_EXTENSION
 from models.paths import MAX_COORDINATE, PackedPath
-from stores.blob_refs import MAX_IMAGE_BYTES
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -162,75 +159,15 @@ def _coordinate(value: Any) -> bool:
     return type(value) is float and math.isfinite(value) and abs(value) <= MAX_COORDINATE
 
 
-LARGE_BODY_BYTES = 64 * 1024 * 1024
-"""A chat message or a run's input: up to a 10 MB mask (Base64) and 100 paths of 10 000 points each."""
-SMALL_BODY_BYTES = 64 * 1024
-"""Every other body (an answer, a cancel)."""
-BODY_LIMITS = {("POST", "/api/agent/chat"): LARGE_BODY_BYTES, ("POST", "/v1/runs"): LARGE_BODY_BYTES}
-BODY_LIMITS[("POST", "/v1/blobs")] = MAX_IMAGE_BYTES
-CHAPTER_BODY_BYTES = 1024 * 1024
-"""A chapter of up to 100 000 characters, even with every character written as a JSON escape."""
-PROJECT_ITEM_BODY_BYTES = 256 * 1024
-"""Any other item of a writer's project (a character, plot loop, style sample, world note, relationship): a title
-and up to 20 000 characters of text, even with every character written as a JSON escape."""
-_PROJECT_ITEM_ROUTE = re.compile(
-    r"^/v1/writing/projects/[^/]+/"
-    r"(?P<kind>chapters|characters|plot-loops|style-samples|world-notes|relationships)(/[^/]+)?$"
-)
-
-
-class BodyTooLarge(Exception):
-    """A request body over its route's limit (answered 413 INPUT_TOO_LARGE)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"request body over {limit} bytes")
-        self.limit = limit
-
-
-def body_limit(method: str, path: str) -> int:
-    path = path.rstrip("/") or "/"
-    if method in ("POST", "PUT") and (item := _PROJECT_ITEM_ROUTE.match(path)):
-        return CHAPTER_BODY_BYTES if item["kind"] == "chapters" else PROJECT_ITEM_BODY_BYTES
-    return BODY_LIMITS.get((method, path), SMALL_BODY_BYTES)
-
-
-class BodyLimitMiddleware:
-    """Counts each request's body as it arrives and stops it at its route's limit (`BodyTooLarge`)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = body_limit(scope["method"], scope["path"])
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        received = 0
-
-        async def limited() -> Message:
-            nonlocal received
-            if (
-                declared is not None
-                and declared.isdigit()
-                and (len(declared) > len(str(limit)) or int(declared) > limit)
-            ):
-                raise BodyTooLarge(limit)
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise BodyTooLarge(limit)
-            return message
-
-        await self.app(scope, limited, send)
-
-
-def documented(model: type[BaseModel]) -> dict[str, Any]:
-    """`openapi_extra` for a route that reads `model` this way: the request body is that model."""
+def documented(model: type[BaseModel], max_bytes: int | None = None) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads `model` this way: the request body is that model. `max_bytes`: the
+    route's body limit, for a model whose schema does not bound it (`api.body_limits`)."""
     DOCUMENTED[model.__name__] = model
     schema = {"$ref": f"#/components/schemas/{model.__name__}"}
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+    body: dict[str, Any] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    if max_bytes is not None:
+        body[MAX_BODY_EXTENSION] = max_bytes
+    return {"requestBody": body}
 
 
 def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.bodies import BodyLimitMiddleware, BodyTooLarge, InvalidBody
+from api.bodies import InvalidBody
+from api.body_limits import BodyTooLarge
 from models.errors import ErrorCode
 
 log = logging.getLogger("api")
@@ -105,7 +106,6 @@ class RequestIdMiddleware:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(RequestIdMiddleware)
 
     @app.exception_handler(BodyTooLarge)

@@ -24,6 +24,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from api.admission import queued_then_streamed, start_admitted
 from api.bodies import StrictJsonRoute, body_chunks, documented
+from api.body_limits import ENVELOPE_BYTES, largest_json_of
 from api.deps import (
     AppSettings,
     Links,
@@ -87,6 +88,18 @@ def run_view_model(registry: Registry) -> Any:
     return Annotated[Union[tuple(variants)], Field(discriminator="workflow_type")]  # noqa: UP007
 
 
+def run_start_limit(registry: Registry) -> int:
+    """`POST /v1/runs`'s body limit: the largest body naming any workflow it starts, with that workflow's largest
+    input (`RunStartRequest` takes `input` as any object; the workflow's input model bounds it)."""
+    largest = 0
+    for entry in registry:
+        if entry.input_model is not None:
+            fields: dict[str, Any] = {"workflow": (Literal[entry.name], ...), "input": (entry.input_model, ...)}
+            body = create_model(f"{entry.name}Start", __base__=RunStartRequest, **fields)
+            largest = max(largest, largest_json_of(body))
+    return ENVELOPE_BYTES + largest
+
+
 def build_router(registry: Registry) -> APIRouter:
     router = APIRouter(tags=["runs"], route_class=StrictJsonRoute)
     run_view = run_view_model(registry)
@@ -96,7 +109,7 @@ def build_router(registry: Registry) -> APIRouter:
         status_code=201,
         response_model=RunTicket,
         responses={200: {"content": {"text/event-stream": {}}, "description": "with Accept: text/event-stream"}},
-        openapi_extra=documented(RunStartRequest),
+        openapi_extra=documented(RunStartRequest, max_bytes=run_start_limit(registry)),
     )
     async def start_run(
         request: Request,
