@@ -8,23 +8,23 @@ validates and prepares them and sends back only what the run needs. A body that 
 `InvalidBody`, answered like any other invalid request; `documented(Model)` keeps the OpenAPI schema showing what
 such a route takes.
 
-Every body is limited while it is read (`BodyLimitMiddleware`): a declared `Content-Length` over the route's limit
-is refused before a byte is read, and a body that grows past it is refused at that chunk, so no request can make
-the gateway hold more than its route allows.
+Every route reads JSON by one policy (`strict_json`), whoever parses it: the intake, or FastAPI through
+`StrictJsonRoute`, the route class of every router. Every body is limited while it is read (`api.body_limits`).
 """
 
 import json
 import math
-import re
 from array import array
+from collections import Counter
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from fastapi import Request
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.body_limits import MAX_BODY_EXTENSION
 from models.paths import MAX_COORDINATE, PackedPath
-from stores.blob_refs import MAX_IMAGE_BYTES
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -62,22 +62,59 @@ def parse_body(model: type[ModelT], chunks: list[bytes]) -> ModelT:
 
 
 def load_json(data: bytes) -> Any:
-    """A JSON document whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within the canvas
-    bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a million
-    objects (pydantic's own JSON parser builds a tree of them, far larger than the body: README, Performance).
-    Anything else stays as parsed, for the model to judge. Duplicate keys, NaN and Infinity are refused (they are
-    not JSON)."""
+    """A JSON document (`strict_json`) whose lists of well-formed points (`{"x": n, "y": n}`, finite numbers within
+    the canvas bounds) are `PackedPath`s, packed while it is parsed: the largest legal mask never exists as a
+    million objects (pydantic's own JSON parser builds a tree of them, far larger than the body: README,
+    Performance). Anything else stays as parsed, for the model to judge."""
     packer = _PointPacker()
+    return packer.pack(strict_json(data, packer.take))
+
+
+def strict_json(data: bytes, objects: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    """The one JSON policy of every route, whoever parses the body (the intake, or FastAPI through
+    `StrictJsonRoute`): an object with a key twice, NaN and Infinity are refused (they are not JSON, and "the last
+    one wins" would let a checker and a reader see two different bodies), as `InvalidBody` (422 `INVALID_REQUEST`,
+    `json_invalid`). `objects` builds each object from its pairs (`json_object` unless given)."""
     try:
-        document = json.loads(data, object_pairs_hook=packer.take, parse_constant=_not_json)
+        return json.loads(data, object_pairs_hook=objects or json_object, parse_constant=_not_json)
     except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
         message = str(err) if isinstance(err, ValueError) else "nested too deeply"
         raise InvalidBody([{"type": "json_invalid", "loc": (), "msg": f"Invalid JSON: {message}"}]) from None
-    return packer.pack(document)
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object from its key-value pairs, refused when a key comes twice."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        twice = next(key for key, count in Counter(key for key, _ in pairs).items() if count > 1)
+        raise ValueError(f"duplicate key {twice!r} in an object")
+    return document
 
 
 def _not_json(constant: str) -> None:
     raise ValueError(f"{constant} is not a JSON number")
+
+
+class StrictJsonRequest(Request):
+    """A request whose `json()` follows `strict_json` (FastAPI parses a route's body through it)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = strict_json(await self.body())
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """The route class of every router: FastAPI reads its JSON body with `strict_json`. A body that is not JSON
+    that way fails as `InvalidBody` (FastAPI wraps it in a 400, which `api.errors` answers as the intake would)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
 
 
 _POINT = object()
@@ -98,10 +135,7 @@ class _PointPacker:
             if {first, second} == {"x", "y"} and _coordinate(a) and _coordinate(b):
                 self.flat.extend((a, b) if first == "x" else (b, a))
                 return _POINT
-        document = dict(pairs)
-        if len(document) != len(pairs):
-            raise ValueError("duplicate keys in an object")
-        return document
+        return json_object(pairs)
 
     def pack(self, value: Any) -> Any:
         if value is _POINT:
@@ -125,71 +159,15 @@ def _coordinate(value: Any) -> bool:
     return type(value) is float and math.isfinite(value) and abs(value) <= MAX_COORDINATE
 
 
-LARGE_BODY_BYTES = 64 * 1024 * 1024
-"""A chat message or a run's input: up to a 10 MB mask (Base64) and 100 paths of 10 000 points each."""
-SMALL_BODY_BYTES = 64 * 1024
-"""Every other body (an answer, a cancel)."""
-BODY_LIMITS = {("POST", "/api/agent/chat"): LARGE_BODY_BYTES, ("POST", "/v1/runs"): LARGE_BODY_BYTES}
-BODY_LIMITS[("POST", "/v1/blobs")] = MAX_IMAGE_BYTES
-CHAPTER_BODY_BYTES = 1024 * 1024
-"""A chapter of up to 100 000 characters, even with every character written as a JSON escape."""
-PROJECT_ITEM_BODY_BYTES = 256 * 1024
-"""Any other item of a writer's project (a character, plot loop, style sample, world note, relationship): a title
-and up to 20 000 characters of text, even with every character written as a JSON escape."""
-_PROJECT_ITEM_ROUTE = re.compile(
-    r"^/v1/writing/projects/[^/]+/"
-    r"(?P<kind>chapters|characters|plot-loops|style-samples|world-notes|relationships)(/[^/]+)?$"
-)
-
-
-class BodyTooLarge(Exception):
-    """A request body over its route's limit (answered 413 INPUT_TOO_LARGE)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"request body over {limit} bytes")
-        self.limit = limit
-
-
-def body_limit(method: str, path: str) -> int:
-    path = path.rstrip("/") or "/"
-    if method in ("POST", "PUT") and (item := _PROJECT_ITEM_ROUTE.match(path)):
-        return CHAPTER_BODY_BYTES if item["kind"] == "chapters" else PROJECT_ITEM_BODY_BYTES
-    return BODY_LIMITS.get((method, path), SMALL_BODY_BYTES)
-
-
-class BodyLimitMiddleware:
-    """Counts each request's body as it arrives and stops it at its route's limit (`BodyTooLarge`)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = body_limit(scope["method"], scope["path"])
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        received = 0
-
-        async def limited() -> Message:
-            nonlocal received
-            if declared is not None and declared.isdigit() and int(declared) > limit:
-                raise BodyTooLarge(limit)
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise BodyTooLarge(limit)
-            return message
-
-        await self.app(scope, limited, send)
-
-
-def documented(model: type[BaseModel]) -> dict[str, Any]:
-    """`openapi_extra` for a route that reads `model` this way: the request body is that model."""
+def documented(model: type[BaseModel], max_bytes: int | None = None) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads `model` this way: the request body is that model. `max_bytes`: the
+    route's body limit, for a model whose schema does not bound it (`api.body_limits`)."""
     DOCUMENTED[model.__name__] = model
     schema = {"$ref": f"#/components/schemas/{model.__name__}"}
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+    body: dict[str, Any] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    if max_bytes is not None:
+        body[MAX_BODY_EXTENSION] = max_bytes
+    return {"requestBody": body}
 
 
 def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from temporalio.service import RPCError, RPCStatusCode
 
-from api.bodies import BodyLimitMiddleware, BodyTooLarge, InvalidBody
+from api.bodies import InvalidBody
+from api.body_limits import BodyTooLarge
 from models.errors import ErrorCode
 
 log = logging.getLogger("api")
@@ -105,7 +106,6 @@ class RequestIdMiddleware:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(RequestIdMiddleware)
 
     @app.exception_handler(BodyTooLarge)
@@ -129,6 +129,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
         if isinstance(exc.__cause__, BodyTooLarge):  # FastAPI reports any failure to read a body it parses as 400
             return _body_too_large(request, exc.__cause__)
+        if isinstance(exc.__cause__, InvalidBody):  # a body `strict_json` refused: answered as the intake does
+            return _invalid(request, exc.__cause__.errors)
         code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST)
         body = error_body(code, str(exc.detail), request_id(request))
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))

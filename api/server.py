@@ -19,6 +19,7 @@ from temporalio.service import RPCError
 from api.admission import Admission, RateLimiter, principal_share
 from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
+from api.body_limits import BodyLimitMiddleware, RouteLimits
 from api.deps import BlobStore, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.families import all_launchers, family_gateways
@@ -113,6 +114,7 @@ def create_app(
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    app.add_middleware(BodyLimitMiddleware, limits=RouteLimits.of(app.openapi()))
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz")
     return app
 

@@ -52,6 +52,10 @@ _CLOSED_READ_ATTEMPTS = 3
 _BEFORE_FIRST_TASK = 3
 """A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
 Querying it now would only make the worker answer in the middle of its first task."""
+MAX_EVENT_ID = 2**53 - 1
+"""The largest event id a client may resume after (`Last-Event-ID`, `?after=`): JavaScript's largest exact integer,
+far beyond any run's events. A larger or non-numeric one is refused (422 `INVALID_REQUEST`) before it is parsed
+further, never replayed from the start in silence."""
 CLOSED_EVENTS = {
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED,
@@ -60,13 +64,6 @@ CLOSED_EVENTS = {
     EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT,
 }
 """The history events that close a run for good (after a continue-as-new it goes on in its next run)."""
-
-
-def first_offset(last_event_id: str | None) -> int:
-    """Where to resume: after the last event the client saw (SSE `Last-Event-ID`), else from the start."""
-    if last_event_id is None or not last_event_id.strip().isdigit():
-        return 0
-    return int(last_event_id) + 1
 
 
 def format_sse(event: RunEvent, links: BlobLinks) -> str:

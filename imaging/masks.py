@@ -15,14 +15,9 @@ from PIL import Image, ImageChops, ImageDraw
 
 from imaging.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, decode_image
 from models.errors import ErrorCode
-from models.paths import PackedPath
+from models.image.requests import MAX_MASK_BYTES, MAX_MASK_FIELD_CHARS
+from models.paths import MAX_PATHS, MAX_POINTS_PER_PATH, PackedPath
 
-MAX_MASK_BYTES = 10 * 1024 * 1024
-"""Largest decoded mask image, in bytes."""
-MAX_PATHS = 100
-"""Most paths in one request."""
-MAX_POINTS_PER_PATH = 10_000
-"""Most points in one path."""
 RASTER_POINTS = 20_000
 """Most points rasterised for one mask: filling a polygon costs its points × the image's rows (a maximal mask of
 random points took tens of seconds: README, Performance), so paths with more points in all are thinned evenly to
@@ -66,6 +61,8 @@ def decode_mask_base64(value: str) -> bytes:
     Raises `MaskError` with MASK_TOO_LARGE above 10 MB (judged on the encoded length before decoding,
     then on the decoded bytes) and MASK_INVALID_FORMAT for bad Base64 or anything but a readable PNG/JPG.
     """
+    if len(value) > MAX_MASK_FIELD_CHARS:
+        raise _too_large()
     payload = _strip_data_url(value.strip())
     if len(payload) > _MAX_ENCODED_CHARS:
         raise _too_large()

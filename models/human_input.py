@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field
 from models.base import CamelModel, RequestModel
 
 MAX_ANSWER_CHARS = 4000
+MAX_QUESTION_ID_CHARS = 64
+"""A question's id is 12 hex digits; anything much longer names no question."""
 
 
 class InputOption(CamelModel):
@@ -34,7 +36,7 @@ class InputAnswer(RequestModel):
     """`POST /v1/runs/{id}/input`: an offered option's id, or free text where the question allows it."""
 
     answer: str = Field(min_length=1, max_length=MAX_ANSWER_CHARS)
-    question_id: str | None = None
+    question_id: str | None = Field(default=None, max_length=MAX_QUESTION_ID_CHARS)
     """When given, the answer is refused if the run now asks something else."""
 
 

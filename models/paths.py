@@ -20,6 +20,10 @@ from pydantic_core import core_schema
 
 from models.base import RequestModel
 
+MAX_PATHS = 100
+"""Most paths in one mask (more: `MASK_TOO_MANY_PATHS`, judged by `imaging.masks.validate_paths`)."""
+MAX_POINTS_PER_PATH = 10_000
+"""Most points in one path (more: `MASK_PATH_TOO_LONG`); the JSON schema of a path says so (`maxItems`)."""
 MAX_COORDINATE = 100_000.0
 """Far beyond any canvas (4096 pixels a side): a point further out is a mistake, not a drawing."""
 Coordinate = Annotated[float, Strict(), Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
@@ -83,7 +87,7 @@ class PackedPath:
     def __get_pydantic_json_schema__(
         cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return handler(_POINTS.core_schema)
+        return {**handler(_POINTS.core_schema), "maxItems": MAX_POINTS_PER_PATH}
 
 
 def dump_paths(paths: Sequence[PackedPath]) -> bytes:

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
 from api.admission import admitted_stream
+from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
@@ -33,7 +34,7 @@ from stores.app_workspace import (
 from workflows.app_builder.family import APP_BUILDER
 from workflows.app_builder.workflow import AppBuilderWorkflow
 
-router = APIRouter(prefix="/v1/apps", tags=["apps"])
+router = APIRouter(prefix="/v1/apps", tags=["apps"], route_class=StrictJsonRoute)
 
 SUMMARY_CHARS = 60
 TEXT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}

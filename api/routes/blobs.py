@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from api.blob_urls import url_reader
+from api.bodies import StrictJsonRoute
 from api.deps import BlobStore, Links
 from api.errors import ApiError
 from api.schemas import BlobView
@@ -21,8 +22,8 @@ from imaging.rendering import MAX_SIDE, ImageDecodeError, ImageTooLargeError, de
 from models.errors import ErrorCode
 from stores.blob_store import CONTENT_TYPES, BlobNotFoundError
 
-router = APIRouter(tags=["blobs"])
-downloads = APIRouter(tags=["blobs"])
+router = APIRouter(tags=["blobs"], route_class=StrictJsonRoute)
+downloads = APIRouter(tags=["blobs"], route_class=StrictJsonRoute)
 
 
 @downloads.get("/v1/blobs/{key:path}", response_class=Response, responses={200: {"content": {"image/png": {}}}})

@@ -1,13 +1,15 @@
-"""The web console's static files: `/` is its page, `/console/...` its CSS and ES modules (from `api/console`), and
+"""The web console's static files: `/` is its page, `/console/...` its CSS and ES modules (from `api/console`),
 `/console/config.json` what the page needs to know about the stack (where the Temporal Web UI is, and each served
-family's page). No API key is
-needed for any of them: they hold no data; the console calls the keyed API from the browser like any client."""
+family's page), and `/favicon.ico` its icon (the SVG the page links, for clients that ask the conventional path).
+No API key is needed for any of them: they hold no data; the console calls the keyed API from the browser like any
+client."""
 
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from api.bodies import StrictJsonRoute
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.settings import Settings
@@ -27,13 +29,19 @@ CONTENT_TYPES = {
 HEADERS = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "::", ""}
 
-router = APIRouter(tags=["console"], include_in_schema=False)
+router = APIRouter(tags=["console"], include_in_schema=False, route_class=StrictJsonRoute)
 
 
 @router.get("/")
 async def console_page() -> FileResponse:
     """The console's single page (its router works on the URL's `#/...` fragment)."""
     return console_file("index.html")
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    """The console's icon (an SVG; the page links it as `/console/favicon.svg`)."""
+    return console_file("favicon.svg")
 
 
 @router.get("/console/config.json")

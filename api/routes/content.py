@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
 from api.admission import admitted_stream
+from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
@@ -31,7 +32,7 @@ from workflows.content.family import CONTENT_SUPERVISOR
 from workflows.content.graph import GRAPH
 from workflows.content.workflow import ContentSupervisorWorkflow
 
-router = APIRouter(prefix="/v1/content", tags=["content"])
+router = APIRouter(prefix="/v1/content", tags=["content"], route_class=StrictJsonRoute)
 
 SUMMARY_CHARS = 60
 

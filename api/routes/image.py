@@ -13,7 +13,7 @@ from temporalio.common import SearchAttributePair, TypedSearchAttributes, Workfl
 from temporalio.exceptions import ApplicationError
 
 from api.admission import admitted_stream
-from api.bodies import body_chunks, documented, parse_body
+from api.bodies import StrictJsonRoute, body_chunks, documented, parse_body
 from api.deps import AppSettings, Preparation, Principal, RequestIntake, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
@@ -28,7 +28,7 @@ from models.settings import Settings
 from workflows.image.family import IMAGE_AGENT
 from workflows.image.session import ImageSessionWorkflow, session_workflow_id
 
-router = APIRouter(tags=["image agent"])
+router = APIRouter(tags=["image agent"], route_class=StrictJsonRoute)
 
 
 @router.post(

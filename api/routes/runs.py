@@ -23,7 +23,8 @@ from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.admission import queued_then_streamed, start_admitted
-from api.bodies import body_chunks, documented
+from api.bodies import StrictJsonRoute, body_chunks, documented
+from api.body_limits import ENVELOPE_BYTES, largest_json_of
 from api.deps import (
     AppSettings,
     Links,
@@ -37,7 +38,7 @@ from api.deps import (
 )
 from api.errors import QUERY_TIMEOUT, RETRY_TEMPORAL_SECONDS, ApiError, temporal_unavailable, unanswered
 from api.launch import LaunchContext, Launcher, prepare_run, registered
-from api.streaming import SSE_HEADERS, first_offset, sse_stream
+from api.streaming import MAX_EVENT_ID, SSE_HEADERS, sse_stream
 from models.base import CamelModel
 from models.errors import ErrorCode
 from models.human_input import AwaitingInput, InputAnswer, ReceivedAnswer
@@ -87,8 +88,20 @@ def run_view_model(registry: Registry) -> Any:
     return Annotated[Union[tuple(variants)], Field(discriminator="workflow_type")]  # noqa: UP007
 
 
+def run_start_limit(registry: Registry) -> int:
+    """`POST /v1/runs`'s body limit: the largest body naming any workflow it starts, with that workflow's largest
+    input (`RunStartRequest` takes `input` as any object; the workflow's input model bounds it)."""
+    largest = 0
+    for entry in registry:
+        if entry.input_model is not None:
+            fields: dict[str, Any] = {"workflow": (Literal[entry.name], ...), "input": (entry.input_model, ...)}
+            body = create_model(f"{entry.name}Start", __base__=RunStartRequest, **fields)
+            largest = max(largest, largest_json_of(body))
+    return ENVELOPE_BYTES + largest
+
+
 def build_router(registry: Registry) -> APIRouter:
-    router = APIRouter(tags=["runs"])
+    router = APIRouter(tags=["runs"], route_class=StrictJsonRoute)
     run_view = run_view_model(registry)
 
     @router.post(
@@ -96,7 +109,7 @@ def build_router(registry: Registry) -> APIRouter:
         status_code=201,
         response_model=RunTicket,
         responses={200: {"content": {"text/event-stream": {}}, "description": "with Accept: text/event-stream"}},
-        openapi_extra=documented(RunStartRequest),
+        openapi_extra=documented(RunStartRequest, max_bytes=run_start_limit(registry)),
     )
     async def start_run(
         request: Request,
@@ -221,15 +234,18 @@ def build_router(registry: Registry) -> APIRouter:
         links: Links,
         workflows: WorkflowRegistry,
         principal: Principal,
-        last_event_id: Annotated[str | None, Header()] = None,
-        after: Annotated[int | None, Query(ge=-1, description="resume after this event id")] = None,
+        last_event_id: Annotated[int | None, Header(ge=0, le=MAX_EVENT_ID, description="resume after it")] = None,
+        after: Annotated[int | None, Query(ge=-1, le=MAX_EVENT_ID, description="resume after this event id")] = None,
     ) -> StreamingResponse:
-        """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow."""
+        """Join a run's event stream, or resume it: with `Last-Event-ID: n` (or `?after=n`) events n+1… follow.
+
+        `?after=` wins over the header; an id that is not a whole number from 0 (`?after=-1`: from the start) to
+        2^53 - 1 is refused (422 `INVALID_REQUEST`)."""
         _, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         if entry.events is None:
             raise ApiError(409, ErrorCode.NO_EVENT_STREAM, f"{entry.name} 没有事件流（it streams no events）")
-        offset = after + 1 if after is not None else first_offset(last_event_id)
+        offset = 1 + (after if after is not None else last_event_id if last_event_id is not None else -1)
         return StreamingResponse(
             sse_stream(client, run_id, links.for_events(entry.events), offset),
             media_type="text/event-stream",

@@ -4,12 +4,13 @@ and graph; `GET /v1/workflows/{name}/graph` serves one declared graph as Mermaid
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
+from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, WorkflowRegistry
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.runs import WorkflowInfo
 
-router = APIRouter(tags=["workflows"])
+router = APIRouter(tags=["workflows"], route_class=StrictJsonRoute)
 
 
 @router.get("/v1/workflows", response_model=list[WorkflowInfo])

@@ -8,6 +8,7 @@ from typing import Annotated, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from api.bodies import StrictJsonRoute
 from api.deps import Principal
 from api.errors import ApiError
 from models.writing.errors import WritingErrorCode
@@ -32,7 +33,7 @@ from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore
 P = ParamSpec("P")
 T = TypeVar("T")
 
-router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
+router = APIRouter(prefix="/v1/writing/projects", tags=["writing"], route_class=StrictJsonRoute)
 
 _NOT_FOUND = {
     "project": (WritingErrorCode.PROJECT_NOT_FOUND, "没有这个项目"),

@@ -10,6 +10,7 @@ from fastapi.responses import StreamingResponse
 from temporalio.client import Client
 
 from api.admission import admitted_stream
+from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
@@ -24,7 +25,7 @@ from stores.writing_projects import ProjectStore
 from workflows.writing.family import WRITING
 from workflows.writing.workflow import WritingWorkflow
 
-router = APIRouter(prefix="/v1/writing/projects", tags=["writing"])
+router = APIRouter(prefix="/v1/writing/projects", tags=["writing"], route_class=StrictJsonRoute)
 
 SUMMARY_CHARS = 60
 

@@ -4,6 +4,7 @@ its agents, prompts and quality checks write and check a React + TypeScript + Vi
 for anything else is refused at the gateway rather than answered with a React app."""
 
 import re
+from typing import Annotated
 
 from pydantic import Field, field_validator
 
@@ -41,7 +42,7 @@ class AppRunRequest(RequestModel):
     message: str = Field(min_length=1, max_length=MESSAGE_CHARS)
     platform: str | None = Field(default=None, max_length=40)
     """Where the app runs (`web`, `mobile-web`, ...)."""
-    tech_stack: list[str] = Field(default_factory=list, max_length=MAX_TECH_STACK)
+    tech_stack: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=MAX_TECH_STACK)
 
     @field_validator("message")
     @classmethod

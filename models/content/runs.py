@@ -1,7 +1,7 @@
 """A content run as the platform sees it: the request `POST /v1/content/runs` takes, the workflow's input, the
 finished post `GET /v1/content/runs/{id}/post` returns, and the run's result."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
@@ -10,6 +10,7 @@ from models.blobs import BlobLink
 from models.content.artifacts import LayoutPreference, Platform, QualityScores
 from models.content.state import EndReason
 from models.events import RunStatus
+from models.image.requests import MAX_URL_CHARS
 from models.runs import SESSION_ID_PATTERN
 
 ImageGenProvider = Literal["local", "qwen-image", "qwen-image-max", "qwen-image-plus", "z-image-turbo"]
@@ -25,9 +26,13 @@ class ContentRunRequest(RequestModel):
     topic: str = Field(min_length=1, max_length=500)
     platform: Platform | None = None
     """Where the post goes; when not given, the brief compiler asks."""
-    reference_images: list[str] = Field(default_factory=list, max_length=MAX_REFERENCE_IMAGES)
+    reference_images: list[Annotated[str, Field(max_length=MAX_URL_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_REFERENCE_IMAGES
+    )
     """Image URLs this gateway issued (`POST /v1/blobs`)."""
-    evidence: list[str] = Field(default_factory=list, max_length=MAX_EVIDENCE_NOTES)
+    evidence: list[Annotated[str, Field(max_length=NOTE_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_EVIDENCE_NOTES
+    )
     """The user's own notes, facts and figures for the research agent (each at most 4000 characters)."""
     layout_preference: LayoutPreference | None = None
     image_gen_provider: ImageGenProvider | None = None
@@ -48,9 +53,6 @@ class ContentRunRequest(RequestModel):
     @field_validator("evidence")
     @classmethod
     def _notes(cls, notes: list[str]) -> list[str]:
-        for note in notes:
-            if len(note) > NOTE_CHARS:
-                raise ValueError(f"an evidence note has {len(note)} characters; at most {NOTE_CHARS}")
         return [note.strip() for note in notes if note.strip()]
 
 

@@ -14,6 +14,8 @@ from models.writing.intents import IntentResult, WorkflowKind
 MAX_TEXT_CHARS = 20_000
 """The longest request text and the longest output one step carries forward in a chain."""
 MAX_OPTIONS = 6
+MAX_OPTION_TITLE_CHARS = 1000
+"""Far longer than any option's title; bounded so a chain context sent back with a chat has a largest size."""
 
 
 class AgentName(StrEnum):
@@ -33,8 +35,8 @@ class BrainstormOption(CamelModel):
     """One direction the Brainstorm agent offers; the writer picks one by `id`."""
 
     id: str = Field(min_length=1, max_length=64)
-    title: str
-    summary: str
+    title: str = Field(max_length=MAX_OPTION_TITLE_CHARS)
+    summary: str = Field(max_length=MAX_TEXT_CHARS)
 
 
 class ChainStepOutput(CamelModel):

@@ -2,6 +2,7 @@
 right content types, no API key needed for them (while the API itself still wants one), and no path that leads
 outside `api/console` is served."""
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -83,3 +84,17 @@ async def test_a_file_of_another_kind_is_not_served(http: httpx.AsyncClient, tmp
         assert (await http.get(f"/console/{stray.name}")).status_code == 404
     finally:
         stray.unlink()
+
+
+async def test_the_page_links_an_icon_that_is_served_as_is_the_conventional_path(http: httpx.AsyncClient) -> None:
+    page = (await http.get("/")).text
+    linked = re.search(r'<link rel="icon" href="([^"]+)" type="([^"]+)">', page)
+    assert linked, "the page links an icon, so the browser does not ask for /favicon.ico"
+    icon = await http.get(linked[1])
+    conventional = await http.get("/favicon.ico")  # what a browser or tool asks for without reading the page
+
+    for response in (icon, conventional):
+        assert response.status_code == 200
+        assert response.headers["content-type"] == linked[2] == "image/svg+xml"
+        assert response.content == (CONSOLE_DIR / "favicon.svg").read_bytes()
+        assert response.content.startswith(b"<svg ")

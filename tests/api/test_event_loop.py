@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image
 from temporalio.testing import WorkflowEnvironment
 
-from imaging.masks import MAX_MASK_BYTES
+from models.image.requests import MAX_MASK_BYTES
 from stores.style_store import LanceStyleStore
 from tests.gateway_process import gateway_process
 from tests.sse import parse_sse

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import psutil
 
-from imaging.masks import MAX_PATHS, MAX_POINTS_PER_PATH
+from models.paths import MAX_PATHS, MAX_POINTS_PER_PATH
 from models.settings import Settings
 from tests.sse import parse_sse
 from tests.stack_process import Stack, running_stack

@@ -8,9 +8,8 @@ import sys
 import pytest
 
 from api.bodies import InvalidBody, load_json, parse_body
-from imaging.masks import MAX_PATHS, MAX_POINTS_PER_PATH
 from models.image.requests import ChatRequest
-from models.paths import PackedPath, dump_paths, load_paths_json
+from models.paths import MAX_PATHS, MAX_POINTS_PER_PATH, PackedPath, dump_paths, load_paths_json
 
 
 def chat(coordinates: object) -> list[bytes]:

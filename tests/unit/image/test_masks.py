@@ -10,9 +10,6 @@ import pytest
 from PIL import Image
 
 from imaging.masks import (
-    MAX_MASK_BYTES,
-    MAX_PATHS,
-    MAX_POINTS_PER_PATH,
     RASTER_POINTS,
     MaskError,
     combine_masks,
@@ -25,7 +22,8 @@ from imaging.masks import (
     validate_paths,
 )
 from models.errors import ErrorCode
-from models.paths import PackedPath
+from models.image.requests import MAX_MASK_BYTES
+from models.paths import MAX_PATHS, MAX_POINTS_PER_PATH, PackedPath
 
 
 def encoded(image: Image.Image, fmt: str = "PNG") -> bytes:

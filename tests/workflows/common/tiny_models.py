@@ -1,8 +1,9 @@
 """Inputs, state and events of the tiny workflows that exercise the shared run machinery (no family uses them)."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from models.base import CamelModel
 from models.errors import ErrorInfo
@@ -34,8 +35,8 @@ class TinyState(CamelModel):
 class AskInput(CamelModel):
     """What AskWorkflow asks, which options it offers, and how long it waits."""
 
-    prompt: str = "Which colour?"
-    options: list[str] = Field(default_factory=lambda: ["red", "blue"])
+    prompt: str = Field(default="Which colour?", max_length=200)
+    options: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=lambda: ["red", "blue"], max_length=6)
     allow_free_text: bool = False
     timeout_seconds: float = 3600
     linger_seconds: float = 0
@@ -52,10 +53,11 @@ class ProbeInput(CamelModel):
 class CountInput(CamelModel):
     """CountingWorkflow: `per_run` notes in each of `runs` runs, continuing-as-new between them."""
 
-    per_run: int = 3
-    runs: int = 3
-    done_runs: int = 0
-    events: CarriedEvents | None = None
+    per_run: int = Field(default=3, ge=0, le=100)
+    runs: int = Field(default=3, ge=1, le=100)
+    done_runs: int = Field(default=0, ge=0, le=100)
+    events: SkipJsonSchema[CarriedEvents] | None = None
+    """Carried across continue-as-new, never sent by a client: left out of the schema, so of the body limit."""
 
 
 class EchoRequest(CamelModel):
