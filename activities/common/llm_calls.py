@@ -10,6 +10,12 @@ A JSON question goes through the client's `chat_with_json`: one call, and one re
 what was wrong when the answer does not validate; an answer cut at its output limit is a non-retryable
 `TruncatedAnswerError` naming the node and the limit (asking again gets the same cut), never a repair round.
 
+Choices: where an answer must name something that exists (an agent of a registry, a tool, a component of an
+earlier document), the node asks with its answer model `narrowed` for the request, the field typed as one of
+those names (`choice`, `choices`): the JSON Schema the model is sent lists them (`enum`, so a provider with
+structured output cannot name another), and the answer is validated against the same ones, so a name outside
+them goes back in the repair round with the names allowed. The answer is still an instance of the node's model.
+
 Time: a call's budget is the running activity's own start-to-close timeout less `TIME_MARGIN` (`call_budget`),
 so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A node that declares a heartbeat
 timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
@@ -31,9 +37,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 from temporalio import activity
 from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 
@@ -63,6 +69,30 @@ class JsonQuestion(Generic[SchemaT]):
     messages: Sequence[Message]
     system: str = ""
     temperature: float | None = None
+
+
+def choice(names: Sequence[str]) -> Any:
+    """The type of a string that is one of `names` (at least one), for a field of a `narrowed` answer model."""
+    if not names:
+        raise ValueError("a choice needs at least one name")
+    return Literal[tuple(names)]
+
+
+def choices(names: Sequence[str]) -> Any:
+    """The type of a list of strings that are each one of `names`."""
+    return list[choice(names)]  # type: ignore[misc]
+
+
+def narrowed(schema: type[SchemaT], title: str = "", /, **fields: Any) -> type[SchemaT]:
+    """`schema` for one request (named `title` in the JSON Schema, by default as `schema`): a subclass whose
+    named fields have the given types (`choice(...)`, `choices(...)`, a narrowed model), each keeping its
+    declared default, alias and constraints (an `Annotated` type's own metadata, such as a validator or a
+    `Field(json_schema_extra=...)`, is added after them)."""
+    retyped: dict[str, Any] = {}
+    for name, kind in fields.items():
+        base, *metadata = get_args(kind) if get_origin(kind) is Annotated else (kind,)
+        retyped[name] = Annotated[(base, schema.model_fields[name], *metadata)]
+    return create_model(title or schema.__name__, __base__=schema, **retyped)
 
 
 async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:

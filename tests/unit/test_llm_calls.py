@@ -18,10 +18,12 @@ from temporalio.testing import ActivityEnvironment
 from activities.common.llm_calls import (
     JsonQuestion,
     ask_json,
+    choice,
     json_answer,
     json_answer_or_invalid,
     llm_failure,
     model_turn,
+    narrowed,
 )
 from llm import LLMClient, LLMRequest, Message
 from llm.errors import OutputValidationError, QuotaExhaustedError, RateLimitError
@@ -85,6 +87,28 @@ async def test_an_invalid_answer_is_repaired_in_a_second_call(llm: LLMClient, lo
     assert len(loopback.requests) == 2
     repair = loopback.requests[1].json()["messages"]
     assert repair[-2]["content"] == "a fine answer, no JSON" and "not valid" in repair[-1]["content"]
+
+
+async def test_a_narrowed_question_sends_the_choices_and_repairs_an_answer_outside_them(
+    llm: LLMClient, loopback: Loopback
+) -> None:
+    schema = narrowed(Verdict, label=choice(["good", "bad"]))
+    loopback.queue(chat_completion(VALID | {"label": "great"}), chat_completion(VALID))
+
+    answer = await ActivityEnvironment().run(
+        json_answer, llm, dataclasses.replace(QUESTION, schema=schema), code=ErrorCode.AGENT_FAILED
+    )
+
+    assert isinstance(answer, Verdict) and answer.label == "good"
+    sent = loopback.requests[0].json()["response_format"]["json_schema"]["schema"]["properties"]
+    assert sent["label"]["enum"] == ["good", "bad"] and sent["score"] == {
+        "maximum": 10,
+        "minimum": 0,
+        "title": "Score",
+        "type": "integer",
+    }
+    repair = loopback.requests[1].json()["messages"][-1]["content"]
+    assert "label: Input should be 'good' or 'bad'" in repair
 
 
 async def test_an_answer_invalid_twice_is_a_permanent_failure_with_the_callers_code(
