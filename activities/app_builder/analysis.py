@@ -3,8 +3,10 @@
 
 Each reads the brief and every document before it and returns its Session_Document. With a model, the model
 writes the document's `content` as JSON in the seed's schema (one repair round inside the client when it does
-not fit); a content that still does not fit is DOCUMENT_INVALID, non-retryable, naming the agent and the fields,
-which stops the layer. Without a model the offline agent writes it (labelled offline).
+not fit), narrowed for the request where it names what an earlier document made: the UI expert's component
+styles name components of the architect's tree (`content_model`). A content that still does not fit is
+DOCUMENT_INVALID, non-retryable, naming the agent and the fields, which stops the layer. Without a model the
+offline agent writes it (labelled offline).
 """
 
 import time
@@ -15,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from activities.app_builder.offline.analysis import analysis_document
 from activities.app_builder.prompts import ANALYSIS_ROLES, analysis_input
 from activities.common.failures import permanent
-from activities.common.llm_calls import JsonQuestion, json_answer
+from activities.common.llm_calls import JsonQuestion, choice, json_answer, narrowed
 from llm import LLMClient, Message
 from models.app_builder import nodes
 from models.app_builder.agents import AnalysisOutcome, AnalysisRequest
@@ -23,8 +25,10 @@ from models.app_builder.documents import (
     DOCUMENT_MODELS,
     SESSION_DOCUMENT,
     AnalysisAgentID,
+    ComponentStyle,
     FrontendArchitectContent,
     ProductManagerContent,
+    SessionDocument,
     UIExpertContent,
     UXExpertContent,
 )
@@ -83,7 +87,7 @@ class AnalysisAgents:
 
     async def _ask(self, llm: LLMClient, request: AnalysisRequest) -> dict[str, object]:
         agent = request.agent_id
-        schema = CONTENT_MODELS[agent]
+        schema = content_model(agent, request.previous_documents)
         question = JsonQuestion(
             node=agent.value,
             schema=schema,
@@ -99,6 +103,22 @@ class AnalysisAgents:
         )
         dumped: dict[str, object] = answer.model_dump(mode="json", by_alias=True)
         return dumped
+
+
+def content_model(agent: AnalysisAgentID, previous: list[SessionDocument]) -> type[BaseModel]:
+    """The schema of `agent`'s content for this request: the UI expert's `componentStyles[].componentId` is one of
+    the components of the architect's tree (when there is one)."""
+    schema = CONTENT_MODELS[agent]
+    components = [
+        node.id
+        for document in previous
+        if isinstance(document.content, FrontendArchitectContent)
+        for node in document.content.component_tree
+    ]
+    if agent != AnalysisAgentID.UI_EXPERT or not components:
+        return schema
+    style = narrowed(ComponentStyle, component_id=choice(list(dict.fromkeys(components))))
+    return narrowed(UIExpertContent, component_styles=list[style])  # type: ignore[valid-type]
 
 
 def _invalid_message(agent: AnalysisAgentID, errors: object) -> str:

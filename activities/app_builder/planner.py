@@ -2,25 +2,30 @@
 and writes the Execution_Plan.
 
 With a model, the model writes the plan's tasks as JSON (the repair round also reads the refused plan and the
-issues); an answer that does not parse as tasks is returned as a `schema` issue, so the workflow's one repair
-round covers it like any other refusal. Without a model the offline planner writes the seed's wave graph. The
+issues) in a schema built for the request from the registries (`plan_answer_model`): a writing agent's task (the
+repair agent's too) names one of those agents and tools of the registry including `write_file`, a quality task
+the quality agent; a task outside them goes back to the model in the client's repair round, with the reason. An
+answer that still does not parse as tasks is returned as a `schema` issue, so the workflow's one repair round
+covers it like any other refusal. Without a model the offline planner writes the seed's wave graph. The
 workflow validates every plan (`workflows.app_builder.plan_checks`); this activity does not judge its own plan.
 """
 
 import time
 import uuid
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from activities.app_builder.documents_store import store_documents
 from activities.app_builder.offline.planner import offline_plan
 from activities.app_builder.prompts import PLANNER_SYSTEM, planning_input
-from activities.common.llm_calls import JsonQuestion, json_answer_or_invalid
+from activities.common.llm_calls import JsonQuestion, choice, choices, json_answer_or_invalid, narrowed
 from llm import LLMClient, Message
 from llm.errors import OutputValidationError
 from models.app_builder import nodes
 from models.app_builder.agents import PlanDraft, PlanningRequest
-from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask, PlanIssue
+from models.app_builder.plan import WRITING_AGENTS, ExecutionAgentID, ExecutionPlan, ExecutionPlanTask, PlanIssue
+from models.app_builder.tools import TOOL_REGISTRY, WRITE_TOOL
 from stores.blob_store import LocalBlobStore
 
 LLM_TEMPERATURE = 0.2
@@ -31,6 +36,31 @@ class PlanAnswer(BaseModel):
     """The planner's JSON: the plan's tasks."""
 
     tasks: list[ExecutionPlanTask] = Field(min_length=1, max_length=MAX_TASKS)
+
+
+def _writes(tools: list[str]) -> list[str]:
+    if WRITE_TOOL not in tools:
+        raise ValueError(f"a task of a writing agent needs the {WRITE_TOOL} tool to write its files")
+    return tools
+
+
+def plan_answer_model() -> type[PlanAnswer]:
+    """The plan's schema for a request: each task a writing one (a writing agent or the repair agent, with tools
+    of the registry including `write_file`, which its JSON Schema says with `contains`) or a quality one (the
+    quality agent, tools of the registry), told apart by `agentId`."""
+    tools = list(TOOL_REGISTRY)
+    writers = [agent.value for agent in (*WRITING_AGENTS, ExecutionAgentID.REPAIR)]
+    writing_tools: Any = Annotated[
+        choices(tools),
+        AfterValidator(_writes),
+        Field(validate_default=True, json_schema_extra={"contains": {"const": WRITE_TOOL}}),
+    ]
+    writing = narrowed(ExecutionPlanTask, "WritingTask", agent_id=choice(writers), tools=writing_tools)
+    quality = narrowed(
+        ExecutionPlanTask, "QualityTask", agent_id=choice([ExecutionAgentID.QUALITY.value]), tools=choices(tools)
+    )
+    task: Any = Annotated[writing | quality, Field(discriminator="agent_id")]
+    return narrowed(PlanAnswer, tasks=list[task])
 
 
 class Planner:
@@ -50,7 +80,7 @@ class Planner:
             return PlanDraft(plan=plan, documents_ref=documents_ref, offline=True)
         question = JsonQuestion(
             node=nodes.PLANNER.node,
-            schema=PlanAnswer,
+            schema=plan_answer_model(),
             messages=[
                 Message.user(planning_input(request.brief, request.documents, request.rejected_plan, request.issues))
             ],
@@ -65,5 +95,6 @@ class Planner:
             )
             issue = PlanIssue(code="schema", message=f"the plan is not valid JSON in the plan's schema: {problems}")
             return PlanDraft(plan=None, issues=[issue], documents_ref=documents_ref, offline=False)
-        plan = ExecutionPlan(id=plan_id, created_at=created_at, tasks=answer.tasks)
+        tasks = [ExecutionPlanTask.model_validate(task.model_dump()) for task in answer.tasks]
+        plan = ExecutionPlan(id=plan_id, created_at=created_at, tasks=tasks)
         return PlanDraft(plan=plan, documents_ref=documents_ref, offline=False)

@@ -10,7 +10,7 @@ from models.app_builder.agents import AppBrief, TaskRequest
 from models.app_builder.documents import ANALYSIS_TITLES, AnalysisAgentID, SessionDocument
 from models.app_builder.plan import ExecutionAgentID, ExecutionPlan, PlanIssue
 from models.app_builder.quality import Finding
-from models.app_builder.tools import TOOL_REGISTRY
+from models.app_builder.tools import TOOL_REGISTRY, WRITE_TOOL
 
 ANALYSIS_ROLES = {
     AnalysisAgentID.PRODUCT_MANAGER: (
@@ -42,7 +42,8 @@ PLANNER_SYSTEM = (
     + "\n".join(f"- {name}: {description}" for name, description in TOOL_REGISTRY.items())
     + "\nRules: the scaffold task comes first; tasks that can run side by side should not depend on each other; "
     "a quality-agent task checks the project after every writing task; a repair-agent task depends on it and "
-    "runs only when the quality check fails; dependencies must not form a cycle."
+    "runs only when the quality check fails; dependencies must not form a cycle; the task of a writing agent or of "
+    f"the repair agent lists {WRITE_TOOL} among its tools."
 )
 
 WRITER_SYSTEM = (
@@ -80,6 +81,7 @@ def task_input(request: TaskRequest, documents: list[SessionDocument], listing: 
         brief_text(request.brief),
         f"Your task {task.id!r}: {task.goal}",
         "Project files now: " + (", ".join(listing) if listing else "(none yet)"),
+        f"Write every file your task needs with {WRITE_TOOL}, each with its whole text.",
         "Analysis documents: " + documents_json(documents),
     ]
     if request.findings:

@@ -5,10 +5,11 @@ The tools read the snapshot the task's wave started from, overlaid with the task
 `write_file` call returns a patch intent (the workflow merges the wave's intents afterwards). Files travel by blob
 key, not through the history: the turn stores the text of each `write_file` call the model made and hands the
 workflow the call with `content_key` instead of `content`. The model is offered only the tools its task lists,
-and a call to another is refused as an error result. A bad path, an oversized file, a tool the task was not given
-or a call whose arguments were not JSON is the tool's error for the model to read, not a failed activity: a turn
-whose tool-call arguments could not be read becomes a call of that tool with `UNREADABLE` set, which the tool
-answers with the reason.
+and a call to another is refused as an error result; `read_file`'s `path` lists the files there are (`enum`,
+built for the turn from its listing), and a path outside them is answered `no such file`. A bad path, an
+oversized file, a tool the task was not given or a call whose arguments were not JSON is the tool's error for the
+model to read, not a failed activity: a turn whose tool-call arguments could not be read becomes a call of that
+tool with `UNREADABLE` set, which the tool answers with the reason.
 """
 
 import asyncio
@@ -68,6 +69,15 @@ TOOLS = (
 )
 
 
+def offered_tools(names: list[str], listing: list[str]) -> list[ToolDefinition]:
+    """The workspace tools a task lists, `read_file`'s path one of the files in `listing` when there are any."""
+    given = [tool for tool in TOOLS if tool.name in names]
+    if not listing:
+        return given
+    paths = {"type": "object", "properties": {"path": {**_PATH["path"], "enum": listing}}, "required": ["path"]}
+    return [tool.model_copy(update={"input_schema": paths}) if tool.name == "read_file" else tool for tool in given]
+
+
 class TaskLoop:
     """The writing agents' turns and tools over the blob store and the LLM."""
 
@@ -83,7 +93,7 @@ class TaskLoop:
         task = request.request
         documents, listing = await asyncio.to_thread(self._context, request)
         messages = [Message.user(task_input(task, documents, listing)), *request.conversation]
-        given = [tool for tool in TOOLS if tool.name in task.task.tools]
+        given = offered_tools(task.task.tools, listing)
         llm_request = LLMRequest(
             messages=tuple(messages),
             system=WRITER_SYSTEM.format(agent=task.task.agent_id),

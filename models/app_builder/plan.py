@@ -2,8 +2,8 @@
 
 A task's `agentId` and `tools` are plain strings here so that a plan naming an unknown agent or tool still
 parses and is refused by the plan validation (`workflows.app_builder.plan_checks`) with an issue that names it,
-which is what the planner's repair round needs to read; their JSON Schema lists the allowed values (`enum`), which
-a model answering with structured output reads.
+which is what the planner's repair round needs to read. The schema a model is asked to answer in is narrowed for
+each request to the registries' names (`activities.app_builder.planner.plan_answer_model`).
 """
 
 from enum import StrEnum
@@ -11,7 +11,6 @@ from typing import Literal
 
 from pydantic import Field
 
-from models.app_builder.tools import TOOL_REGISTRY
 from models.base import CamelModel
 
 
@@ -42,12 +41,10 @@ class ExecutionPlanTask(CamelModel):
     """One task: an execution agent, its goal, the tasks it waits for and the tools it may use."""
 
     id: str = Field(min_length=1, max_length=64)
-    agent_id: str = Field(json_schema_extra={"enum": [agent.value for agent in ExecutionAgentID]})
+    agent_id: str
     goal: str
     depends_on: list[str] = Field(default_factory=list)
-    tools: list[str] = Field(
-        default_factory=list, json_schema_extra={"items": {"type": "string", "enum": list(TOOL_REGISTRY)}}
-    )
+    tools: list[str] = Field(default_factory=list)
 
 
 class ExecutionPlan(CamelModel):

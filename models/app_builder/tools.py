@@ -18,6 +18,8 @@ TOOL_REGISTRY: dict[str, str] = {
     "build": "Run the project's build (when Node and npm are available).",
 }
 
-WORKSPACE_TOOLS = ("list_files", "read_file", "write_file")
+WRITE_TOOL = "write_file"
+"""The tool a task writes the project's files with: a writing agent's task cannot do without it."""
+WORKSPACE_TOOLS = ("list_files", "read_file", WRITE_TOOL)
 """The tools a writing agent's model can call in its tool loop."""
 QUALITY_TOOLS = ("parse_files", "resolve_imports", "typecheck", "build")

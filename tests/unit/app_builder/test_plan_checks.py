@@ -2,8 +2,7 @@
 registry, dependencies on tasks of the plan, no cycle (the error names it), unique ids; waves from the
 dependencies, repair tasks left to the quality gate."""
 
-from models.app_builder.plan import ExecutionAgentID, ExecutionPlan, ExecutionPlanTask
-from models.app_builder.tools import TOOL_REGISTRY
+from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask
 from workflows.app_builder.plan_checks import find_cycle, plan_issues, schedule_waves
 
 
@@ -74,13 +73,3 @@ def test_a_task_after_the_repair_task_waits_for_the_quality_wave_only() -> None:
 
     assert schedule_waves(tasks)[-1] == ["docs"]
     assert "repair" not in {task_id for wave in schedule_waves(tasks) for task_id in wave}
-
-
-def test_issue_25_the_plan_s_schema_lists_the_agents_and_tools_a_model_may_name() -> None:
-    task = ExecutionPlan.model_json_schema()["$defs"]["ExecutionPlanTask"]["properties"]
-
-    assert task["agentId"]["enum"] == [agent.value for agent in ExecutionAgentID]
-    assert task["tools"]["items"]["enum"] == list(TOOL_REGISTRY)
-    assert ExecutionPlanTask(id="t", agent_id="designer-agent", goal="g").agent_id == "designer-agent", (
-        "still parsed, so the plan checks name it"
-    )

@@ -72,18 +72,23 @@ class ScriptedModel:
     """Answers app runs' LLM calls. `plans` are given out in order (the second one answers the repair round);
     `writes[task_id]` are the files a task writes (per repair round for `repair` tasks: `repairs[round]`);
     `refuse` names tasks whose turns fail for good; `garble` tasks whose first turn's tool-call arguments are not
-    JSON (their next turn writes); `documents` overrides an analysis agent's answer; `turns[task_id]` are the
-    request bodies of a task's turns."""
+    JSON (their next turn writes); `strays[task_id]` is a tool a task's first turn calls (on `src/App.tsx`) before
+    it writes; `documents` overrides an analysis agent's answer; `turns[task_id]` are the request bodies of a
+    task's turns; `plan_schemas` the JSON Schemas the planner's requests asked for, `plan_repairs` the client's
+    repair prompts to the planner."""
 
     plans: list[list[dict[str, Any]]]
     writes: dict[str, dict[str, str]] = field(default_factory=dict)
     repairs: list[dict[str, str]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
     garble: set[str] = field(default_factory=set)
+    strays: dict[str, str] = field(default_factory=dict)
     turns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     documents: dict[AnalysisAgentID, Fixture] = field(default_factory=dict)
     planner_requests: list[str] = field(default_factory=list)
     repair_requests: list[str] = field(default_factory=list)
+    plan_schemas: list[dict[str, Any]] = field(default_factory=list)
+    plan_repairs: list[str] = field(default_factory=list)
     _contents: dict[AnalysisAgentID, dict[str, Any]] = field(default_factory=offline_contents)
 
     def __call__(self, request: RecordedRequest) -> Fixture:
@@ -95,6 +100,10 @@ class ScriptedModel:
             if system.startswith(prefix):
                 return self.documents.get(agent) or chat_completion(self._contents[agent])
         if "main agent of the planning layer" in system:
+            users = [m["content"] for m in messages if m["role"] == "user"]
+            if len(users) > 1:
+                self.plan_repairs.append(users[-1])
+            self.plan_schemas.append(body["response_format"]["json_schema"]["schema"])
             self.planner_requests.append(user)
             plan = self.plans[min(len(self.planner_requests), len(self.plans)) - 1]
             return chat_completion({"tasks": plan})
@@ -109,6 +118,8 @@ class ScriptedModel:
         results = [str(m["content"]) for m in messages if m["role"] == "tool"]
         if task_id in self.garble and not results:
             return garbled_call(task_id)
+        if task_id in self.strays and not results:
+            return chat_tool_calls([(f"call-{task_id}-stray", self.strays[task_id], {"path": "src/App.tsx"})])
         if results and not (task_id in self.garble and all("was not run" in r for r in results)):
             return chat_completion(f"{task_id} done")
         if "The quality check found" in user:

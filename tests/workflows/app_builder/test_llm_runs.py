@@ -41,22 +41,48 @@ async def test_a_plan_with_a_cycle_gets_one_repair_round_with_the_cycle_named(
 async def test_a_plan_still_invalid_after_its_repair_round_fails_naming_every_problem(
     scripted: AppHarness, loopback: Loopback
 ) -> None:
-    bad = [
-        task("scaffold", "scaffold-agent", tools=["list_files", "rm_rf"]),
-        task("design", "designer-agent", ["scaffold"]),
-        task("pages", "page-agent", ["ghost"]),
-    ]
-    loopback.responder = ScriptedModel(plans=[bad, bad])
+    dangling = [task("scaffold", "scaffold-agent"), task("pages", "page-agent", ["ghost"])]
+    loopback.responder = ScriptedModel(plans=[dangling, dangling])
 
     outcome = await scripted.run()
 
     assert outcome.result.status == "failed"
     error = outcome.state.error
     assert error is not None and error.code == "PLAN_INVALID" and error.node == "plan_repair"
-    for part in ("unknown tool 'rm_rf'", "unknown agentId 'designer-agent'", "depends on 'ghost'"):
-        assert part in error.message
+    assert "task 'pages' depends on 'ghost', which is not a task of this plan" in error.message
     assert not outcome.of_type("wave_started") and not outcome.state.workspace.files
     assert outcome.types[-2:] == ["error", "done"]
+
+
+async def test_issue_25_a_plan_naming_agents_or_tools_outside_the_registries_goes_back_to_the_model_with_why(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    bad = [
+        task("scaffold", "scaffold-agent", tools=["list_files", "rm_rf", "write_file"]),
+        task("design", "designer-agent", ["scaffold"]),
+        task("pages", "page-agent", ["scaffold"], tools=["read_file"]),
+    ]
+    model = ScriptedModel(plans=[bad, gated()])
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "completed" and outcome.state.success
+    [ready] = outcome.of_type("plan_ready")
+    assert ready.data["repaired"] is False, "the client's repair round fixed it, not the workflow's"
+    writing = model.plan_schemas[0]["$defs"]["WritingTask"]["properties"]
+    assert writing["agentId"]["enum"] == [
+        "scaffold-agent",
+        "page-agent",
+        "interaction-agent",
+        "state-agent",
+        "style-agent",
+        "repair-agent",
+    ]
+    assert "rm_rf" not in writing["tools"]["items"]["enum"] and writing["tools"]["contains"] == {"const": "write_file"}
+    [repair] = model.plan_repairs
+    for reason in ("tasks.0.scaffold-agent.tools.1: Input should be", "tag 'designer-agent'", "needs the write_file"):
+        assert reason in repair, repair
 
 
 async def test_a_document_that_misses_its_schema_stops_the_layer_and_names_the_agent(
@@ -209,17 +235,17 @@ async def test_issue_25_a_file_the_model_wrote_travels_by_blob_key_not_through_t
 async def test_issue_25_a_tool_the_task_was_not_given_is_refused_to_the_model(
     scripted: AppHarness, loopback: Loopback
 ) -> None:
-    reader = task("reader", "page-agent", ["scaffold"], tools=["list_files", "read_file"])
-    model = ScriptedModel(plans=[gated(reader)], writes={"reader": {"src/Reader.tsx": "export const x = 1;\n"}})
+    writer = task("writer", "page-agent", ["scaffold"], tools=["list_files", "write_file"])
+    model = ScriptedModel(plans=[gated(writer)], strays={"writer": "read_file"})
     loopback.responder = model
 
     outcome = await scripted.run()
 
-    first, second = model.turns["reader"]
-    assert sorted(t["function"]["name"] for t in first["tools"]) == ["list_files", "read_file"]
+    first, second = model.turns["writer"]
+    assert sorted(t["function"]["name"] for t in first["tools"]) == ["list_files", "write_file"]
     [refusal] = [m["content"] for m in second["messages"] if m["role"] == "tool"]
-    assert "'write_file' was not given to this task" in refusal
-    assert "src/Reader.tsx" not in outcome.files and outcome.result.status == "completed"
+    assert "'read_file' was not given to this task" in refusal
+    assert outcome.result.status == "completed"
 
 
 async def test_issue_25_tool_call_arguments_that_are_not_json_go_back_to_the_model(
