@@ -14,6 +14,8 @@ run.
 - Quality (`quality`): the quality agent's checks on the workspace (parsers, imports, and where Node is there
   `tsc` and the build); on findings the repair agent gets them, at most `APP_MAX_REPAIR_ROUNDS` rounds; after that
   the tasks whose files still have findings are degraded and the findings listed in `unresolvedIssues`.
+- Finalize: a success only when the last check passed, no task failed, was skipped or degraded, and the project
+  has files (a run whose tasks wrote none says so with a warning).
 
 The blackboard is the `state` query; the event bus is the run's event stream. Every finished task is an
 activity completion in the history, so a worker that dies resumes at the next unfinished task. This module holds
@@ -95,7 +97,10 @@ class AppBuilderWorkflow:
         failed = sorted(r.task_id for r in state.tasks.values() if r.status == "failed")
         skipped = sorted(r.task_id for r in state.tasks.values() if r.status == "skipped")
         checked = state.quality[-1].passed if state.quality else False
-        state.success = checked and not failed and not skipped and not state.degraded_tasks
+        empty = state.workspace.files == 0
+        if empty:
+            context.thought("执行层没有写出任何文件：项目为空，运行不算成功", "warning")
+        state.success = checked and not failed and not skipped and not state.degraded_tasks and not empty
         state.finished_at = workflow.now()
         ready = AppReady(
             files=state.workspace.files,

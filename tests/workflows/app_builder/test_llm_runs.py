@@ -264,3 +264,17 @@ async def test_issue_25_tool_call_arguments_that_are_not_json_go_back_to_the_mod
     assert "write_file was not run" in reason and "not JSON" in reason
     assert outcome.files["src/Pages.tsx"] == "export const p = 1;\n"
     assert outcome.state.tasks["pages"].status == "completed" and outcome.state.success
+
+
+async def test_issue_25_a_run_whose_tasks_wrote_no_file_is_not_a_success(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    loopback.responder = ScriptedModel(plans=[[task("pages", "page-agent")]])
+
+    outcome = await scripted.run()
+
+    assert outcome.state.tasks["pages"].status == "completed" and not outcome.state.workspace.files
+    [ready] = outcome.of_type("app_ready")
+    assert ready.data["success"] is False and outcome.result.success is False
+    warnings = [e.data["message"] for e in outcome.of_type("thought_log") if e.data["level"] == "warning"]
+    assert any("没有写出任何文件" in message for message in warnings), warnings
