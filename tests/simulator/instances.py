@@ -3,9 +3,14 @@ answers when a request asks for JSON.
 
 Covers what pydantic's `model_json_schema()` emits: objects (every property, required or not), `$defs`/`$ref`,
 `anyOf`/`oneOf` (the first non-null choice), `allOf`, `enum`/`const`, arrays of a few items (`minItems`/
-`maxItems`, `uniqueItems`), strings within `minLength`/`maxLength` (common `format`s; a `pattern` only when a
-plain word or slug matches it), numbers within their bounds, maps (`additionalProperties`). Strings are in the
-request's language and sized by what the field is called: a `title` is a few words, a `content` paragraphs.
+`maxItems`, `uniqueItems`, an item for `contains`), strings within `minLength`/`maxLength` (common `format`s; a
+`pattern` only when a plain word or slug matches it), numbers within their bounds, maps (`additionalProperties`).
+Strings are in the request's language and sized by what the field is called: a `title` is a few words, a
+`content` paragraphs.
+
+References, as a model writes them: an object's `id` is not one an earlier object of the answer already has, and
+a list of strings named like a reference to siblings (`dependsOn`, `depends_on`, `after`, `requires`) takes some
+of the ids of objects completed earlier in the answer (possibly none), never its own or an enclosing object's.
 """
 
 import random
@@ -22,6 +27,8 @@ SHORT_FIELDS = re.compile(
     r"title|name|label|tag|id$|key|slug|type|kind|status|category|author|role|language|heading|city|place|topic|genre",
     re.I,
 )
+REFERENCE_FIELDS = re.compile(r"depends_?on|after|requires", re.I)
+"""A list named like this refers to sibling objects by id (matched against the whole field name)."""
 FORMATS = {
     "date-time": "2026-11-26T08:30:00Z",
     "date": "2026-11-26",
@@ -52,6 +59,8 @@ def instance(schema: dict[str, Any], rng: random.Random, language: Language, siz
 class _Maker:
     def __init__(self, defs: dict[str, Any], rng: random.Random, language: Language, sizes: Sizes) -> None:
         self.defs, self.rng, self.language, self.sizes = defs, rng, language, sizes
+        self.ids: list[str] = []
+        """The `id`s of the objects completed so far, in order."""
 
     def make(self, schema: dict[str, Any], field: str) -> Any:
         schema = self.resolve(schema)
@@ -91,7 +100,31 @@ class _Maker:
         extra = schema.get("additionalProperties")
         if not properties and isinstance(extra, dict):
             value = {phrase(self.rng, self.language, 1) + str(i): self.make(extra, field) for i in range(2)}
+        self._identified(value, properties.get("id"))
         return value
+
+    def _identified(self, value: dict[str, Any], id_schema: dict[str, Any] | None) -> None:
+        """Makes a completed object's string `id` one no earlier object has (a free-form one gets a number), and
+        remembers it for later references."""
+        made = value.get("id")
+        if not isinstance(made, str):
+            return
+        schema = self.resolve(id_schema or {})
+        free = not any(key in schema for key in ("enum", "const", "pattern", "format"))
+        number = 2
+        while free and made in self.ids:
+            suffix = f"-{number}"
+            made = value["id"][: max(1, schema.get("maxLength", len(made) + len(suffix)) - len(suffix))] + suffix
+            number += 1
+        value["id"] = made
+        self.ids.append(made)
+
+    def _references(self, schema: dict[str, Any]) -> list[str]:
+        """Some of the ids written so far (possibly none), in the order they were written."""
+        high = min(len(self.ids), schema.get("maxItems", self.sizes.array_items[1]))
+        count = self.rng.randint(min(schema.get("minItems", 0), high), high)
+        chosen = set(self.rng.sample(self.ids, count))
+        return [made for made in self.ids if made in chosen]
 
     def _array(self, schema: dict[str, Any], field: str) -> list[Any]:
         low = max(schema.get("minItems", 0), self.sizes.array_items[0])
@@ -100,6 +133,8 @@ class _Maker:
         if "prefixItems" in schema:
             return [self.make(s, field) for s in schema["prefixItems"]]
         items = schema.get("items") or {}
+        if REFERENCE_FIELDS.fullmatch(field) and self.resolve(items) == {"type": "string"}:
+            return self._references(schema)
         values: list[Any] = []
         for _ in range(count * 4):
             if len(values) == count:
@@ -107,6 +142,21 @@ class _Maker:
             value = self.make(items, field.rstrip("s"))
             if not schema.get("uniqueItems") or value not in values:
                 values.append(value)
+        return self._containing(values, schema, field)
+
+    def _containing(self, values: list[Any], schema: dict[str, Any], field: str) -> list[Any]:
+        """`values` with an item made for the array's `contains` (a `const` or an `enum` already there will do),
+        in place of one when the array is full."""
+        if "contains" not in schema:
+            return values
+        wanted = self.resolve(schema["contains"])
+        allowed = [wanted["const"]] if "const" in wanted else wanted.get("enum")
+        if allowed is not None and any(value in allowed for value in values):
+            return values
+        item = self.make(wanted, field.rstrip("s"))
+        if len(values) >= schema.get("maxItems", len(values) + 1):
+            values.pop(self.rng.randrange(len(values)))
+        values.insert(self.rng.randint(0, len(values)), item)
         return values
 
     def _string(self, schema: dict[str, Any], field: str) -> str:
