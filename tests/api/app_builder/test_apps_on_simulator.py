@@ -1,9 +1,8 @@
 """The app builder end to end over HTTP with the model simulator as its model (tests/simulator), at the realistic
 latency profile scaled down and with quirks: the analysis documents are the model's, and the run ends with the
-model's project or says why not (an `error` event with its code); never a success without files.
-
-The simulator cannot write a plan whose `dependsOn` name its own tasks (it makes each value up from the schema),
-so on it a run's plan is refused twice and the run ends PLAN_INVALID, naming each issue."""
+model's project or says why not (an `error` event with its code); never a success without files. Without quirks
+the run builds the model's project: its plan names only the registries' agents and tools (the schema the planner
+sends lists them) and its tasks wait only for tasks of the plan."""
 
 import time
 from typing import Any
@@ -49,6 +48,7 @@ async def test_an_app_run_s_documents_are_the_simulated_model_s_and_the_run_ends
     answered = [call for call in simulator.log if call.request.schema is not None]
     assert len(answered) >= 5, "four documents and at least one plan"
     ended_honestly(events, view)
+    assert view["status"] == "completed" and view["state"]["success"], view["state"]
     assert time.monotonic() - started >= sum(call.generation_seconds for call in answered[:4])
 
 
