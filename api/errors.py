@@ -167,6 +167,6 @@ def _invalid(request: Request, errors: Sequence[Any]) -> JSONResponse:
     details = [
         {"loc": [str(p) for p in err["loc"] if p != "body"], "msg": err["msg"], "type": err["type"]} for err in errors
     ]
-    problems = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" for d in details)
+    problems = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" if d["loc"] else d["msg"] for d in details)
     body = error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", request_id(request), details)
     return JSONResponse(body, status_code=422)

@@ -74,6 +74,7 @@ def assert_duplicate_key_refused(response: Any, key: str) -> None:
     assert error["code"] == "INVALID_REQUEST"
     assert error["details"][0]["type"] == "json_invalid"
     assert f"duplicate key '{key}'" in error["details"][0]["msg"]
+    assert error["message"].startswith("请求格式不正确：Invalid JSON"), error["message"]
 
 
 async def test_a_key_twice_is_refused_alike_where_fastapi_and_where_the_intake_parses_the_body(
