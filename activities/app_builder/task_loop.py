@@ -4,12 +4,15 @@ is one LLM turn, `app_builder.task_tool` one tool call.
 The tools read the snapshot the task's wave started from, overlaid with the task's own earlier writes; a
 `write_file` call returns a patch intent (the workflow merges the wave's intents afterwards). Files travel by blob
 key, not through the history: the turn stores the text of each `write_file` call the model made and hands the
-workflow the call with `content_key` instead of `content`. The model is offered only the tools its task lists,
-and a call to another is refused as an error result; `read_file`'s `path` lists the files there are (`enum`,
-built for the turn from its listing), and a path outside them is answered `no such file`. A bad path, an
-oversized file, a tool the task was not given or a call whose arguments were not JSON is the tool's error for the
-model to read, not a failed activity: a turn whose tool-call arguments could not be read becomes a call of that
-tool with `UNREADABLE` set, which the tool answers with the reason.
+workflow the call with `content_key` instead of `content`, and a `read_file` result is a reference to the file's
+blob (`[file <path> as read: <key>]`) that the next turn puts the text back in for the model.
+
+The model is offered only the tools its task lists, and a call to another is refused as an error result;
+`read_file`'s `path` lists the files there are (`enum`, built for the turn from its listing), and a path outside
+them is answered `no such file`. A bad path, an oversized file, a tool the task was not given or a call whose
+arguments were not JSON is the tool's error for the model to read, not a failed activity: a turn whose tool-call
+arguments could not be read becomes a call of that tool with `UNREADABLE` set, which the tool answers with the
+reason.
 """
 
 import asyncio
@@ -24,7 +27,7 @@ from activities.common.failures import permanent
 from activities.common.llm_calls import model_turn
 from llm import LLMClient, Message
 from llm.errors import MalformedResponseError
-from llm.types import LLMRequest, ToolCall, ToolDefinition
+from llm.types import LLMRequest, Part, ToolCall, ToolDefinition, ToolResultPart
 from models.app_builder import nodes
 from models.app_builder.agents import TaskToolRequest, TaskToolResult, TaskTurn, TaskTurnRequest
 from models.app_builder.documents import SessionDocument
@@ -48,6 +51,8 @@ CONTENT_KEY = "content_key"
 UNREADABLE = "unreadable_arguments"
 """The argument of a call whose arguments the model sent as something other than a JSON object: why."""
 _UNREADABLE_TOOL = re.compile(r"arguments of tool '([^']+)'")
+READ_REFERENCE = re.compile(rf"\[file (?P<path>\S+) as read: (?P<key>{FILE_KIND}/[^\s\]]+)\]")
+"""A `read_file` result as the history carries it: the path and the blob key of the text the model reads."""
 
 _PATH = {"path": {"type": "string", "description": "relative to the project root, e.g. src/App.tsx"}}
 TOOLS = (
@@ -92,7 +97,8 @@ class TaskLoop:
             raise permanent(ErrorCode.AGENT_FAILED, message)
         task = request.request
         documents, listing = await asyncio.to_thread(self._context, request)
-        messages = [Message.user(task_input(task, documents, listing)), *request.conversation]
+        conversation = await asyncio.to_thread(self._with_files_read, request.conversation)
+        messages = [Message.user(task_input(task, documents, listing)), *conversation]
         given = offered_tools(task.task.tools, listing)
         llm_request = LLMRequest(
             messages=tuple(messages),
@@ -109,6 +115,21 @@ class TaskLoop:
             return TaskTurn(tool_calls=[unreadable])
         calls = await asyncio.to_thread(lambda: [self._by_key(call) for call in response.tool_calls])
         return TaskTurn(text=response.text, tool_calls=calls)
+
+    def _with_files_read(self, conversation: list[Message]) -> list[Message]:
+        """The conversation with each `read_file` reference replaced by the file's text (at most `READ_CHARS`)."""
+
+        def read(part: Part) -> Part:
+            if not isinstance(part, ToolResultPart) or (found := READ_REFERENCE.fullmatch(part.content)) is None:
+                return part
+            return part.model_copy(update={"content": read_text(self._blobs, found["key"])[:READ_CHARS]})
+
+        return [
+            message.model_copy(update={"parts": tuple(read(part) for part in message.parts)})
+            if message.role == "tool"
+            else message
+            for message in conversation
+        ]
 
     def _by_key(self, call: ToolCall) -> ToolCall:
         """A `write_file` call with its text stored as a blob and named by key: no file text in the history."""
@@ -158,7 +179,7 @@ class TaskLoop:
         if call.name == "read_file":
             if path not in files:
                 return answer(f"no such file: {path}", error=True)
-            return answer(read_text(self._blobs, files[path])[:READ_CHARS])
+            return answer(f"[file {path} as read: {files[path]}]")
         if call.name == "write_file":
             key = self._written(call.arguments)
             if key is None:

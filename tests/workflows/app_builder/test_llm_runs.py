@@ -232,6 +232,27 @@ async def test_issue_25_a_file_the_model_wrote_travels_by_blob_key_not_through_t
     assert len(carried) < 150_000, f"the history carries {len(carried)} characters"
 
 
+async def test_issue_25_a_file_the_model_read_travels_by_blob_key_and_reaches_the_model_whole(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    catalogue = task("catalogue", "page-agent", ["scaffold"])
+    reader = task("reader", "page-agent", ["catalogue"])
+    model = ScriptedModel(
+        plans=[gated(catalogue, reader)],
+        writes={"catalogue": {"src/App.tsx": BIG_FILE}, "reader": {"src/Reader.tsx": "export const r = 1;\n"}},
+        strays={"reader": "read_file"},
+    )
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    [read] = [m["content"] for m in model.turns["reader"][1]["messages"] if m["role"] == "tool"]
+    assert read == BIG_FILE[:60_000], "the model reads the file's text"
+    carried = payload_text(await outcome.handle.fetch_history())
+    assert carried.count("line123 = 'a line") == 0, "the text the model read is in the history"
+    assert outcome.state.success
+
+
 async def test_issue_25_a_tool_the_task_was_not_given_is_refused_to_the_model(
     scripted: AppHarness, loopback: Loopback
 ) -> None:
