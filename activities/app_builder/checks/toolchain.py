@@ -8,8 +8,9 @@ project carries could name the same, so npm never sees it); it installs with `--
 install script runs). `tsc` only reads the sources (and runs only when no config or reference points it outside
 the project: `checks.confinement`), and the build is `vite build` from the installed package (never the project's
 own `npm run build` script), run only when the project's Vite config is absent or one the worker wrote itself
-(the offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped with a
-note.
+(the offline scaffold's; `TRUSTED_VITE_CONFIGS`): a config a model wrote is code, and its build is skipped (a
+note, or a finding on the config when the toolchain is required, `on`, so the repair agent can put the scaffold's
+config back).
 
 The files are written to a fresh folder under `work_root` (removed afterwards) and its dependencies installed
 with `npm install`. Installs are cached under `cache_root/<sha256 of package.json>`: the first run installs into a
@@ -72,10 +73,11 @@ class ToolchainResult:
     notes: list[str] = field(default_factory=list)
     checks_run: list[CheckName] = field(default_factory=list)
 
-    def skip(self, mode: ToolchainMode, check: CheckName, reason: str, what: str) -> None:
-        """`what` cannot run for `reason`: a note, or a finding when the toolchain mode is `on`."""
+    def skip(self, mode: ToolchainMode, check: CheckName, reason: str, what: str, path: str | None = None) -> None:
+        """`what` cannot run for `reason`: a note, or a finding (on `path` when one file is the reason) when the
+        toolchain mode is `on`."""
         if mode == "on":
-            self.findings.append(Finding(check=check, message=f"{reason}: {what} could not run"))
+            self.findings.append(Finding(check=check, message=f"{reason}: {what} could not run", path=path))
         else:
             self.notes.append(f"{reason}: {what} skipped")
 
@@ -169,7 +171,8 @@ async def _check_project(
     untrusted = [name for name in VITE_CONFIGS if name in files and files[name] not in TRUSTED_VITE_CONFIGS]
     vite = project / "node_modules" / ".bin" / "vite"
     if untrusted:
-        result.notes.append(f"{untrusted[0]} is the project's own code, which the worker does not run: build skipped")
+        reason = f"{untrusted[0]} is the project's own code, which the worker does not run (use the scaffold's config)"
+        result.skip(mode, "build", reason, "build", path=untrusted[0])
     elif await asyncio.to_thread(vite.exists):
         result.checks_run.append("build")
         completed = await _run([str(vite), "build"], project, BUILD_TIMEOUT_SECONDS, heartbeat, "vite build")

@@ -210,17 +210,24 @@ async def test_real_tsc_reports_a_type_error_and_passes_once_fixed(tmp_path: Pat
 
 async def test_a_vite_config_the_project_wrote_is_not_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A model could write a config that runs anything at build time: the worker type-checks that project but
-    does not build it."""
+    does not build it; where the toolchain is required (`on`) the skipped build is a finding on the config (issue
+    27), in `auto` a note."""
     install_npm(monkeypatch, tmp_path / "bin", STAND_IN_NPM.format(log=tmp_path / "npm.log"))
     files = PROJECT | {"vite.config.ts": "import { execSync } from 'node:child_process';\nexecSync('touch pwned');\n"}
+    roots = {"work_root": tmp_path / "work", "cache_root": tmp_path / "cache"}
 
-    result = await run_toolchain(
-        files, work_root=tmp_path / "work", cache_root=tmp_path / "cache", mode="on", heartbeat=Heartbeats()
-    )
+    required = await run_toolchain(files, mode="on", heartbeat=Heartbeats(), **roots)
+    optional = await run_toolchain(files, mode="auto", heartbeat=Heartbeats(), **roots)
 
-    assert result.checks_run == ["typecheck"]
-    assert result.notes == ["vite.config.ts is the project's own code, which the worker does not run: build skipped"]
-    assert [finding.check for finding in result.findings] == ["typecheck"]
+    reason = "vite.config.ts is the project's own code, which the worker does not run (use the scaffold's config)"
+    assert required.checks_run == ["typecheck"] and required.notes == []
+    assert [(finding.check, finding.path) for finding in required.findings] == [
+        ("typecheck", "src/App.tsx"),
+        ("build", "vite.config.ts"),
+    ]
+    assert required.findings[1].message == f"{reason}: build could not run"
+    assert optional.notes == [f"{reason}: build skipped"]
+    assert [finding.check for finding in optional.findings] == ["typecheck"]
 
 
 async def test_a_tsconfig_that_points_outside_the_project_is_not_type_checked(
