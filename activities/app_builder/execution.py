@@ -9,7 +9,6 @@ result carries keys, never file contents (ARCHITECTURE rule 4), and a retried at
 
 import asyncio
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from activities.app_builder.documents_store import load_documents
 from activities.app_builder.offline.interaction import interaction_files
@@ -35,7 +34,6 @@ WRITERS: dict[ExecutionAgentID, AgentRules] = {
     ExecutionAgentID.STYLE: style_files,
     ExecutionAgentID.INTERACTION: interaction_files,
 }
-COMPONENT_FOLDERS = ("src/components", "src/pages")
 
 
 class ExecutionAgents:
@@ -93,10 +91,7 @@ class ExecutionAgents:
                 )
             )
         created = [i.path for i in intents if i.base_key is None]
-        components = [
-            PurePosixPath(path).stem for path in created if str(PurePosixPath(path).parent) in COMPONENT_FOLDERS
-        ]
         summary = f"{agent.value}（离线）：新建 {len(created)} 个文件，修改 {len(intents) - len(created)} 个"
         if agent == ExecutionAgentID.REPAIR:
             summary += f"；针对 {len(request.findings)} 处问题"
-        return TaskOutcome(task_id=task.id, intents=intents, summary=summary, offline=True, components=components)
+        return TaskOutcome(task_id=task.id, intents=intents, summary=summary, offline=True)

@@ -1,11 +1,11 @@
 """The quality agent's two activities: `app_builder.quality_checks` (parsers, import resolution and the
-dependency specs package.json may name, in a thread) and `app_builder.toolchain_checks` (`tsc --noEmit` and `vite
-build` on the project, `checks.toolchain`). Each reads the workspace snapshot from the blob store and answers with
-a `QualityReport`."""
+dependency specs package.json may name, in a thread; its report also names the project's components) and
+`app_builder.toolchain_checks` (`tsc --noEmit` and `vite build` on the project, `checks.toolchain`). Each reads the
+workspace snapshot from the blob store and answers with a `QualityReport`."""
 
 import asyncio
 from collections import Counter
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from temporalio import activity
 
@@ -15,9 +15,11 @@ from activities.app_builder.checks.parsers import parse_findings
 from activities.app_builder.checks.toolchain import run_toolchain
 from models.app_builder.nodes import QUALITY_CHECKS, TOOLCHAIN_CHECKS
 from models.app_builder.quality import MAX_FINDINGS, CheckName, Finding, QualityReport, QualityRequest
-from models.app_builder.workspace import WorkspaceRef
 from stores.app_workspace import read_files
 from stores.blob_store import LocalBlobStore
+
+COMPONENT_FOLDERS = ("src/components", "src/pages")
+COMPONENT_SUFFIXES = (".tsx", ".jsx")
 
 
 class QualityAgent:
@@ -30,8 +32,11 @@ class QualityAgent:
 
     @QUALITY_CHECKS.defn
     async def quality_checks(self, request: QualityRequest) -> QualityReport:
-        findings, parsed = await asyncio.to_thread(self._static_findings, request.workspace)
-        return report(findings, files_checked=parsed, checks_run=["parse", "imports", "dependencies"])
+        files = await asyncio.to_thread(read_files, self._blobs, request.workspace)
+        findings, parsed = await asyncio.to_thread(static_findings, files)
+        checked = report(findings, files_checked=parsed, checks_run=["parse", "imports", "dependencies"])
+        checked.components = component_names(files)
+        return checked
 
     @TOOLCHAIN_CHECKS.defn
     async def toolchain_checks(self, request: QualityRequest) -> QualityReport:
@@ -45,10 +50,21 @@ class QualityAgent:
         )
         return report(result.findings, files_checked=len(files), checks_run=result.checks_run, notes=result.notes)
 
-    def _static_findings(self, workspace: WorkspaceRef) -> tuple[list[Finding], int]:
-        files = read_files(self._blobs, workspace)
-        findings, parsed = parse_findings(files)
-        return findings + import_findings(files) + manifest_findings(files), parsed
+
+def static_findings(files: dict[str, str]) -> tuple[list[Finding], int]:
+    """The parsers', the import check's and the dependency check's findings, and how many files were parsed."""
+    findings, parsed = parse_findings(files)
+    return findings + import_findings(files) + manifest_findings(files), parsed
+
+
+def component_names(files: dict[str, str]) -> list[str]:
+    """The project's components: its `.tsx`/`.jsx` files directly under `COMPONENT_FOLDERS`, by name."""
+    names = []
+    for path in sorted(files):
+        file = PurePosixPath(path)
+        if str(file.parent) in COMPONENT_FOLDERS and file.suffix in COMPONENT_SUFFIXES:
+            names.append(file.stem)
+    return list(dict.fromkeys(names))
 
 
 def report(

@@ -79,8 +79,6 @@ class TaskOutcome(CamelModel):
     intents: list[PatchIntent]
     summary: str
     offline: bool
-    components: list[str] = Field(default_factory=list)
-    """Components this task generated (the blackboard's `generatedComponents`)."""
 
 
 class TaskTurnRequest(CamelModel):

@@ -47,3 +47,6 @@ class QualityReport(CamelModel):
     """Findings per check (all of them, also those cut from `findings`)."""
     notes: list[str] = Field(default_factory=list)
     """What was skipped and why (no `npm` on this machine, ...)."""
+    components: list[str] = Field(default_factory=list)
+    """The components the checked workspace holds (`.tsx`/`.jsx` files directly under `src/components` or
+    `src/pages`, by name): the blackboard's `generatedComponents` after the last check."""

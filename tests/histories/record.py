@@ -32,6 +32,8 @@ from tests.histories.replay import HISTORY_DIR
 from tests.llm.loopback import Loopback
 from tests.workflows.app_builder.harness import app_harness
 from tests.workflows.app_builder.scripts import ScriptedModel, task
+from tests.workflows.app_builder.test_llm_runs import MISSING_IMPORT
+from tests.workflows.app_builder.test_quality_gate import checked_early
 from tests.workflows.common.conftest import tiny_family
 from tests.workflows.common.tiny_models import ProbeInput
 from tests.workflows.content.harness import content_harness
@@ -116,16 +118,23 @@ async def content(rec: Recording) -> Histories:
 
 
 async def app_builder(rec: Recording) -> Histories:
-    """An offline run; a run whose one task is a model's tool loop (the LLM path)."""
+    """An offline run; a run whose one task is a model's tool loop (the LLM path); a run whose plan has a task
+    after its quality task (issue 27; its run from before the check after the last wave is committed as
+    `-late-writer-before-app-quality-after-last-wave`)."""
     async with app_harness(rec.env, rec.data_dir / "offline") as harness:
         offline = await harness.run()
     async with app_harness(rec.env, rec.data_dir / "llm", llm_base_url=rec.loopback.base_url) as harness:
         rec.loopback.reset()
         rec.loopback.responder = ScriptedModel(plans=[[task("scaffold", "scaffold-agent")]])
         scripted = await harness.run()
+        rec.loopback.reset()
+        plan = checked_early(task("pages", "page-agent", ["quality"]))
+        rec.loopback.responder = ScriptedModel(plans=[plan], writes={"pages": {"src/Page.tsx": MISSING_IMPORT}})
+        late_writer = await harness.run()
     return {
         "AppBuilderWorkflow": await offline.handle.fetch_history(),
         "AppBuilderWorkflow-tools": await scripted.handle.fetch_history(),
+        "AppBuilderWorkflow-late-writer": await late_writer.handle.fetch_history(),
     }
 
 

@@ -1,5 +1,6 @@
 """What every phase of an app run shares (`AppRun`): its input, blackboard (state), event log and `GraphRun`,
-where execution stands (the wave, the quality gate of that wave and its repair round), and the steps every phase
+where execution stands (the wave, the quality gate of that wave, its repair round and the workspace it last
+checked), and the steps every phase
 takes on a plan task's record (started, finished, skipped) and on the timeline (a layer starts, a thought)."""
 
 from temporalio import workflow
@@ -14,6 +15,7 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.quality import QualityReport
     from models.app_builder.runs import AppRunInput
     from models.app_builder.state import AppBuilderState, Layer, TaskStatus
+    from models.app_builder.workspace import WorkspaceRef
 
 BLOCKING = ("failed", "skipped")
 """A task whose dependency ended like this is skipped."""
@@ -32,6 +34,10 @@ class AppRun:
         self.gates: list[ExecutionPlanTask] = []
         """The current wave's quality tasks."""
         self.gate_ran = False
+        self.checked: WorkspaceRef | None = None
+        """The workspace the quality gate last checked."""
+        self.final_pass = False
+        """The gate is the whole project's check after the last wave (files changed after the plan's own gate)."""
         self.round = 0
         """The quality gate's repair round."""
         self.last_report: QualityReport | None = None
@@ -42,7 +48,10 @@ class AppRun:
 
     @property
     def gate_id(self) -> str:
-        """The quality gate's name for its activities: its plan task's id (`quality` when the plan has none)."""
+        """The quality gate's name for its activities: its plan task's id (`quality` when the plan has none,
+        `final-quality` for the check after the last wave that follows the plan's own)."""
+        if self.final_pass:
+            return "final-quality"
         return self.gates[0].id if self.gates else "quality"
 
     @property

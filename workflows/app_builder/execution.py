@@ -2,7 +2,7 @@
 each (or, with a model, one tool loop each: `task_loop`), and emit patch intents on the wave's snapshot, which
 are applied together (`app_builder.apply_patches`: a real three-way merge when two tasks changed one file, else a
 conflict with both versions kept). A failed task skips its dependents only; a wave with quality tasks goes to the
-quality gate."""
+quality gate, and so does the last wave whenever the workspace changed since the gate last checked it."""
 
 import asyncio
 
@@ -23,6 +23,10 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.quality import Finding
     from models.app_builder.state import FailedTask
     from models.app_builder.workspace import ApplyRequest, PatchIntent
+
+FINAL_QUALITY_PATCH = "app-quality-after-last-wave"
+"""Issue 27: a run whose plan had a quality task is checked again after the last wave when files changed since
+(runs recorded before it ended after the last wave: docs/durable-changes.md)."""
 
 
 class ExecutionNodes:
@@ -63,12 +67,19 @@ class ExecutionNodes:
         return self.after_waves() if context.waves_done else WAVE
 
     def after_waves(self) -> str:
-        """After the last wave: the quality gate when the plan had no quality task (every project is checked),
-        else the end."""
+        """After the last wave the quality gate checks the whole project unless it already checked this
+        workspace: when the plan had no quality task, and (issue 27) when files changed after the plan's own
+        quality task (or that task never ran); else the end."""
         context = self._context
+        if context.checked == context.state.workspace:
+            return FINALIZE
         planned_gate = any(task.agent_id == ExecutionAgentID.QUALITY for task in context.plan_tasks)
         if not planned_gate and not context.gate_ran:
             context.thought("计划中没有 quality-agent 任务：最后一波之后仍检查整个项目")
+            return QUALITY_GATE
+        if workflow.patched(FINAL_QUALITY_PATCH):
+            context.final_pass = True
+            context.thought("计划中的质量检查之后又有文件改动：最后一波之后再检查整个项目")
             return QUALITY_GATE
         return FINALIZE
 
@@ -110,7 +121,6 @@ class ExecutionNodes:
         record.files = sorted({intent.path for intent in outcome.intents} | set(record.files))
         record.offline = outcome.offline
         record.summary = outcome.summary
-        state.generated_components += [c for c in outcome.components if c not in state.generated_components]
         context.finished(task, "completed", summary=outcome.summary, files=sorted({i.path for i in outcome.intents}))
         return outcome
 

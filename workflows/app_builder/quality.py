@@ -1,5 +1,6 @@
 """The quality layer's nodes: the quality agent's checks on the workspace (`quality_gate`: parsers and imports,
-and where Node is there `tsc` and the build); on findings the repair agent gets them (`repair`), at most
+and where Node is there `tsc` and the build; the last check names the project's components,
+`generatedComponents`); on findings the repair agent gets them (`repair`), at most
 `APP_MAX_REPAIR_ROUNDS` rounds; after that the tasks whose files still have findings are degraded and the
 findings listed in `unresolvedIssues`."""
 
@@ -34,9 +35,12 @@ class QualityNodes:
     async def quality_gate(self) -> str:
         context = self._context
         context.gate_ran = True
+        checked = context.state.workspace
         report = await self._check()
+        context.checked = checked
         context.last_report = report
         context.state.quality.append(report)
+        context.state.generated_components = report.components
         result = QualityResult(
             round=context.round,
             passed=report.passed,
@@ -108,15 +112,16 @@ class QualityNodes:
         return merge_reports(report, toolchain)
 
     def _repair_task(self) -> ExecutionPlanTask:
-        """The plan's repair task that follows a gate of this wave, else the plan's first, else one made here."""
+        """The plan's repair task that follows a gate of this wave, else the plan's first, else one made here (and
+        for the check after the last wave, `final-repair`: the plan's repair rounds are over)."""
         context = self._context
         gates = {gate.id for gate in context.gates}
         repairs = [task for task in context.plan_tasks if task.agent_id == ExecutionAgentID.REPAIR]
         following = [task for task in repairs if gates & set(task.depends_on)]
-        if following or repairs:
+        if (following or repairs) and not context.final_pass:
             return (following or repairs)[0]
         task = ExecutionPlanTask(
-            id="repair",
+            id="final-repair" if context.final_pass else "repair",
             agent_id=ExecutionAgentID.REPAIR,
             goal="修复质量检查发现的问题",
             depends_on=sorted(gates),

@@ -52,4 +52,5 @@ def merge_reports(first: QualityReport, second: QualityReport) -> QualityReport:
         findings=[*first.findings, *second.findings][:MAX_FINDINGS],
         counts=counts,
         notes=[*first.notes, *second.notes],
+        components=first.components or second.components,
     )
