@@ -12,8 +12,10 @@ run.
   real three-way merge when two tasks changed one file, else a conflict with both versions kept). A failed task
   skips its dependents only.
 - Quality (`quality`): the quality agent's checks on the workspace (parsers, imports, and where Node is there
-  `tsc` and the build); on findings the repair agent gets them, at most `APP_MAX_REPAIR_ROUNDS` rounds; after that
-  the tasks whose files still have findings are degraded and the findings listed in `unresolvedIssues`.
+  `tsc` and the build), after a wave with a quality task and after the last wave whenever a file changed since
+  the last check (a quality task in the plan does not end the checking); on findings the repair agent gets them,
+  at most `APP_MAX_REPAIR_ROUNDS` rounds; after that the tasks whose files still have findings are degraded and
+  the findings listed in `unresolvedIssues`.
 - Finalize: a success only when the last check passed, no task failed, was skipped or degraded, and the project
   has files (a run whose tasks wrote none says so with a warning).
 
