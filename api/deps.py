@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 from temporalio.client import Client
 
 from api.admission import Admission, RateLimiter
@@ -44,11 +45,16 @@ RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]
 def calling_principal(request: Request) -> str:
     """The principal whose `Authorization: Bearer <key>` this is (401 without a known key); `local` when the
     gateway has no keys configured."""
-    keys: KeyRing = request.app.state.keys
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    return keyed_principal(request.app.state.keys, key.strip() if scheme.lower() == "bearer" else "")
+
+
+def keyed_principal(keys: KeyRing, key: str) -> str:
+    """The principal whose key `key` is (401 `UNAUTHORIZED` for an empty or unknown one); `local` when the gateway
+    has no keys configured."""
     if not keys.required:
         return LOCAL_PRINCIPAL
-    scheme, _, key = request.headers.get("authorization", "").partition(" ")
-    principal = keys.principal(key.strip()) if scheme.lower() == "bearer" and key.strip() else None
+    principal = keys.principal(key) if key else None
     if principal is None:
         message = "需要有效的 API key（Authorization: Bearer <key>）"
         raise ApiError(401, ErrorCode.UNAUTHORIZED, message, {"WWW-Authenticate": "Bearer"})
@@ -58,10 +64,10 @@ def calling_principal(request: Request) -> str:
 Principal = Annotated[str, Depends(calling_principal)]
 
 
-def principal_links(request: Request, principal: Principal) -> BlobLinks:
+def principal_links(connection: HTTPConnection, principal: Principal) -> BlobLinks:
     """Blob URLs as the calling principal sees them (signed for it when the gateway has keys)."""
-    settings: Settings = request.app.state.settings
-    state = request.app.state
+    settings: Settings = connection.app.state.settings
+    state = connection.app.state
     return BlobLinks(settings.base_url, state.blob_secret, principal, state.blobs, settings.blob_url_ttl_seconds)
 
 

@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from temporalio.service import RPCError, RPCStatusCode
 
@@ -77,23 +78,27 @@ def error_body(
     return {"error": error}
 
 
-def request_id(request: Request) -> str:
-    return str(getattr(request.state, "request_id", "")) or "-"
+def request_id(connection: HTTPConnection) -> str:
+    return str(getattr(connection.state, "request_id", "")) or "-"
 
 
 class RequestIdMiddleware:
-    """Gives each request an id (`request.state.request_id`) and names it in the response's `X-Request-Id`."""
+    """Gives each request an id (`request.state.request_id`) and names it in the response's `X-Request-Id`; a
+    WebSocket gets one too (its error messages carry it)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         sent = dict(scope.get("headers") or []).get(_HEADER_KEY, b"").decode("latin-1")
         rid = sent if _USABLE_REQUEST_ID.match(sent) else uuid.uuid4().hex[:16]
         scope.setdefault("state", {})["request_id"] = rid
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -164,9 +169,13 @@ def _internal(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _invalid(request: Request, errors: Sequence[Any]) -> JSONResponse:
+    return JSONResponse(invalid_body(errors, request_id(request)), status_code=422)
+
+
+def invalid_body(errors: Sequence[Any], rid: str) -> dict[str, dict[str, Any]]:
+    """The 422 `INVALID_REQUEST` body for pydantic's validation errors: each problem's `loc`, `msg` and `type`."""
     details = [
         {"loc": [str(p) for p in err["loc"] if p != "body"], "msg": err["msg"], "type": err["type"]} for err in errors
     ]
     problems = "; ".join(f"{'.'.join(d['loc'])}: {d['msg']}" if d["loc"] else d["msg"] for d in details)
-    body = error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", request_id(request), details)
-    return JSONResponse(body, status_code=422)
+    return error_body(ErrorCode.INVALID_REQUEST, f"请求格式不正确：{problems}", rid, details)

@@ -26,7 +26,7 @@ from api.families import all_launchers, family_gateways
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
-from api.routes import blobs, console, runs, workflows
+from api.routes import blobs, console, run_socket, runs, workflows
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
@@ -86,6 +86,7 @@ def create_app(
     install_error_handlers(app)
     keyed = [Depends(rate_limited)]  # with API keys configured, everything but health and docs needs one
     app.include_router(runs.build_router(registry), dependencies=keyed)
+    app.include_router(run_socket.router)  # checks the key itself, so a refusal reaches a browser as a message
     app.include_router(workflows.router, dependencies=keyed)
     app.include_router(blobs.router, dependencies=keyed)
     for gateway in gateways:

@@ -18,6 +18,7 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 from temporalio.api.common.v1 import Memo, WorkflowExecution
@@ -66,10 +67,15 @@ CLOSED_EVENTS = {
 """The history events that close a run for good (after a continue-as-new it goes on in its next run)."""
 
 
+def format_json(event: RunEvent, links: BlobLinks) -> str:
+    """One event's envelope as JSON text (SSE's `data:`, a WebSocket message), its blob links made URLs for the
+    reader. Blocking: call it in a thread."""
+    return json.dumps(links.present_event(event), ensure_ascii=False)
+
+
 def format_sse(event: RunEvent, links: BlobLinks) -> str:
     """One event as SSE text, its blob links made URLs for the reader. Blocking: call it in a thread."""
-    data = links.present_event(event)
-    return f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+    return f"id: {event.seq}\nevent: {event.type}\ndata: {format_json(event, links)}\n\n"
 
 
 async def run_events(
@@ -284,14 +290,33 @@ async def _describe(client: Client, run_id: str, starting: bool) -> WorkflowExec
         await asyncio.sleep(_STARTING_RUN_POLL)
 
 
-async def sse_stream(
-    client: Client, run_id: str, links: BlobLinks, from_offset: int = 0, *, starting: bool = False
-) -> AsyncIterator[str]:
-    """The run's events as SSE text. When Temporal cannot be reached mid-stream, the stream subscribes again from
-    its last event for up to `RECONNECT_SECONDS`, then ends with an `error` event (`STREAM_INTERRUPTED`, naming
-    the last event id) so the client knows to resume later with `Last-Event-ID`. Any other failure to read the run
-    is logged and ends the stream the same way: a client never sees a response cut mid-body."""
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
+@dataclass(frozen=True)
+class Interruption:
+    """The end of a stream the gateway could not go on reading: the last event it delivered and why (the run itself
+    goes on); `failed`: reading failed for another reason than Temporal being away."""
+
+    last_event_id: int
+    message: str
+    failed: bool
+
+    def body(self) -> dict[str, Any]:
+        return {"code": ErrorCode.STREAM_INTERRUPTED, "message": self.message, "lastEventId": self.last_event_id}
+
+
+KEEPALIVE = None
+"""What `stream_items` yields after `KEEPALIVE_SECONDS` without anything to send."""
+StreamItem = RunEvent | Interruption | None
+
+
+async def stream_items(
+    client: Client, run_id: str, from_offset: int = 0, *, starting: bool = False
+) -> AsyncIterator[StreamItem]:
+    """The one source of a run's events for every transport (SSE, WebSocket): its events from `from_offset` on,
+    `KEEPALIVE` while nothing happens, and an `Interruption` last when the run could not be read to its end. When
+    Temporal cannot be reached mid-stream, it subscribes again from its last event for up to `RECONNECT_SECONDS`,
+    then ends with an interruption naming the last event id, so the client knows to resume later from there. Any
+    other failure to read the run is logged and ends it the same way: a client never sees a stream cut mid-way."""
+    queue: asyncio.Queue[RunEvent | Interruption | None] = asyncio.Queue()
 
     async def pump() -> None:
         offset, attempt, give_up_at = from_offset, 0, None
@@ -301,16 +326,16 @@ async def sse_stream(
                 try:
                     async for event in run_events(client, run_id, offset, starting=starting):
                         offset, attempt, give_up_at = event.seq + 1, 0, None
-                        await queue.put(await asyncio.to_thread(format_sse, event, links))
+                        await queue.put(event)
                     return
                 except Exception as err:
                     if not temporal_unavailable(err):
                         log.exception("the stream of run %s stopped after event %d", run_id, offset - 1)
-                        await queue.put(interrupted_sse(offset - 1, STREAM_FAILED))
+                        await queue.put(Interruption(offset - 1, STREAM_FAILED, failed=True))
                         return
                     give_up_at = give_up_at or loop.time() + RECONNECT_SECONDS
                     if loop.time() >= give_up_at:
-                        await queue.put(interrupted_sse(offset - 1, TEMPORAL_AWAY))
+                        await queue.put(Interruption(offset - 1, TEMPORAL_AWAY, failed=False))
                         return
                 await asyncio.sleep(_reconnect_delay(attempt))
                 attempt += 1
@@ -321,25 +346,39 @@ async def sse_stream(
     try:
         while True:
             try:
-                text = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
+                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
             except TimeoutError:
-                yield ": keepalive\n\n"
+                yield KEEPALIVE
                 continue
-            if text is None:
+            if item is None:
                 break
-            yield text
+            yield item
     finally:
         task.cancel()
         with suppress(asyncio.CancelledError):
             await task
 
 
-TEMPORAL_AWAY = "事件流中断：工作流服务暂时不可用，请稍后用 Last-Event-ID 继续"
-STREAM_FAILED = "事件流中断：读取运行事件失败，请稍后用 Last-Event-ID 继续"
+async def sse_stream(
+    client: Client, run_id: str, links: BlobLinks, from_offset: int = 0, *, starting: bool = False
+) -> AsyncIterator[str]:
+    """The run's events as SSE text (see `stream_items`): an interruption is an `error` event (`STREAM_INTERRUPTED`,
+    naming the last event id, to resume with `Last-Event-ID`), a keepalive a comment line."""
+    async for item in stream_items(client, run_id, from_offset, starting=starting):
+        if item is KEEPALIVE:
+            yield ": keepalive\n\n"
+        elif isinstance(item, Interruption):
+            yield interrupted_sse(item.last_event_id, item.message)
+        else:
+            yield await asyncio.to_thread(format_sse, item, links)
+
+
+TEMPORAL_AWAY = "事件流中断：工作流服务暂时不可用，请稍后从最后的事件 id 继续（Last-Event-ID 或 ?after=）"
+STREAM_FAILED = "事件流中断：读取运行事件失败，请稍后从最后的事件 id 继续（Last-Event-ID 或 ?after=）"
 
 
 def interrupted_sse(last_event_id: int, message: str) -> str:
     """The `error` event that ends a stream the gateway could not go on reading (no `id:`: it is not one of the
     run's); the run itself goes on."""
-    data = {"code": ErrorCode.STREAM_INTERRUPTED, "message": message, "lastEventId": last_event_id}
+    data = Interruption(last_event_id, message, failed=False).body()
     return f"event: error\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

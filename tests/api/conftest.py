@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from temporalio.testing import WorkflowEnvironment
 
 from api.server import create_app
@@ -26,9 +27,11 @@ from workflows.registry import REGISTRY
 
 @dataclass
 class Gateway:
-    """The gateway under test: an HTTP client into it, its settings and blob store, the sessions it started."""
+    """The gateway under test: an HTTP client into it, the app itself (to serve it on a real socket), its settings
+    and blob store, the sessions it started."""
 
     http: httpx.AsyncClient
+    app: FastAPI
     settings: Settings
     blobs: LocalBlobStore
     env: WorkflowEnvironment
@@ -57,7 +60,7 @@ async def running_gateway(
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):
-        gateway = Gateway(http=http, settings=settings, blobs=LocalBlobStore(settings.blob_dir), env=env)
+        gateway = Gateway(http=http, app=app, settings=settings, blobs=LocalBlobStore(settings.blob_dir), env=env)
         try:
             yield gateway
         finally:
