@@ -134,6 +134,14 @@ async def test_another_principal_s_run_is_refused_like_a_missing_one(keyed: Gate
     assert unkeyed[0]["error"]["code"] == wrong_key[0]["error"]["code"] == "UNAUTHORIZED"
 
 
+async def test_a_run_without_an_event_stream_is_refused_with_sse_s_code(keyed: Gateway, sockets: str) -> None:
+    await sse_events(keyed, await start_run(keyed, "quiet"))
+
+    messages, code, _ = await read_socket(f"{sockets}/v1/runs/session-alice-quiet/ws", additional_headers=ALICE)
+
+    assert code == 4409 and messages[0]["error"]["code"] == "NO_EVENT_STREAM"
+
+
 async def test_a_bad_resume_point_is_refused_as_sse_refuses_it(keyed: Gateway, sockets: str) -> None:
     run_id = await start_run(keyed, "bad")
 
