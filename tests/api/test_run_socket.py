@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
+from api import streaming
 from api.routes.run_socket import EVENTS_PROTOCOL
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, running_gateway
@@ -154,3 +156,23 @@ async def test_a_bad_resume_point_is_refused_as_sse_refuses_it(keyed: Gateway, s
         error, expected = messages[0]["error"], over_http.json()["error"]
         assert error["code"] == "INVALID_REQUEST" and error["requestId"]
         assert [(d["loc"], d["type"]) for d in error["details"]] == [(d["loc"], d["type"]) for d in expected["details"]]
+
+
+async def test_a_stream_temporal_stops_answering_ends_with_stream_interrupted_to_resume_later(
+    keyed: Gateway, sockets: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_id = await start_run(keyed, "away")
+    await sse_events(keyed, run_id)
+    monkeypatch.setattr(streaming, "RECONNECT_SECONDS", 0.5)
+
+    async def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise RPCError("connection refused", RPCStatusCode.UNAVAILABLE, b"")
+
+    monkeypatch.setattr(keyed.env.client.workflow_service, "query_workflow", unreachable)
+    over_sse = parse_sse((await keyed.http.get(f"/v1/runs/{run_id}/events", headers=ALICE)).text)
+    messages, code, _ = await read_socket(f"{sockets}/v1/runs/{run_id}/ws", additional_headers=ALICE)
+
+    assert code == 1013 and len(messages) == 1 and [e.event for e in over_sse] == ["error"]
+    error = messages[0]["error"]
+    assert error["code"] == "STREAM_INTERRUPTED" and error["lastEventId"] == -1 and error["requestId"]
+    assert {k: v for k, v in error.items() if k != "requestId"} == over_sse[0].data
