@@ -1,4 +1,6 @@
-"""The one module that turns a run's event log into Server-Sent Events, for every family.
+"""The one module that turns a run's event log into a stream, for every family: `stream_items` is the one source of
+a run's events, rendered here as Server-Sent Events and by `api.routes.run_socket` as WebSocket messages (each the
+JSON of SSE's `data:`, `format_json`).
 
 The gateway reads a run without writing to it: it long-polls the run's history (which costs the run nothing) and
 takes the events the run published there (the memo `events` of each workflow task, `workflows.common.event_log`)
