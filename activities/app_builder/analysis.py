@@ -6,7 +6,8 @@ writes the document's `content` as JSON in the seed's schema (one repair round i
 not fit), narrowed for the request where it names what an earlier document made: the UI expert's component
 styles name components of the architect's tree (`content_model`). A content that still does not fit is
 DOCUMENT_INVALID, non-retryable, naming the agent and the fields, which stops the layer. Without a model the
-offline agent writes it (labelled offline).
+offline agent writes it (labelled offline); a message that names none of the kinds it builds is
+OFFLINE_APP_UNSUPPORTED, non-retryable, naming the kinds and telling the user to configure a model.
 """
 
 import time
@@ -14,7 +15,7 @@ import uuid
 
 from pydantic import BaseModel, ValidationError
 
-from activities.app_builder.offline.analysis import analysis_document
+from activities.app_builder.offline.analysis import UnsupportedApp, analysis_document
 from activities.app_builder.prompts import ANALYSIS_ROLES, analysis_input
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, choice, json_answer, narrowed
@@ -74,6 +75,8 @@ class AnalysisAgents:
                 document = analysis_document(
                     agent, request.brief, request.previous_documents, document_id=document_id, created_at=created_at
                 )
+            except UnsupportedApp as err:
+                raise permanent(AppBuilderErrorCode.OFFLINE_APP_UNSUPPORTED, str(err)) from err
             except ValueError as err:
                 raise permanent(AppBuilderErrorCode.DOCUMENT_INVALID, f"{agent.value}：{err}") from err
             return AnalysisOutcome(document=document, offline=True)

@@ -19,6 +19,7 @@ from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
+from models.app_builder.app_kinds import kind_named, offline_refusal
 from models.app_builder.errors import AppBuilderErrorCode
 from models.app_builder.runs import SUPPORTED_TECH_STACK, AppRunBody, AppRunInput, AppRunRequest, unsupported_tech
 from models.app_builder.state import AppBuilderState
@@ -124,7 +125,9 @@ async def get_file(run_id: str, path: str, client: TemporalClient, principal: Pr
 
 def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
     """The request with the run's limits from settings; the owner is set when the run starts. A `techStack` the
-    builder does not write is refused (TECH_STACK_UNSUPPORTED) rather than answered with a React app."""
+    builder does not write is refused (TECH_STACK_UNSUPPORTED) rather than answered with a React app; without a
+    model, a message that names none of the kinds the offline builder builds is refused (OFFLINE_APP_UNSUPPORTED,
+    naming them) rather than answered with one of them."""
     assert isinstance(run_input, AppRunRequest)
     unsupported = unsupported_tech(run_input.tech_stack)
     if unsupported:
@@ -132,6 +135,8 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
         message = f"不支持的技术栈：{', '.join(unsupported)}（应用生成器只写 {supported} 工程）"
         raise ApiError(422, AppBuilderErrorCode.TECH_STACK_UNSUPPORTED, message)
     settings = context.settings
+    if settings.llm_provider is None and kind_named(run_input.message) is None:
+        raise ApiError(422, AppBuilderErrorCode.OFFLINE_APP_UNSUPPORTED, offline_refusal(run_input.message))
     return AppRunInput(
         owner="",
         brief=AppBrief(message=run_input.message, platform=run_input.platform, tech_stack=run_input.tech_stack),

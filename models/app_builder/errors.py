@@ -17,3 +17,6 @@ class AppBuilderErrorCode(FamilyErrorCode):
     WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
     FILE_NOT_FOUND = "FILE_NOT_FOUND"
     TECH_STACK_UNSUPPORTED = "TECH_STACK_UNSUPPORTED"
+    OFFLINE_APP_UNSUPPORTED = "OFFLINE_APP_UNSUPPORTED"
+    """Offline (no model) and the message names none of the kinds the offline builder builds
+    (`models.app_builder.app_kinds`): refused, never built as another kind of app."""

@@ -4,7 +4,8 @@ A run streams `layer_started` for analysis, planning and execution; `document_re
 `plan_ready` with the validated plan and its waves; `wave_started`; `task_started` and `task_finished` for every
 task (also a skipped one); `conflict` for every file two tasks changed (merged, or kept both); `quality_result`
 per quality round and `repair_round` per repair; `app_ready` with what the workspace holds; `thought_log` for
-what the run decides; `error` when it fails; and `done` last.
+what the run decides; `error` when it fails; and `done` last. `document_ready`, `plan_ready`, `task_finished` and
+`app_ready` say `offline` when an offline agent, not a model, did the work.
 """
 
 from typing import Literal
@@ -87,6 +88,8 @@ class TaskFinished(CamelModel):
     summary: str = ""
     files: list[str] = Field(default_factory=list)
     error: str | None = None
+    offline: bool | None = None
+    """True when an offline agent (no model) did the task; absent for a task no agent ran."""
 
 
 class ConflictFound(CamelModel):
@@ -134,6 +137,8 @@ class AppReady(CamelModel):
     skipped_tasks: list[str]
     conflicts: int
     merged_files: int
+    offline: bool = False
+    """True when offline agents (no model) wrote any of the run's documents, plan or files."""
 
 
 APP_BUILDER_EVENT_PAYLOADS: dict[str, type[BaseModel]] = {

@@ -1,6 +1,7 @@
 """The app builder in a real browser (seed 003): a run started from the page shows its layers, its waves with
 every task's final state and the quality result; then the workspace's file tree opens a file in the viewer (the
-text the files API serves) and the zip download is a zip of the project with its package.json."""
+text the files API serves) and the zip download is a zip of the project with its package.json. Offline, the page
+says the run was built offline, and a request the offline builder does not build is refused with its code."""
 
 import io
 import json
@@ -41,6 +42,9 @@ def test_the_app_builder_shows_the_waves_opens_a_file_and_downloads_the_zip(
     assert shown == {task_id: task["status"] for task_id, task in state["tasks"].items()}, "every task's final state"
     assert set(shown.values()) <= FINAL_STATES, shown
     expect(page.locator(".ab-quality li[data-passed=true]")).to_have_count(1)
+    expect(page.locator(".ab-offline-run")).to_be_visible()  # no model: the run says it was built offline
+    agent_tasks = [task_id for task_id, task in state["tasks"].items() if task["offline"]]
+    expect(page.locator(".ab-task .ab-offline")).to_have_count(len(agent_tasks))
     ready = page.locator(".timeline-item[data-type='app_ready'] .timeline-text")
     expect(ready).to_have_text(re.compile(r"^✓ \d+ files, [\d.]+ KB$"))  # the count, not the payload's JSON
 
@@ -66,3 +70,18 @@ def test_the_app_builder_shows_the_waves_opens_a_file_and_downloads_the_zip(
     assert "react" in package["dependencies"]
     assert page.locator("button.ab-file").count() == len(listing), "the tree lists every file"
     screenshot(page, "app_builder_file_viewer")
+
+
+def test_issue_27_offline_a_request_for_another_kind_of_app_is_refused_on_the_page(
+    page: Page, console_stack: Stack
+) -> None:
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/apps")
+    page.get_by_label("What app shall we build?").fill("a weather dashboard with a city search")
+    page.get_by_role("button", name="Build").click()
+
+    banner = page.locator(".error-banner")
+    expect(banner).to_contain_text("OFFLINE_APP_UNSUPPORTED")
+    expect(banner).to_contain_text("LLM_PROVIDER")
+    expect(page.locator(".ab-task")).to_have_count(0)
+    screenshot(page, "app_builder_offline_refusal")

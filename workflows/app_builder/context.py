@@ -105,7 +105,13 @@ class AppRun:
         if status != "running":
             record.finished_at = workflow.now()
         finished = TaskFinished(
-            task_id=task.id, agent_id=task.agent_id, status=status, summary=summary, files=files or [], error=error
+            task_id=task.id,
+            agent_id=task.agent_id,
+            status=status,
+            summary=summary,
+            files=files or [],
+            error=error,
+            offline=record.offline,
         )
         self.events.emit("task_finished", self.run.node, finished)
 

@@ -154,7 +154,11 @@ class QualityNodes:
             if record.status == "completed" and paths & set(record.files):
                 record.status = "degraded"
                 finished = TaskFinished(
-                    task_id=record.task_id, agent_id=record.agent_id, status="degraded", files=record.files
+                    task_id=record.task_id,
+                    agent_id=record.agent_id,
+                    status="degraded",
+                    files=record.files,
+                    offline=record.offline,
                 )
                 context.events.emit("task_finished", QUALITY_GATE, finished)
         self._close_gate("degraded")

@@ -114,6 +114,7 @@ class AppBuilderWorkflow:
             skipped_tasks=skipped,
             conflicts=len(state.conflicts),
             merged_files=len(state.merged_files),
+            offline=not context.input.llm_configured or any(r.offline for r in state.tasks.values()),
         )
         context.events.emit("app_ready", FINALIZE, ready)
         return GRAPH.end

@@ -3,7 +3,8 @@ documents of the agents before it.
 
 The kind of app, its language and title come from the message; the architect builds on the product manager's
 requirements, the UI expert styles the architect's components, the UX expert writes flows for the requirements
-through those components. An agent whose input documents are missing raises `ValueError`.
+through those components. An agent whose input documents are missing raises `ValueError`; a message that names
+none of the kinds the offline agents build raises `UnsupportedApp` (never another kind of app instead).
 """
 
 from activities.app_builder.offline.app_kind import app_title, message_language, recognise_kind
@@ -13,6 +14,7 @@ from activities.app_builder.offline.flows import flows_content
 from activities.app_builder.offline.requirements import product_content
 from activities.app_builder.offline.visual import visual_content
 from models.app_builder.agents import AppBrief
+from models.app_builder.app_kinds import offline_refusal
 from models.app_builder.documents import (
     AnalysisAgentID,
     FrontendArchitectDocument,
@@ -21,6 +23,10 @@ from models.app_builder.documents import (
     UIExpertDocument,
     UXExpertDocument,
 )
+
+
+class UnsupportedApp(Exception):
+    """The message asks for an app the offline agents do not build; the message says which they build."""
 
 
 def analysis_document(
@@ -32,6 +38,8 @@ def analysis_document(
     created_at: int,
 ) -> SessionDocument:
     kind = recognise_kind(brief.message)
+    if kind is None:
+        raise UnsupportedApp(offline_refusal(brief.message))
     if agent_id == AnalysisAgentID.PRODUCT_MANAGER:
         return ProductManagerDocument(id=document_id, created_at=created_at, content=product_content(kind))
     product = require_document(previous, ProductManagerDocument, agent_id)

@@ -5,7 +5,8 @@ user reads is part of the design documents and the writing agents only pass it o
 replaced by a number in the app.
 """
 
-from activities.app_builder.offline.app_kind import KindName, Language
+from activities.app_builder.offline.app_kind import Language
+from models.app_builder.app_kinds import KindName
 
 Copy = dict[str, dict[str, str]]
 """Component role → prop name → text."""

@@ -1,18 +1,19 @@
 """Which small app the user's message asks for, and what that kind of app can do.
 
-Four kinds the offline agents build well: a todo list (the default), a shopping list, notes and a counter. Each
-kind lists its capabilities (the product manager's requirements, `req-<key>`), the shape of its items and the
-name of its one store. The kind is recognised from keywords in the message (the earliest match wins), the UI
-language from the message's script, the app's title from a phrase that names it ("叫…", "called …").
+The four kinds the offline agents build (`models.app_builder.app_kinds`): a todo list, a shopping list, notes and
+a counter. Each kind lists its capabilities (the product manager's requirements, `req-<key>`), the shape of its
+items and the name of its one store. The kind is the one the message names (None when it names none: the offline
+builder builds nothing else), the UI language comes from the message's script, the app's title from a phrase that
+names it ("叫…", "called …").
 """
 
 import re
 from dataclasses import dataclass
 from typing import Literal
 
+from models.app_builder.app_kinds import KindName, kind_named
 from models.app_builder.documents import Priority
 
-KindName = Literal["todo", "shopping", "notes", "counter"]
 Language = Literal["zh", "en"]
 
 TITLE_CHARS = 30
@@ -62,7 +63,6 @@ class AppKind:
     """One kind of app: how to recognise it and what its documents and code are made of."""
 
     name: KindName
-    keywords: tuple[str, ...]
     noun: str
     """What one item is called in the documents (待办, 商品, ...)."""
     persona: str
@@ -90,7 +90,6 @@ def _persist(what: str) -> Capability:
 
 TODO = AppKind(
     name="todo",
-    keywords=("待办", "任务清单", "任务列表", "todo", "to-do", "task", "checklist"),
     noun="待办",
     persona="忙碌的上班族",
     prefix="Todo",
@@ -139,7 +138,6 @@ TODO = AppKind(
 
 SHOPPING = AppKind(
     name="shopping",
-    keywords=("购物", "采购", "买菜", "shopping", "grocery", "groceries"),
     noun="商品",
     persona="周末去超市采购的人",
     prefix="Shopping",
@@ -190,7 +188,6 @@ SHOPPING = AppKind(
 
 NOTES = AppKind(
     name="notes",
-    keywords=("笔记", "便签", "记事", "备忘", "note", "notes", "notebook", "memo"),
     noun="笔记",
     persona="爱记录灵感的人",
     prefix="Note",
@@ -231,7 +228,6 @@ NOTES = AppKind(
 
 COUNTER = AppKind(
     name="counter",
-    keywords=("计数", "点击次数", "counter", "tally", "click count"),
     noun="计数",
     persona="需要随手计数的人",
     prefix="Counter",
@@ -266,7 +262,6 @@ COUNTER = AppKind(
 )
 
 KINDS: tuple[AppKind, ...] = (TODO, SHOPPING, NOTES, COUNTER)
-DEFAULT_KIND = TODO
 
 CAPABILITY_WORDS: dict[str, tuple[str, ...]] = {
     "add": ("添加", "新增", "新建", "创建", "add", "create"),
@@ -294,24 +289,10 @@ _TITLE_PATTERNS = (
 )
 
 
-def _position(text: str, word: str) -> int | None:
-    """Where a keyword first occurs in the lowercase text (English words as whole words, plurals allowed)."""
-    if word.isascii():
-        match = re.search(rf"(?<![a-z]){re.escape(word)}(?:s|es)?(?![a-z])", text)
-        return match.start() if match is not None else None
-    position = text.find(word)
-    return position if position >= 0 else None
-
-
-def recognise_kind(text: str) -> AppKind:
-    """The kind whose keyword occurs first in the text; the todo list when none does."""
-    lowered = text.lower()
-    found: list[tuple[int, int, AppKind]] = []
-    for order, kind in enumerate(KINDS):
-        positions = [p for p in (_position(lowered, word) for word in kind.keywords) if p is not None]
-        if positions:
-            found.append((min(positions), order, kind))
-    return min(found, key=lambda hit: (hit[0], hit[1]))[2] if found else DEFAULT_KIND
+def recognise_kind(text: str) -> AppKind | None:
+    """The kind the text names (its earliest keyword); None when it names none of the four."""
+    name = kind_named(text)
+    return next((kind for kind in KINDS if kind.name == name), None)
 
 
 def message_language(text: str) -> Language:

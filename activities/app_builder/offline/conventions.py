@@ -157,7 +157,8 @@ def documents_title(documents: list[SessionDocument]) -> str:
 
 
 def kind_of(documents: list[SessionDocument]) -> AppKind:
-    """The kind whose store the architect designed, else the kind the requirements' titles name."""
+    """The kind whose store the architect designed, else the kind the requirements' titles name; `ValueError` when
+    the documents are of no kind the offline agents build (they never build another kind instead)."""
     architect = find_document(documents, FrontendArchitectDocument)
     if architect is not None:
         names = {store.name for store in architect.content.state_management.stores}
@@ -166,7 +167,10 @@ def kind_of(documents: list[SessionDocument]) -> AppKind:
                 return kind
     product = find_document(documents, ProductManagerDocument)
     titles = " ".join(req.title for req in product.content.functional_requirements) if product else ""
-    return recognise_kind(titles)
+    named = recognise_kind(titles)
+    if named is None:
+        raise ValueError("the documents describe none of the kinds of app the offline agents build")
+    return named
 
 
 def _capability_named(title: str, kind: AppKind) -> Capability | None:

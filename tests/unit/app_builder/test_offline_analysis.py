@@ -1,9 +1,10 @@
-"""The offline analysis agents: the kind, language and title read from the message, four documents that validate
-and build on each other, and a refusal when a needed document is missing."""
+"""The offline analysis agents: the kind, language and title read from the message (no kind when it names none of
+the four: refused, never another app), four documents that validate and build on each other, and a refusal when
+a needed document is missing."""
 
 import pytest
 
-from activities.app_builder.offline.analysis import analysis_document
+from activities.app_builder.offline.analysis import UnsupportedApp, analysis_document
 from activities.app_builder.offline.app_kind import app_title, message_language, recognise_kind
 from models.app_builder.agents import AppBrief
 from models.app_builder.documents import (
@@ -44,12 +45,29 @@ def documents_for(message: str) -> list[SessionDocument]:
         ("I need a simple notes app", "notes"),
         ("做一个计数器", "counter"),
         ("build a click counter", "counter"),
-        ("做一个好看的网页", "todo"),
         ("做一个购物用的待办清单", "shopping"),
     ],
 )
-def test_the_kind_is_the_earliest_keyword_else_the_todo_list(message: str, kind: str) -> None:
-    assert recognise_kind(message).name == kind
+def test_the_kind_is_the_earliest_keyword(message: str, kind: str) -> None:
+    recognised = recognise_kind(message)
+    assert recognised is not None and recognised.name == kind
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "做一个好看的网页",
+        "a weather dashboard with a city search",
+        "a markdown blog editor",
+        "a markdown blog editor called Inkwell",
+    ],
+)
+def test_issue_27_a_message_naming_no_kind_is_no_kind_and_its_analysis_refuses_naming_the_kinds(message: str) -> None:
+    assert recognise_kind(message) is None
+    with pytest.raises(UnsupportedApp) as refused:
+        run(PM, message, [])
+    assert "todo list" in str(refused.value) and "counter" in str(refused.value)
+    assert "LLM_PROVIDER" in str(refused.value)
 
 
 @pytest.mark.parametrize(
@@ -66,6 +84,7 @@ def test_the_kind_is_the_earliest_keyword_else_the_todo_list(message: str, kind:
 )
 def test_the_title_is_the_name_the_message_gives_else_the_kinds(message: str, title: str) -> None:
     kind = recognise_kind(message)
+    assert kind is not None
     assert app_title(message, kind, message_language(message)) == title
 
 

@@ -132,3 +132,16 @@ async def test_the_history_carries_references_not_file_contents(apps: AppHarness
     assert max(app.splitlines(), key=len) not in text
     assert outcome.files["src/styles.css"][:200] not in text
     assert len(text) < 400_000, f"history is {len(text)} characters"
+
+
+async def test_issue_27_a_run_whose_offline_analysis_cannot_recognise_the_app_fails_naming_what_it_builds(
+    apps: AppHarness,
+) -> None:
+    outcome = await apps.run("a weather dashboard with a city search")
+
+    assert outcome.result.status == "failed" and not outcome.result.success
+    error = outcome.state.error
+    assert error is not None and error.code == "OFFLINE_APP_UNSUPPORTED" and error.node == "product_manager"
+    assert "todo list" in error.message and "LLM_PROVIDER" in error.message
+    assert outcome.types[-2:] == ["error", "done"] and "app_ready" not in outcome.types
+    assert not outcome.state.documents and not outcome.state.tasks and not outcome.files, "no todo app instead"

@@ -1,7 +1,7 @@
 // The app builder (seed 003): start an `AppBuilderWorkflow` run from a description, follow its layers and waves
 // with every task's state, the conflicts and the quality results as they stream, then browse the workspace's file
 // tree with a file viewer (`/v1/apps/runs/{id}/files`) and download the project as a zip. `#/apps/<runId>` joins
-// a run's events.
+// a run's events. Work an offline agent did (no model) is tagged `offline`, and the run says it ran offline.
 
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, showRunId, text } from '../forms.js';
@@ -43,6 +43,9 @@ registerStrings({
     'apps.pickFile': '选择左侧的文件查看内容。',
     'apps.download': '下载 zip',
     'apps.events': '运行事件',
+    'apps.offline': '离线',
+    'apps.offlineRun':
+      '离线构建（未配置模型）：只会生成待办清单、购物清单、笔记、计数器；要生成其他应用，请配置模型（LLM_PROVIDER）。',
   },
   en: {
     'apps.title': 'App builder',
@@ -78,6 +81,9 @@ registerStrings({
     'apps.pickFile': 'Pick a file to see its content.',
     'apps.download': 'Download zip',
     'apps.events': 'Run events',
+    'apps.offline': 'offline',
+    'apps.offlineRun':
+      'Built offline (no model configured): only a todo list, shopping list, notes or counter; configure a model (LLM_PROVIDER) for anything else.',
   },
 });
 
@@ -109,11 +115,13 @@ function progressView() {
   const conflicts = h('ul', { class: 'ab-conflicts' }, text('li', 'apps.none', { class: 'muted' }));
   const quality = h('ul', { class: 'ab-quality' }, text('li', 'apps.none', { class: 'muted' }));
   const result = h('div', { class: 'ab-result', 'aria-live': 'polite' });
+  const offlineRun = text('p', 'apps.offlineRun', { class: 'ab-offline-run', hidden: true });
   const element = h(
     'section',
     { class: 'card stack ab-progress' },
     text('h2', 'apps.progress'),
     h('ol', { class: 'ab-layers' }, [...layers.values()]),
+    offlineRun,
     h('details', { open: true }, text('summary', 'apps.documents'), documents),
     waves,
     h(
@@ -157,7 +165,7 @@ function progressView() {
   }
 
   let others = null;
-  function task(id, status, agentId, summary) {
+  function task(id, status, agentId, summary, offline = null) {
     if (!tasks.has(id)) {
       others ??= wave(t('apps.otherTasks'), [], new Map());
       others.append(taskItem(id, agentId));
@@ -168,6 +176,14 @@ function progressView() {
     tag.textContent = status;
     tag.className = `tag ab-status status-${status}`;
     if (summary) item.querySelector('.ab-summary').textContent = summary;
+    if (offline && !item.querySelector('.ab-offline')) tag.after(offline);
+  }
+
+  /** An `offline` tag for the work of an offline agent (and the run's banner says so), else nothing. */
+  function offlineTag(p) {
+    if (!p.offline) return null;
+    offlineRun.hidden = false;
+    return text('span', 'apps.offline', { class: 'tag ab-offline' });
   }
 
   function listItem(list, item) {
@@ -182,10 +198,11 @@ function progressView() {
         layer(p.layer);
         break;
       case 'document_ready':
-        documents.append(h('li', {}, h('strong', {}, p.agentId), ` · ${p.summary}`));
+        documents.append(h('li', {}, h('strong', {}, p.agentId), ' ', offlineTag(p), ` · ${p.summary}`));
         break;
       case 'plan_ready': {
         const planned = new Map(p.tasks.map((item) => [item.id, item]));
+        offlineTag(p);
         waves.replaceChildren();
         tasks.clear();
         others = null;
@@ -199,7 +216,7 @@ function progressView() {
         task(p.taskId, 'running', p.agentId);
         break;
       case 'task_finished':
-        task(p.taskId, p.status, p.agentId, p.error || p.summary);
+        task(p.taskId, p.status, p.agentId, p.error || p.summary, offlineTag(p));
         break;
       case 'conflict':
         listItem(
@@ -254,6 +271,7 @@ function progressView() {
         break;
       case 'app_ready':
         for (const el of layers.values()) el.dataset.state = 'done';
+        offlineTag(p);
         result.replaceChildren(
           h(
             'p',
