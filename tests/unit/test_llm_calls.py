@@ -6,7 +6,6 @@ Temporal failures that keep its Retry-After, and a tool loop's turn returns the 
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import httpx
@@ -28,10 +27,8 @@ from activities.common.llm_calls import (
 from llm import LLMClient, LLMRequest, Message
 from llm.errors import OutputValidationError, QuotaExhaustedError, RateLimitError
 from models.errors import ErrorCode
-from models.settings import Settings
-from runtime.llm_client import build_llm_client
-from tests.llm.answers import chat_completion, chat_stream, llm_settings
-from tests.llm.conftest import http
+from tests.llm.answers import chat_completion, chat_stream
+from tests.llm.conftest import http, llm
 from tests.llm.loopback import Loopback
 from tests.simulator.clients import PROTOCOLS, client_for
 from tests.simulator.examples import Review
@@ -48,7 +45,7 @@ class Verdict(BaseModel):
     score: int = Field(ge=0, le=10)
 
 
-__all__ = ["http"]
+__all__ = ["http", "llm"]
 
 QUESTION = JsonQuestion(
     node="demo_node", schema=Verdict, messages=[Message.user("judge this")], system="You judge.", temperature=0.2
@@ -56,15 +53,6 @@ QUESTION = JsonQuestion(
 REVIEW = JsonQuestion(node="reviewer", schema=Review, messages=[Message.user("请评审第二章")])
 VALID = {"label": "good", "score": 7}
 INVALID = {"label": "good", "score": 42}
-
-
-@pytest.fixture
-async def llm(loopback: Loopback) -> AsyncIterator[LLMClient]:
-    settings = Settings(_env_file=None, **llm_settings(loopback.base_url))
-    async with httpx.AsyncClient() as http:
-        client = build_llm_client(settings, http)
-        assert client is not None
-        yield client
 
 
 async def test_a_valid_answer_takes_one_call(llm: LLMClient, loopback: Loopback) -> None:

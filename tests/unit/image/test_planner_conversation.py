@@ -1,33 +1,21 @@
 """The image Planner's conversation as the model receives it (over the loopback provider): it starts with the
 user and its roles alternate, as every provider requires, whatever the session's history looks like."""
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
-import httpx
-import pytest
 from temporalio.testing import ActivityEnvironment
 
 from activities.image.planner import Planner
 from llm import LLMClient
 from models.image.nodes import PlannerRequest
 from models.image.state import Message, PreviousResult
-from models.settings import Settings
-from runtime.llm_client import build_llm_client
-from tests.llm.answers import chat_completion, llm_settings
+from tests.llm.answers import chat_completion
+from tests.llm.conftest import llm
 from tests.llm.loopback import Loopback
 
+__all__ = ["llm"]
 INTENT = {"action": "adjust_parameters", "subject": "猫", "style": "赛博朋克", "confidence": 0.9, "reasoning": "调"}
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-async def llm(loopback: Loopback) -> AsyncIterator[LLMClient]:
-    settings = Settings(_env_file=None, **llm_settings(loopback.base_url))
-    async with httpx.AsyncClient() as http:
-        client = build_llm_client(settings, http)
-        assert client is not None
-        yield client
 
 
 async def test_a_session_ending_with_the_assistant_and_a_reference_back_still_alternates(
