@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from tests.simulator.instances import Sizes, instance
 from tests.simulator.quirks import JSON_QUIRKS, TEXT_QUIRKS, Quirk
@@ -27,6 +27,13 @@ UNSEEDED = frozenset({"stream", "stream_options", "max_tokens", "max_completion_
 """Request fields that do not change what the model says."""
 
 
+class ToolAuthor(Protocol):
+    """Writes the arguments of a tool's calls the way a model that knows the task would (a project's files for
+    `write_file`): one dict per call, or None to leave the tool to the simulator's made-up arguments."""
+
+    def __call__(self, request: SimRequest, tool: Tool) -> list[dict[str, Any]] | None: ...
+
+
 @dataclass(frozen=True)
 class AnswerStyle:
     """What the simulator writes, apart from quirks and timing."""
@@ -37,6 +44,8 @@ class AnswerStyle:
     prose_tokens: int = 150
     """Length of a prose answer."""
     sizes: Sizes = field(default_factory=Sizes)
+    tool_author: ToolAuthor | None = None
+    """Who writes a tool call's arguments when it has something to say for the request (None: made up)."""
 
 
 @dataclass(frozen=True)
@@ -100,12 +109,32 @@ def build_answer(request: SimRequest, rng: random.Random, quirk: Quirk | None, s
 
 
 def _tool_call(request: SimRequest, rng: random.Random, language: Language, style: AnswerStyle) -> Answer:
+    """Calls to the first offered tool the author writes for, else one call with made-up arguments to the tool the
+    last user message names (the first offered one when it names none)."""
+    prefix = "call_" if request.protocol == "openai_chat" else "toolu_"
+    authored = _authored(request, style.tool_author)
+    if authored is not None:
+        name, written = authored
+        calls = tuple(
+            SimToolCall(f"{prefix}{rng.getrandbits(96):024x}", name, json.dumps(arguments, ensure_ascii=False))
+            for arguments in written
+        )
+        return Answer("tool_call", "", tool_calls=calls, finish="tool_calls")
     asked = request.last_user_text
     tool: Tool = next((t for t in request.tools if t.name in asked), request.tools[0])
     arguments = instance(tool.parameters, rng, language, style.sizes)
-    prefix = "call_" if request.protocol == "openai_chat" else "toolu_"
     call = SimToolCall(f"{prefix}{rng.getrandbits(96):024x}", tool.name, json.dumps(arguments, ensure_ascii=False))
     return Answer("tool_call", "", tool_calls=(call,), finish="tool_calls")
+
+
+def _authored(request: SimRequest, author: ToolAuthor | None) -> tuple[str, list[dict[str, Any]]] | None:
+    """The first offered tool the author writes calls to, and their arguments."""
+    if author is None:
+        return None
+    for tool in request.tools:
+        if written := author(request, tool):
+            return tool.name, written
+    return None
 
 
 def _json_answer(

@@ -5,6 +5,7 @@ profile, determinism by seed, and the request log. Quirks are in test_quirks.py.
 import json
 import random
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -19,7 +20,7 @@ from tests.simulator.clients import PROTOCOLS, client_for, json_request
 from tests.simulator.examples import WEATHER, Inventory, Review, WeatherArguments
 from tests.simulator.instances import instance
 from tests.simulator.profiles import REALISTIC
-from tests.simulator.requests import Protocol
+from tests.simulator.requests import Protocol, SimRequest, Tool
 from tests.simulator.server import Simulator
 from tests.simulator.text import CJK
 
@@ -124,6 +125,29 @@ async def test_the_tool_policy_is_configurable(simulator: Simulator, http: httpx
     simulator.style = AnswerStyle(tool_policy="always")
     with pytest.raises(ToolRoundsExceededError):
         await client.complete_with_tools(request, run, max_rounds=3)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_tool_author_writes_the_calls_it_has_words_for(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    client = client_for(simulator, protocol, http)
+
+    def author(request: SimRequest, tool: Tool) -> list[dict[str, Any]] | None:
+        if tool.name != "get_weather" or "Oslo" not in request.last_user_text:
+            return None
+        return [{"city": "Oslo", "unit": "celsius", "days": day} for day in (1, 2)]
+
+    simulator.style = AnswerStyle(tool_author=author)
+    oslo = await client.complete(LLMRequest(messages=(Message.user("Weather in Oslo?"),), tools=(WEATHER,)))
+    bergen = await client.complete(LLMRequest(messages=(Message.user("Weather in Bergen?"),), tools=(WEATHER,)))
+
+    assert [call.arguments for call in oslo.tool_calls] == [
+        {"city": "Oslo", "unit": "celsius", "days": 1},
+        {"city": "Oslo", "unit": "celsius", "days": 2},
+    ]
+    assert len(bergen.tool_calls) == 1 and bergen.tool_calls[0].arguments["city"] != "Oslo"
+    WeatherArguments.model_validate(bergen.tool_calls[0].arguments)
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
