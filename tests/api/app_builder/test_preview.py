@@ -38,8 +38,9 @@ async def built(
     shared.mkdir(parents=True, exist_ok=True)
     (data / "app_builder").mkdir()
     (data / "app_builder" / "npm-cache").symlink_to(shared, target_is_directory=True)
-    fields = {"api_keys": KEYS, "blob_url_secret": SECRET, "app_toolchain_checks": "on"}
-    async with running_gateway(dev_env, data, api_style_store, **fields) as gateway:
+    async with running_gateway(
+        dev_env, data, api_style_store, api_keys=KEYS, blob_url_secret=SECRET, app_toolchain_checks="on"
+    ) as gateway:
         response = await gateway.http.post("/v1/apps/runs", json={"message": TODO}, headers=ALICE, timeout=300)
         assert response.status_code == 200, response.text
         [ready] = [event.data["data"] for event in parse_sse(response.text) if event.event == "app_ready"]
