@@ -3,11 +3,13 @@ its final workspace has a build (`AppBuilderState.preview`) and gives a capabili
 note that says why there is none; `GET /v1/apps/previews/<token>/<path>` (`previews`, no API key: the signed URL
 is the key, `api.preview_urls`) serves that build's files, by path from its manifest only.
 
-A model wrote the app, so it is served as untrusted content: with its content type and `nosniff`, under a CSP that
-sandboxes it (`sandbox allow-scripts`: an opaque origin even when opened top-level, so no access to the gateway's
-storage, cookies or API), lets it load scripts, styles, images and fonts from itself alone, connect nowhere, and be
-framed only by the gateway; `Access-Control-Allow-Origin: *` lets the opaque-origin document load its own module
-scripts (`<script type="module" crossorigin>` is fetched with `Origin: null`).
+A model wrote the app, so it is served as untrusted content: with its content type and `nosniff`, under a CSP
+that sandboxes it (`sandbox allow-scripts allow-forms`: an opaque origin even when opened top-level, so no access
+to the gateway's storage, cookies or API; without `allow-forms` a sandbox drops a form's submit event before the
+app sees it), lets it load scripts, styles, images and fonts from itself alone, connect nowhere, send no form
+(`form-action 'none'`), and be framed only by the gateway; `Access-Control-Allow-Origin: *` lets the
+opaque-origin document load its own module scripts (`<script type="module" crossorigin>` is fetched with
+`Origin: null`).
 """
 
 import asyncio
@@ -107,7 +109,7 @@ def preview_headers(base_url: str) -> dict[str, str]:
     ancestors = f"'self' {parts.scheme}://{parts.netloc}"
     policy = "; ".join(
         (
-            "sandbox allow-scripts",
+            "sandbox allow-scripts allow-forms",
             "default-src 'none'",
             "script-src 'self'",
             "style-src 'self'",

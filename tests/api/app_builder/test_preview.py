@@ -1,9 +1,9 @@
 """Issue 27 item 3, the live preview over HTTP: an offline todo run checked with the real toolchain
 (`APP_TOOLCHAIN_CHECKS=on`) keeps its `vite build`; `GET /v1/apps/runs/{id}/preview` gives its owner a capability
-URL under which `index.html` and its assets are served without the API key, sandboxed (CSP `sandbox
-allow-scripts`, nosniff, CORS for module scripts from an opaque origin); another principal gets 404; a forged,
-altered or expired token is refused with its code, a path outside the build is not found. With the toolchain
-off, the preview says so. The workers' npm installs go to one cache for the session (as the toolchain tests')."""
+URL under which `index.html` and its assets are served without the API key, sandboxed (CSP `sandbox allow-scripts
+allow-forms`, nosniff, CORS for module scripts from an opaque origin); another principal gets 404; a forged,
+altered or expired token is refused with its code, a path outside the build is not found. With the toolchain off,
+the preview says so. The workers' npm installs go to one cache for the session (as the toolchain tests')."""
 
 import base64
 import json
@@ -87,6 +87,7 @@ async def test_issue_27_the_owner_gets_a_preview_url_serving_the_build_sandboxed
         policy = response.headers["content-security-policy"]
         assert "sandbox allow-scripts" in policy and "allow-same-origin" not in policy
         assert "script-src 'self'" in policy and "style-src 'self'" in policy and "connect-src 'none'" in policy
+        assert "form-action 'none'" in policy, "a form's submit event reaches the app; no form is sent"
         assert "frame-ancestors 'self' http://" in policy
     types = {asset.rsplit(".", 1)[-1]: response.headers["content-type"] for asset, response in served.items()}
     assert types["js"] == "text/javascript; charset=utf-8"
