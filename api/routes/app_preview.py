@@ -35,6 +35,7 @@ router = APIRouter(prefix="/v1/apps", tags=["apps"], route_class=StrictJsonRoute
 previews = APIRouter(tags=["apps"], route_class=StrictJsonRoute)
 
 NOT_FINISHED = "the run has not finished: its preview is built from the final workspace"
+ENDED_WITHOUT = "the run ended before its final workspace was checked: no preview"
 CONTENT_TYPES = {
     "html": "text/html; charset=utf-8",
     "js": "text/javascript; charset=utf-8",
@@ -62,7 +63,7 @@ async def get_preview(run_id: str, client: TemporalClient, principal: Principal,
     state = await owned_state(client, run_id, principal, AppBuilderWorkflow.__name__, AppBuilderState, what="应用运行")
     body: dict[str, Any] = {"available": False, "note": None, "url": None, "files": 0, "bytes": 0}
     if state.preview is None:
-        body["note"] = state.preview_note if state.finished_at is not None else NOT_FINISHED
+        body["note"] = (state.preview_note or ENDED_WITHOUT) if state.finished_at is not None else NOT_FINISHED
         return JSONResponse(body)
     url = preview_url(links, run_id, preview_manifest_key(state.preview))
     body |= {"available": True, "url": url, "files": state.preview.files, "bytes": state.preview.bytes}
@@ -126,5 +127,4 @@ def preview_headers(base_url: str) -> dict[str, str]:
         "X-Content-Type-Options": "nosniff",
         "Access-Control-Allow-Origin": "*",
         "Referrer-Policy": "no-referrer",
-        "Cross-Origin-Resource-Policy": "cross-origin",
     }
