@@ -22,6 +22,8 @@ class FamilyGateway:
 
     routers: tuple[APIRouter, ...] = ()
     launchers: Mapping[str, Launcher] = field(default_factory=dict)
+    capability_routers: tuple[APIRouter, ...] = ()
+    """Routes whose signed URL is their key (a preview in an iframe, which sends no header): no API key."""
     services: Callable[[Settings], Mapping[str, Any]] | None = None
     """What its routes read from `app.state`, by name: built once at start-up, in a thread (it may open files)."""
 

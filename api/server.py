@@ -93,6 +93,9 @@ def create_app(
         for router in gateway.routers:
             app.include_router(router, dependencies=keyed)
     app.include_router(blobs.downloads)  # the signed URL is the key: it works in an <img src>
+    for gateway in gateways:
+        for router in gateway.capability_routers:
+            app.include_router(router)  # the same: their signed URLs work in an <iframe src>
     app.include_router(console.router)  # the web console's static files: no data, no key
 
     @app.get("/healthz", tags=["health"])

@@ -1,6 +1,7 @@
 """The quality agent's two activities: `app_builder.quality_checks` (parsers, import resolution and the
 dependency specs package.json may name, in a thread; its report also names the project's components) and
-`app_builder.toolchain_checks` (`tsc --noEmit` and `vite build` on the project, `checks.toolchain`). Each reads the
+`app_builder.toolchain_checks` (`tsc --noEmit` and `vite build` on the project, `checks.toolchain`; the build's
+output is stored as the preview, `stores.app_preview`, or the report says why there is none). Each reads the
 workspace snapshot from the blob store and answers with a `QualityReport`."""
 
 import asyncio
@@ -15,6 +16,7 @@ from activities.app_builder.checks.parsers import parse_findings
 from activities.app_builder.checks.toolchain import run_toolchain
 from models.app_builder.nodes import QUALITY_CHECKS, TOOLCHAIN_CHECKS
 from models.app_builder.quality import MAX_FINDINGS, CheckName, Finding, QualityReport, QualityRequest
+from stores.app_preview import store_build
 from stores.app_workspace import read_files
 from stores.blob_store import LocalBlobStore
 
@@ -48,7 +50,11 @@ class QualityAgent:
             mode=request.toolchain,
             heartbeat=activity.heartbeat,
         )
-        return report(result.findings, files_checked=len(files), checks_run=result.checks_run, notes=result.notes)
+        checked = report(result.findings, files_checked=len(files), checks_run=result.checks_run, notes=result.notes)
+        checked.preview_note = result.preview_note
+        if result.build is not None:
+            checked.preview = await asyncio.to_thread(store_build, self._blobs, result.build, request.workspace)
+        return checked
 
 
 def static_findings(files: dict[str, str]) -> tuple[list[Finding], int]:

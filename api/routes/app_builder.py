@@ -17,6 +17,7 @@ from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunA
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
+from api.routes import app_preview
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
 from models.app_builder.app_kinds import kind_named, offline_refusal
@@ -165,5 +166,9 @@ def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | Non
     return read_text(blobs, key) if key is not None else None
 
 
-GATEWAY = FamilyGateway(routers=(router,), launchers={APP_BUILDER.name: APP_RUN})
-"""The app builder's routes (runs, their workspace and zip), and how its runs start."""
+GATEWAY = FamilyGateway(
+    routers=(router, app_preview.router),
+    launchers={APP_BUILDER.name: APP_RUN},
+    capability_routers=(app_preview.previews,),
+)
+"""The app builder's routes (runs, their workspace and zip, their preview), and how its runs start."""

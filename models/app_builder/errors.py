@@ -17,6 +17,10 @@ class AppBuilderErrorCode(FamilyErrorCode):
     WORKSPACE_NOT_READY = "WORKSPACE_NOT_READY"
     FILE_NOT_FOUND = "FILE_NOT_FOUND"
     TECH_STACK_UNSUPPORTED = "TECH_STACK_UNSUPPORTED"
+    PREVIEW_URL_INVALID = "PREVIEW_URL_INVALID"
+    """A preview URL whose token is not one this gateway signed (forged, or another run's or build's altered)."""
+    PREVIEW_URL_EXPIRED = "PREVIEW_URL_EXPIRED"
+    """A preview URL past its expiry: `GET /v1/apps/runs/{id}/preview` gives a new one."""
     OFFLINE_APP_UNSUPPORTED = "OFFLINE_APP_UNSUPPORTED"
     """Offline (no model) and the message names none of the kinds the offline builder builds
     (`models.app_builder.app_kinds`): refused, never built as another kind of app."""

@@ -139,6 +139,8 @@ class AppReady(CamelModel):
     merged_files: int
     offline: bool = False
     """True when offline agents (no model) wrote any of the run's documents, plan or files."""
+    preview: bool = False
+    """True when the run has a preview of its final workspace (`GET /v1/apps/runs/{id}/preview`)."""
 
 
 APP_BUILDER_EVENT_PAYLOADS: dict[str, type[BaseModel]] = {

@@ -1,6 +1,7 @@
 """The app run's blackboard (seed 003 "Blackboard 扩展") as queryable workflow state: the four Session_Documents,
 the Execution_Plan, every task's record, the workspace snapshot, merges and conflicts, the quality rounds, and
-the execution layer's output (`patchIntents`, `touchedFiles`, `degradedTasks`, `unresolvedIssues`)."""
+the execution layer's output (`patchIntents`, `touchedFiles`, `degradedTasks`, `unresolvedIssues`), and the
+preview of the final workspace's build."""
 
 from datetime import datetime
 from typing import Literal
@@ -10,7 +11,7 @@ from pydantic import Field
 from models.app_builder.agents import AppBrief
 from models.app_builder.documents import SessionDocument
 from models.app_builder.plan import ExecutionPlan, PlanIssue
-from models.app_builder.quality import QualityReport
+from models.app_builder.quality import PreviewBuild, QualityReport
 from models.app_builder.workspace import ConflictRecord, MergedFile, PatchIntent, WorkspaceRef
 from models.base import CamelModel
 from models.errors import ErrorInfo
@@ -70,6 +71,11 @@ class AppBuilderState(CamelModel):
     degraded_tasks: list[str] = Field(default_factory=list)
     unresolved_issues: list[str] = Field(default_factory=list)
     generated_components: list[str] = Field(default_factory=list)
+    preview: PreviewBuild | None = None
+    """The build of the last check, when that check was of the final workspace (served by
+    `GET /v1/apps/runs/{id}/preview`)."""
+    preview_note: str | None = None
+    """Why the run has no preview (set at the end when `preview` is None)."""
     failed_tasks: list[FailedTask] = Field(default_factory=list)
     success: bool | None = None
     """Set at the end: every task completed (or not needed) and the last quality check passed."""

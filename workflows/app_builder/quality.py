@@ -18,7 +18,13 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import QualityResult, RepairRound, TaskFinished
     from models.app_builder.plan import ExecutionAgentID, ExecutionPlanTask
-    from models.app_builder.quality import Finding, QualityReport, QualityRequest
+    from models.app_builder.quality import (
+        PREVIEW_NOT_BUILT,
+        PREVIEW_TOOLCHAIN_OFF,
+        Finding,
+        QualityReport,
+        QualityRequest,
+    )
     from models.app_builder.state import TaskRecord, TaskStatus
     from models.app_builder.tools import WORKSPACE_TOOLS
 
@@ -95,6 +101,7 @@ class QualityNodes:
             activity_id=f"{context.gate_id}-check-{context.round}",
         )
         if not report.passed or request.toolchain == "off":
+            report.preview_note = PREVIEW_TOOLCHAIN_OFF if request.toolchain == "off" else PREVIEW_NOT_BUILT
             return report
         try:
             toolchain = await context.run.call(
@@ -107,7 +114,12 @@ class QualityNodes:
         except NodeFailed as err:
             finding = Finding(check="build", message=f"tsc / build 未能运行：{err.cause}"[:500])
             toolchain = QualityReport(
-                passed=False, files_checked=0, checks_run=["build"], findings=[finding], counts={"build": 1}
+                passed=False,
+                files_checked=0,
+                checks_run=["build"],
+                findings=[finding],
+                counts={"build": 1},
+                preview_note="the build could not run: no preview",
             )
         return merge_reports(report, toolchain)
 

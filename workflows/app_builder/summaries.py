@@ -53,4 +53,6 @@ def merge_reports(first: QualityReport, second: QualityReport) -> QualityReport:
         counts=counts,
         notes=[*first.notes, *second.notes],
         components=first.components or second.components,
+        preview=second.preview,
+        preview_note=second.preview_note,
     )

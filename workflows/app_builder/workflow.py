@@ -50,6 +50,7 @@ from workflows.common.run import NodeStep
 with workflow.unsafe.imports_passed_through():
     from models.app_builder.documents import ANALYSIS_ORDER
     from models.app_builder.events import AppReady
+    from models.app_builder.quality import PREVIEW_NOT_FINAL
     from models.app_builder.runs import AppRunInput, AppRunResult
     from models.app_builder.state import AppBuilderState
     from models.events import RunStatus
@@ -104,6 +105,7 @@ class AppBuilderWorkflow:
             context.thought("执行层没有写出任何文件：项目为空，运行不算成功", "warning")
         state.success = checked and not failed and not skipped and not state.degraded_tasks and not empty
         state.finished_at = workflow.now()
+        self._keep_preview()
         ready = AppReady(
             files=state.workspace.files,
             bytes=state.workspace.bytes,
@@ -115,9 +117,22 @@ class AppBuilderWorkflow:
             conflicts=len(state.conflicts),
             merged_files=len(state.merged_files),
             offline=not context.input.llm_configured or any(r.offline for r in state.tasks.values()),
+            preview=state.preview is not None,
         )
         context.events.emit("app_ready", FINALIZE, ready)
         return GRAPH.end
+
+    def _keep_preview(self) -> None:
+        """The last check's build is the run's preview when that check was of the final workspace; else the
+        reason there is none."""
+        state = self._context.state
+        last = state.quality[-1] if state.quality else None
+        if last is None or (last.preview is not None and last.preview.workspace_ref != state.workspace.manifest_ref):
+            state.preview_note = PREVIEW_NOT_FINAL
+        elif last.preview is None:
+            state.preview_note = last.preview_note or PREVIEW_NOT_FINAL
+        else:
+            state.preview = last.preview
 
     async def _error_handler(self) -> str:
         state = self._context.state

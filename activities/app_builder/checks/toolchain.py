@@ -12,6 +12,11 @@ own `npm run build` script), run only when the project's Vite config is absent o
 note, or a finding on the config when the toolchain is required, `on`, so the repair agent can put the scaffold's
 config back).
 
+The build runs with a relative base (`vite build --base ./`, so its output works under any path prefix) and its
+`dist/` is kept for the preview (`checks.build_output`, within limits: `ToolchainResult.build`); whenever there is
+no build to keep, `ToolchainResult.preview_note` says why (no toolchain on the worker, the build skipped or
+failed, too big).
+
 The files are written to a fresh folder under `work_root` (removed afterwards) and its dependencies installed
 with `npm install`. Installs are cached under `cache_root/<sha256 of package.json>`: the first run installs into a
 temporary folder there and renames it into place, so a killed run never leaves half a cache; every project then
@@ -34,10 +39,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from activities.app_builder.checks.build_output import read_build
 from activities.app_builder.checks.confinement import outside_paths
 from activities.app_builder.checks.dependencies import PACKAGE_JSON, manifest_findings
 from activities.app_builder.offline.scaffold import VITE_CONFIG
-from models.app_builder.quality import CheckName, Finding, ToolchainMode
+from models.app_builder.quality import PREVIEW_NO_TOOLCHAIN, PREVIEW_TOOLCHAIN_OFF, CheckName, Finding, ToolchainMode
 from stores.app_workspace import workspace_path
 
 HEARTBEAT_SECONDS = 5.0
@@ -47,6 +53,7 @@ BUILD_TIMEOUT_SECONDS = 300.0
 OUTPUT_TAIL_LINES = 20
 
 INSTALL_COMMAND = ("install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
+BUILD_COMMAND = ("build", "--base", "./")
 VITE_CONFIGS = ("vite.config.ts", "vite.config.js", "vite.config.mjs", "vite.config.mts", "vite.config.cjs")
 TRUSTED_VITE_CONFIGS = frozenset({VITE_CONFIG})
 """Vite configs the worker may run: the ones its own offline scaffold writes."""
@@ -67,11 +74,14 @@ Heartbeat = Callable[[str], None]
 
 @dataclass
 class ToolchainResult:
-    """What the toolchain found, what it could not run and why, and which checks ran."""
+    """What the toolchain found, what it could not run and why, which checks ran, and the build's output (`build`,
+    path → bytes) or why there is none (`preview_note`)."""
 
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checks_run: list[CheckName] = field(default_factory=list)
+    build: dict[str, bytes] | None = None
+    preview_note: str | None = None
 
     def skip(self, mode: ToolchainMode, check: CheckName, reason: str, what: str, path: str | None = None) -> None:
         """`what` cannot run for `reason`: a note, or a finding (on `path` when one file is the reason) when the
@@ -97,25 +107,31 @@ async def run_toolchain(
     result = ToolchainResult()
     if mode == "off":
         result.notes.append("toolchain checks off: typecheck and build not run")
+        result.preview_note = PREVIEW_TOOLCHAIN_OFF
         return result
     npm = shutil.which("npm")
     if npm is None:
         result.skip(mode, "build", "npm not found", "typecheck and build")
+        result.preview_note = PREVIEW_NO_TOOLCHAIN
         return result
     if PACKAGE_JSON not in files:
         result.skip(mode, "build", "no package.json", "typecheck and build")
+        result.preview_note = "the project has no package.json: nothing to build, no preview"
         return result
     refused = manifest_findings(files)
     if refused:
         result.checks_run.append("dependencies")
         result.findings.extend(refused)
         result.notes.append("package.json names packages outside the registry: npm, typecheck and build not run")
+        result.preview_note = "package.json names packages outside the registry: the build did not run, no preview"
         return result
     project = await asyncio.to_thread(_write_project, files, work_root)
     try:
         await _check_project(result, files, project, npm=npm, cache_root=cache_root, mode=mode, heartbeat=heartbeat)
     finally:
         await asyncio.to_thread(shutil.rmtree, project, ignore_errors=True)
+    if result.build is None and result.preview_note is None:
+        result.preview_note = "the build did not run: no preview"
     return result
 
 
@@ -157,6 +173,7 @@ async def _check_project(
             result.findings.append(install_failure)
         else:
             result.notes.append(f"npm install failed, typecheck and build skipped: {install_failure.message[:300]}")
+        result.preview_note = "npm install failed: the build did not run, no preview"
         return
     escaping = outside_paths(files)
     if "tsconfig.json" in files and escaping:
@@ -173,13 +190,19 @@ async def _check_project(
     if untrusted:
         reason = f"{untrusted[0]} is the project's own code, which the worker does not run (use the scaffold's config)"
         result.skip(mode, "build", reason, "build", path=untrusted[0])
+        result.preview_note = f"the build was skipped ({untrusted[0]} is the project's own code): no preview"
     elif await asyncio.to_thread(vite.exists):
         result.checks_run.append("build")
-        completed = await _run([str(vite), "build"], project, BUILD_TIMEOUT_SECONDS, heartbeat, "vite build")
+        completed = await _run([str(vite), *BUILD_COMMAND], project, BUILD_TIMEOUT_SECONDS, heartbeat, "vite build")
         if completed.returncode != 0:
             result.findings.append(_failure("build", "vite build", completed, BUILD_TIMEOUT_SECONDS))
+            result.preview_note = "the build failed: no preview"
+        else:
+            output = await asyncio.to_thread(read_build, project / "dist")
+            result.build, result.preview_note = (output.files or None), output.note
     else:
         result.skip(mode, "build", "vite is not installed", "build")
+        result.preview_note = "vite is not installed: the build did not run, no preview"
 
 
 async def _typecheck(tsc: Path, project: Path, heartbeat: Heartbeat) -> list[Finding]:

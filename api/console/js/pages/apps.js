@@ -1,12 +1,14 @@
 // The app builder (seed 003): start an `AppBuilderWorkflow` run from a description, follow its layers and waves
 // with every task's state, the conflicts and the quality results as they stream, then browse the workspace's file
 // tree with a file viewer (`/v1/apps/runs/{id}/files`) and download the project as a zip. `#/apps/<runId>` joins
-// a run's events. Work an offline agent did (no model) is tagged `offline`, and the run says it ran offline.
+// a run's events. Work an offline agent did (no model) is tagged `offline`, and the run says it ran offline. Its
+// built app shows in the preview panel (`app_preview.js`).
 
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, showRunId, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
+import { previewView } from './app_preview.js';
 
 registerStrings({
   zh: {
@@ -431,7 +433,8 @@ export async function mount(root, ctx) {
     let runId = joined;
     const progress = progressView();
     const workspace = workspaceView(report);
-    slot.replaceChildren(h('div', { class: 'stack' }, progress.element, workspace.element));
+    const preview = previewView(report);
+    slot.replaceChildren(h('div', { class: 'stack' }, progress.element, preview.element, workspace.element));
     timeline.clear();
     startButton.disabled = true;
     let ended = false;
@@ -456,7 +459,7 @@ export async function mount(root, ctx) {
     } finally {
       startButton.disabled = false;
     }
-    if (ended && runId) await workspace.load(runId);
+    if (ended && runId) await Promise.all([workspace.load(runId), preview.load(runId)]);
   }
 
   function start(e) {
