@@ -122,6 +122,8 @@ class Settings(BaseSettings):
     """Whether the app builder's quality agent also runs `tsc --noEmit` and the build in the generated project:
     `auto` when `npm` is on the worker's PATH (dependencies come from the npm registry, cached under `DATA_DIR`),
     `on` to require it, `off` for the parsers and the import check alone."""
+    app_max_rounds: int = 50
+    """The longest chain of follow-up changes (`fromRun`): a follow-up of a run of this round is refused."""
 
     worker_max_concurrent_activities: int = 32
     """Activities (and, separately, local activities) one worker process runs at once."""

@@ -281,6 +281,8 @@ APP_TASK_TOOL = NodeOptions(start_to_close=timedelta(seconds=10))
 """One workspace tool call (list, read, write a blob): 10 s, retried 5/10/20 s apart."""
 APP_APPLY_PATCHES = NodeOptions(start_to_close=timedelta(seconds=30))
 """Applying a wave's patch intents: reads the snapshot, merges three-way, writes the new manifest."""
+APP_ROUND_CHANGES = NodeOptions(start_to_close=timedelta(seconds=30))
+"""A follow-up round's change counts: two manifests compared by key (no file is read)."""
 APP_QUALITY_CHECKS = NodeOptions(start_to_close=timedelta(seconds=60))
 """Parsing every file and resolving its imports (tree-sitter; a few ms per file), a Critic with a large input."""
 APP_TOOLCHAIN_CHECKS = NodeOptions(

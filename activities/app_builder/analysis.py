@@ -1,7 +1,8 @@
 """The analysis layer's agents, one activity each (`app_builder.product_manager`, `.frontend_architect`,
 `.ui_expert`, `.ux_expert`).
 
-Each reads the brief and every document before it and returns its Session_Document. With a model, the model
+Each reads the brief and every document before it and returns its Session_Document; in a follow-up round it also
+reads its own earlier document and returns it updated for the change (its `version` one higher). With a model, the model
 writes the document's `content` as JSON in the seed's schema (one repair round inside the client when it does
 not fit), narrowed for the request where it names what an earlier document made: the UI expert's component
 styles name components of the architect's tree (`content_model`). A content that still does not fit is
@@ -81,7 +82,14 @@ class AnalysisAgents:
                 raise permanent(AppBuilderErrorCode.DOCUMENT_INVALID, f"{agent.value}：{err}") from err
             return AnalysisOutcome(document=document, offline=True)
         content = await self._ask(self._llm, request)
-        raw = {"id": document_id, "agentId": agent.value, "createdAt": created_at, "version": 1, "content": content}
+        version = request.earlier.version + 1 if request.earlier is not None else 1
+        raw = {
+            "id": document_id,
+            "agentId": agent.value,
+            "createdAt": created_at,
+            "version": version,
+            "content": content,
+        }
         try:
             document = SESSION_DOCUMENT.validate_python(raw)
         except ValidationError as err:
@@ -94,7 +102,7 @@ class AnalysisAgents:
         question = JsonQuestion(
             node=agent.value,
             schema=schema,
-            messages=[Message.user(analysis_input(request.brief, request.previous_documents))],
+            messages=[Message.user(analysis_input(request.brief, request.previous_documents, request.earlier))],
             system=ANALYSIS_ROLES[agent],
             temperature=LLM_TEMPERATURE,
         )

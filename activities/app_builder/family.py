@@ -8,13 +8,14 @@ from activities.app_builder.execution import ExecutionAgents
 from activities.app_builder.patches import PatchApplier
 from activities.app_builder.planner import Planner
 from activities.app_builder.quality import QualityAgent
+from activities.app_builder.rounds import RoundCounter
 from activities.app_builder.task_loop import TaskLoop
 from activities.common.dependencies import WorkerDependencies
 
 
 def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
-    """The analysis agents, the planner, the execution agents and their tool loop, the merge and the quality agent
-    (its npm work under `DATA_DIR/app_builder`)."""
+    """The analysis agents, the planner, the execution agents and their tool loop, the merge, the quality agent
+    (its npm work under `DATA_DIR/app_builder`) and a follow-up round's change counts."""
     blobs, llm = deps.blobs, deps.llm
     analysis = AnalysisAgents(llm)
     execution = ExecutionAgents(blobs)
@@ -37,4 +38,5 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
         PatchApplier(blobs).apply_patches,
         quality.quality_checks,
         quality.toolchain_checks,
+        RoundCounter(blobs).round_changes,
     ]

@@ -6,10 +6,13 @@ issues) in a schema built for the request from the registries (`plan_answer_mode
 repair agent's too) names one of those agents and tools of the registry including `write_file`, a quality task
 the quality agent; a task outside them goes back to the model in the client's repair round, with the reason. An
 answer that still does not parse as tasks is returned as a `schema` issue, so the workflow's one repair round
-covers it like any other refusal. Without a model the offline planner writes the seed's wave graph. The
-workflow validates every plan (`workflows.app_builder.plan_checks`); this activity does not judge its own plan.
+covers it like any other refusal. In a follow-up round the prompt also lists the existing project's files (path,
+size) and asks for only the tasks the change needs. Without a model the offline planner writes the seed's wave
+graph. The workflow validates every plan (`workflows.app_builder.plan_checks`); this activity does not judge its
+own plan.
 """
 
+import asyncio
 import time
 import uuid
 from typing import Annotated, Any
@@ -26,6 +29,7 @@ from models.app_builder import nodes
 from models.app_builder.agents import PlanDraft, PlanningRequest
 from models.app_builder.plan import WRITING_AGENTS, ExecutionAgentID, ExecutionPlan, ExecutionPlanTask, PlanIssue
 from models.app_builder.tools import TOOL_REGISTRY, WRITE_TOOL
+from stores.app_workspace import workspace_listing
 from stores.blob_store import LocalBlobStore
 
 LLM_TEMPERATURE = 0.2
@@ -78,12 +82,14 @@ class Planner:
         if self._llm is None or not request.use_llm:
             plan = offline_plan(request.documents, plan_id=plan_id, created_at=created_at)
             return PlanDraft(plan=plan, documents_ref=documents_ref, offline=True)
+        project = None
+        if request.project is not None:
+            project = await asyncio.to_thread(workspace_listing, self._blobs, request.project)
+        prompt = planning_input(request.brief, request.documents, request.rejected_plan, request.issues, project)
         question = JsonQuestion(
             node=nodes.PLANNER.node,
             schema=plan_answer_model(),
-            messages=[
-                Message.user(planning_input(request.brief, request.documents, request.rejected_plan, request.issues))
-            ],
+            messages=[Message.user(prompt)],
             system=PLANNER_SYSTEM,
             temperature=LLM_TEMPERATURE,
         )

@@ -1,7 +1,8 @@
 """The app builder's prompts: each analysis agent's role, the planner's rules (the seven agents, the tool
-registry, dependencies without cycles, the repair round's issues) and the writing agents' tool-loop brief, with the
-analysis documents as JSON: whole when they fit the prompt's budget, else summarised (long texts shortened, long
-lists cut, each cut said in the JSON), always valid JSON."""
+registry, dependencies without cycles, the repair round's issues) and the writing agents' tool-loop brief; in a
+follow-up round each analysis agent updates its earlier document and the planner plans only what the change needs
+against the existing file list. The analysis documents go as JSON: whole when they fit the prompt's budget, else
+summarised (long texts shortened, long lists cut, each cut said in the JSON), always valid JSON."""
 
 import json
 from typing import Any
@@ -54,20 +55,42 @@ WRITER_SYSTEM = (
 )
 
 
-def analysis_input(brief: AppBrief, previous: list[SessionDocument]) -> str:
+UPDATE_DOCUMENT = (
+    "This is a change to an app that exists already. Here is your document as the last round left it (version "
+    "{version}):\n{document}\nUpdate your document for this change, keep what stays: change only what the change "
+    "needs, keep every other item (and its id) as it is."
+)
+UPDATE_PLAN = (
+    "This is a change to a project that exists already; its files (path: bytes):\n{files}\nPlan only the tasks "
+    "this change needs: files no task writes stay as they are. Do not scaffold the project again; a task's goal "
+    "names the existing files it changes and the new files it writes."
+)
+
+
+def analysis_input(brief: AppBrief, previous: list[SessionDocument], earlier: SessionDocument | None = None) -> str:
     lines = [brief_text(brief)]
     for document in previous:
         title = ANALYSIS_TITLES[document.agent_id]
         lines.append(
             f"\n{title}（{document.agent_id.value}）的文档：\n{document.content.model_dump_json(by_alias=True)}"
         )
+    if earlier is not None:
+        own = earlier.content.model_dump_json(by_alias=True)
+        lines.append("\n" + UPDATE_DOCUMENT.format(version=earlier.version, document=own))
     return "\n".join(lines)
 
 
 def planning_input(
-    brief: AppBrief, documents: list[SessionDocument], rejected: ExecutionPlan | None, issues: list[PlanIssue]
+    brief: AppBrief,
+    documents: list[SessionDocument],
+    rejected: ExecutionPlan | None,
+    issues: list[PlanIssue],
+    project: list[tuple[str, int]] | None = None,
 ) -> str:
     text = analysis_input(brief, documents)
+    if project is not None:
+        files = "\n".join(f"- {path}: {size}" for path, size in project) or "(none)"
+        text += "\n\n" + UPDATE_PLAN.format(files=files)
     if rejected is not None or issues:
         refused = rejected.model_dump_json(by_alias=True) if rejected is not None else "(no plan)"
         problems = "\n".join(f"- {issue.message}" for issue in issues)
@@ -119,7 +142,11 @@ def _shortened(value: Any, chars: int, items: int) -> Any:
 
 
 def brief_text(brief: AppBrief) -> str:
-    text = f"用户需求：{brief.message}"
+    if brief.earlier_messages:
+        chain = "\n".join(f"{n}. {message}" for n, message in enumerate(brief.earlier_messages, 1))
+        text = f"之前的需求与修改（按顺序）：\n{chain}\n本轮修改：{brief.message}"
+    else:
+        text = f"用户需求：{brief.message}"
     if brief.platform:
         text += f"\n平台：{brief.platform}"
     if brief.tech_stack:

@@ -2,7 +2,7 @@
 events as SSE (run id in `X-Run-Id`); the generated project is served from the run's workspace: the whole of it
 as a zip (`GET /v1/apps/runs/{id}/workspace.zip`), its file list and one file at a time. The generic run API
 serves the run's state (the blackboard), cancel and the graph; `POST /v1/runs` starts the same run
-(`APP_RUN`)."""
+(`APP_RUN`). With `fromRun`, a run is a follow-up change of an earlier run (`app_rounds`)."""
 
 import asyncio
 from typing import Any
@@ -18,6 +18,8 @@ from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes import app_preview
+from api.routes.app_rounds import base_of, prompt_messages
+from api.routes.app_rounds import router as rounds_router
 from api.routes.runs import owned_state
 from models.app_builder.agents import AppBrief
 from models.app_builder.app_kinds import kind_named, offline_refusal
@@ -39,6 +41,10 @@ from workflows.app_builder.workflow import AppBuilderWorkflow
 router = APIRouter(prefix="/v1/apps", tags=["apps"], route_class=StrictJsonRoute)
 
 SUMMARY_CHARS = 60
+OFFLINE_FOLLOWUP = (
+    "没有配置模型：后续修改（fromRun）需要配置模型（LLM_PROVIDER）；离线构建器只能从零构建它认识的四类应用"
+    "（follow-up changes need a configured model: the offline builder builds its four kinds from scratch only）"
+)
 TEXT_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}
 """A generated file is served as text, never rendered: its author is a model."""
 
@@ -128,7 +134,8 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
     """The request with the run's limits from settings; the owner is set when the run starts. A `techStack` the
     builder does not write is refused (TECH_STACK_UNSUPPORTED) rather than answered with a React app; without a
     model, a message that names none of the kinds the offline builder builds is refused (OFFLINE_APP_UNSUPPORTED,
-    naming them) rather than answered with one of them."""
+    naming them) rather than answered with one of them, and so is a follow-up (OFFLINE_FOLLOWUP_UNSUPPORTED: follow-up
+    changes need a model) rather than silently rebuilt."""
     assert isinstance(run_input, AppRunRequest)
     unsupported = unsupported_tech(run_input.tech_stack)
     if unsupported:
@@ -136,6 +143,8 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
         message = f"不支持的技术栈：{', '.join(unsupported)}（应用生成器只写 {supported} 工程）"
         raise ApiError(422, AppBuilderErrorCode.TECH_STACK_UNSUPPORTED, message)
     settings = context.settings
+    if settings.llm_provider is None and run_input.from_run is not None:
+        raise ApiError(422, AppBuilderErrorCode.OFFLINE_FOLLOWUP_UNSUPPORTED, OFFLINE_FOLLOWUP)
     if settings.llm_provider is None and kind_named(run_input.message) is None:
         raise ApiError(422, AppBuilderErrorCode.OFFLINE_APP_UNSUPPORTED, offline_refusal(run_input.message))
     return AppRunInput(
@@ -144,12 +153,21 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
         llm_configured=settings.llm_provider is not None,
         toolchain=settings.app_toolchain_checks,
         deadline_seconds=settings.app_run_deadline_seconds,
+        from_run=run_input.from_run,
     )
 
 
 async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
-    """Start one app run owned by the principal that asked."""
+    """Start one app run owned by the principal that asked; a follow-up (`fromRun`) with its base read from that
+    run (`app_rounds.base_of`), in that run's session unless it names one."""
     assert isinstance(prepared, AppRunInput)
+    if prepared.from_run is not None:
+        base, base_session = await base_of(
+            context.client, prepared.from_run, context.principal, context.settings.app_max_rounds
+        )
+        brief = prepared.brief.model_copy(update={"earlier_messages": prompt_messages(base.messages)})
+        prepared = prepared.model_copy(update={"base": base, "from_run": None, "brief": brief})
+        session_id = session_id or base_session
     summary = f"app: {prepared.brief.message[:SUMMARY_CHARS]}"
     return await start_run(context, prepared, session_id, prefix="app", summary=summary)
 
@@ -167,8 +185,9 @@ def _file_text(blobs: BlobStore, state: AppBuilderState, path: str) -> str | Non
 
 
 GATEWAY = FamilyGateway(
-    routers=(router, app_preview.router),
+    routers=(router, app_preview.router, rounds_router),
     launchers={APP_BUILDER.name: APP_RUN},
     capability_routers=(app_preview.previews,),
 )
-"""The app builder's routes (runs, their workspace and zip, their preview), and how its runs start."""
+"""The app builder's routes (runs, their workspace and zip, their preview, their rounds and diff), and how its runs
+start."""

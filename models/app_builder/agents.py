@@ -15,8 +15,11 @@ class AppBrief(CamelModel):
     """The user's request as every agent reads it."""
 
     message: str
+    """The request; in a follow-up round, the change this round makes."""
     platform: str | None = None
     tech_stack: list[str] = Field(default_factory=list)
+    earlier_messages: list[str] = Field(default_factory=list)
+    """A follow-up round's chain so far: the first request and the latest changes before this one."""
 
 
 class AnalysisRequest(CamelModel):
@@ -26,6 +29,8 @@ class AnalysisRequest(CamelModel):
     brief: AppBrief
     previous_documents: list[SessionDocument] = Field(default_factory=list)
     """Every document of the agents before this one, in order."""
+    earlier: SessionDocument | None = None
+    """A follow-up round: this agent's own document of the base run, to update for the change."""
     use_llm: bool = False
     run_id: str = ""
 
@@ -45,6 +50,8 @@ class PlanningRequest(CamelModel):
     rejected_plan: ExecutionPlan | None = None
     """The repair round: the plan that was refused, with `issues` saying why."""
     issues: list[PlanIssue] = Field(default_factory=list)
+    project: WorkspaceRef | None = None
+    """A follow-up round: the project as the base run left it; the planner plans only what the change needs."""
     use_llm: bool = False
     run_id: str = ""
 

@@ -46,7 +46,8 @@ class SessionDocumentBase(CamelModel):
     id: str = Field(min_length=1)
     created_at: int
     """Milliseconds since the epoch, as the seed's `createdAt: number`."""
-    version: Literal[1] = 1
+    version: int = Field(default=1, ge=1)
+    """1 as the seed writes it; each follow-up round that updates the document adds one (issue 27)."""
 
 
 # ---- product-manager ----

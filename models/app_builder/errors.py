@@ -24,3 +24,10 @@ class AppBuilderErrorCode(FamilyErrorCode):
     OFFLINE_APP_UNSUPPORTED = "OFFLINE_APP_UNSUPPORTED"
     """Offline (no model) and the message names none of the kinds the offline builder builds
     (`models.app_builder.app_kinds`): refused, never built as another kind of app."""
+    OFFLINE_FOLLOWUP_UNSUPPORTED = "OFFLINE_FOLLOWUP_UNSUPPORTED"
+    """Offline (no model) and the request is a follow-up (`fromRun`): the offline builder builds its four kinds
+    from scratch only, so follow-up changes need a configured model; refused, never silently rebuilt."""
+    BASE_NOT_READY = "BASE_NOT_READY"
+    """`fromRun` names a run that is still running or ended without writing any file."""
+    ROUND_LIMIT_REACHED = "ROUND_LIMIT_REACHED"
+    """`fromRun` names a run that is already the last round a chain may have (`APP_MAX_ROUNDS`)."""

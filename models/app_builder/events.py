@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from models.app_builder.documents import AnalysisAgentID
 from models.app_builder.quality import Finding
+from models.app_builder.rounds import RoundChanges
 from models.app_builder.state import Layer, TaskStatus
 from models.base import CamelModel
 from models.errors import ErrorInfo
@@ -40,6 +41,9 @@ class DocumentReady(CamelModel):
     document_id: str
     summary: str
     offline: bool
+    version: int = 1
+    update: bool = False
+    """A follow-up round's document: the agent's earlier document updated for the change (`version` one higher)."""
 
 
 class PlannedTask(CamelModel):
@@ -141,6 +145,10 @@ class AppReady(CamelModel):
     """True when offline agents (no model) wrote any of the run's documents, plan or files."""
     preview: bool = False
     """True when the run has a preview of its final workspace (`GET /v1/apps/runs/{id}/preview`)."""
+    round: int = 1
+    base_run_id: str | None = None
+    changes: RoundChanges | None = None
+    """What the round added, modified and removed against its base (round 1: every file added)."""
 
 
 APP_BUILDER_EVENT_PAYLOADS: dict[str, type[BaseModel]] = {

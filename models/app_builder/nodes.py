@@ -17,6 +17,7 @@ from models.app_builder.agents import (
 from models.app_builder.documents import ANALYSIS_ORDER, AnalysisAgentID
 from models.app_builder.plan import WRITING_AGENTS, ExecutionAgentID
 from models.app_builder.quality import QualityReport, QualityRequest
+from models.app_builder.rounds import ChangesRequest, RoundChanges
 from models.app_builder.workspace import ApplyOutcome, ApplyRequest
 from models.nodes import ActivitySpec
 
@@ -46,3 +47,5 @@ QUALITY_CHECKS = ActivitySpec("app_builder.quality_checks", QualityRequest, Qual
 """The quality agent's parsers and import resolution."""
 TOOLCHAIN_CHECKS = ActivitySpec("app_builder.toolchain_checks", QualityRequest, QualityReport)
 """The quality agent's `tsc --noEmit` and build, in a copy of the workspace with its dependencies installed."""
+ROUND_CHANGES = ActivitySpec("app_builder.round_changes", ChangesRequest, RoundChanges)
+"""A follow-up round's files added, modified and removed against its base (only runs with a base call it)."""

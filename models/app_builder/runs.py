@@ -10,6 +10,7 @@ from pydantic import Field, field_validator
 
 from models.app_builder.agents import AppBrief
 from models.app_builder.quality import ToolchainMode
+from models.app_builder.rounds import RUN_ID_PATTERN, AppRoundBase
 from models.base import CamelModel, RequestModel
 from models.events import RunStatus
 from models.runs import SESSION_ID_PATTERN
@@ -43,6 +44,9 @@ class AppRunRequest(RequestModel):
     platform: str | None = Field(default=None, max_length=40)
     """Where the app runs (`web`, `mobile-web`, ...)."""
     tech_stack: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=MAX_TECH_STACK)
+    from_run: str | None = Field(default=None, max_length=40, pattern=RUN_ID_PATTERN)
+    """A follow-up change: the id of the earlier app run (of the same owner) whose final workspace it starts from;
+    `message` then says what to change."""
 
     @field_validator("message")
     @classmethod
@@ -76,6 +80,10 @@ class AppRunInput(CamelModel):
     """Whether the quality agent also runs `tsc --noEmit` and the build (`APP_TOOLCHAIN_CHECKS`)."""
     session_id: str | None = None
     deadline_seconds: float = 3600.0
+    from_run: str | None = None
+    """The request's `fromRun`, until the gateway has read that run into `base` (when the run starts)."""
+    base: AppRoundBase | None = None
+    """A follow-up's base run; None for round 1 (an empty workspace, documents from scratch)."""
 
 
 class AppRunResult(CamelModel):

@@ -12,6 +12,7 @@ from models.app_builder.agents import AppBrief
 from models.app_builder.documents import SessionDocument
 from models.app_builder.plan import ExecutionPlan, PlanIssue
 from models.app_builder.quality import PreviewBuild, QualityReport
+from models.app_builder.rounds import RoundChanges
 from models.app_builder.workspace import ConflictRecord, MergedFile, PatchIntent, WorkspaceRef
 from models.base import CamelModel
 from models.errors import ErrorInfo
@@ -52,6 +53,14 @@ class AppBuilderState(CamelModel):
     """Everything the run knows, as the `state` query returns it."""
 
     brief: AppBrief
+    round: int = 1
+    """The run's round in its chain of follow-up changes (1: built from scratch)."""
+    base_run_id: str | None = None
+    """The run this round changed (None for round 1)."""
+    earlier_messages: list[str] = Field(default_factory=list)
+    """The chain's messages before this round's own, from round 1 on."""
+    changes: RoundChanges | None = None
+    """What this round added, modified and removed against its base (set at the end)."""
     layer: Layer | None = None
     documents: list[SessionDocument] = Field(default_factory=list)
     documents_ref: str | None = None

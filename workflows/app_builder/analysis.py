@@ -1,5 +1,6 @@
 """The analysis layer's nodes: product manager → front-end architect → UI expert → UX expert, strictly in order,
-each reading every document before it. A document that is not the agent's own stops the layer and names it."""
+each reading every document before it (in a follow-up round, each updates its own document of the base run). A
+document that is not the agent's own stops the layer and names it."""
 
 from temporalio import workflow
 
@@ -28,10 +29,13 @@ class AnalysisNodes:
         state = context.state
         if agent == ANALYSIS_ORDER[0]:
             context.layer("analysis")
+        base = context.input.base
+        earlier = next((d for d in base.documents if d.agent_id == agent), None) if base is not None else None
         request = AnalysisRequest(
             agent_id=agent,
             brief=state.brief,
             previous_documents=list(state.documents),
+            earlier=earlier,
             use_llm=context.input.llm_configured,
             run_id=context.run_id,
         )
@@ -50,7 +54,12 @@ class AnalysisNodes:
             return context.run.fail_with(error)
         state.documents.append(document)
         ready = DocumentReady(
-            agent_id=agent, document_id=document.id, summary=document_summary(document), offline=outcome.offline
+            agent_id=agent,
+            document_id=document.id,
+            summary=document_summary(document),
+            offline=outcome.offline,
+            version=document.version,
+            update=earlier is not None,
         )
         context.events.emit("document_ready", context.run.node, ready)
         position = ANALYSIS_ORDER.index(agent)

@@ -1,4 +1,5 @@
-"""What every phase of an app run shares (`AppRun`): its input, blackboard (state), event log and `GraphRun`,
+"""What every phase of an app run shares (`AppRun`): its input, blackboard (state; a follow-up round's starts with
+its round, its base and the base's final workspace), event log and `GraphRun`,
 where execution stands (the wave, the quality gate of that wave, its repair round and the workspace it last
 checked), and the steps every phase
 takes on a plan task's record (started, finished, skipped) and on the timeline (a layer starts, a thought)."""
@@ -27,6 +28,12 @@ class AppRun:
     def __init__(self, input: AppRunInput) -> None:
         self.input = input
         self.state = AppBuilderState(brief=input.brief, started_at=workflow.now())
+        base = input.base
+        if base is not None:  # a follow-up round starts from its base's final workspace
+            self.state.round = base.round + 1
+            self.state.base_run_id = base.run_id
+            self.state.earlier_messages = list(base.messages)
+            self.state.workspace = base.workspace
         self.events = EventLog(APP_BUILDER_EVENTS)
         self.run = GraphRun(GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
         self.wave_index = 0

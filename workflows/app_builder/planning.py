@@ -57,6 +57,7 @@ class PlanningNodes:
             documents=list(context.state.documents),
             rejected_plan=rejected,
             issues=issues,
+            project=context.input.base.workspace if context.input.base is not None else None,
             use_llm=context.input.llm_configured,
             run_id=context.run_id,
         )

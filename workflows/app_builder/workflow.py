@@ -17,7 +17,11 @@ run.
   at most `APP_MAX_REPAIR_ROUNDS` rounds; after that the tasks whose files still have findings are degraded and
   the findings listed in `unresolvedIssues`.
 - Finalize: a success only when the last check passed, no task failed, was skipped or degraded, and the project
-  has files (a run whose tasks wrote none says so with a warning).
+  has files (a run whose tasks wrote none says so with a warning); a follow-up round also counts what it changed
+  against its base (`app_builder.round_changes`) and is no success when it changed nothing.
+- Follow-up rounds (`input.base`, issue 27): the workspace starts as the base run's final one, each analysis agent
+  updates its own earlier document, the planner sees the existing files and plans only the change, and quality
+  checks the whole result after the last wave. A run without a base issues the commands it always did.
 
 The blackboard is the `state` query; the event bus is the run's event stream. Every finished task is an
 activity completion in the history, so a worker that dies resumes at the next unfinished task. This module holds
@@ -29,6 +33,7 @@ from functools import partial
 
 from temporalio import workflow
 
+from workflows import policies
 from workflows.app_builder.analysis import AnalysisNodes
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.execution import ExecutionNodes
@@ -45,12 +50,14 @@ from workflows.app_builder.graph import (
 )
 from workflows.app_builder.planning import PlanningNodes
 from workflows.app_builder.quality import QualityNodes
-from workflows.common.run import NodeStep
+from workflows.common.run import NodeFailed, NodeStep
 
 with workflow.unsafe.imports_passed_through():
+    from models.app_builder import nodes
     from models.app_builder.documents import ANALYSIS_ORDER
     from models.app_builder.events import AppReady
     from models.app_builder.quality import PREVIEW_NOT_FINAL
+    from models.app_builder.rounds import ChangesRequest, RoundChanges
     from models.app_builder.runs import AppRunInput, AppRunResult
     from models.app_builder.state import AppBuilderState
     from models.events import RunStatus
@@ -103,7 +110,13 @@ class AppBuilderWorkflow:
         empty = state.workspace.files == 0
         if empty:
             context.thought("执行层没有写出任何文件：项目为空，运行不算成功", "warning")
-        state.success = checked and not failed and not skipped and not state.degraded_tasks and not empty
+        state.changes = await self._changes()
+        unchanged = context.input.base is not None and state.changes == RoundChanges()
+        if unchanged:
+            context.thought("这一轮修改没有改动任何文件：运行不算成功", "warning")
+        state.success = (
+            checked and not failed and not skipped and not state.degraded_tasks and not empty and not unchanged
+        )
         state.finished_at = workflow.now()
         self._keep_preview()
         ready = AppReady(
@@ -118,6 +131,9 @@ class AppBuilderWorkflow:
             merged_files=len(state.merged_files),
             offline=not context.input.llm_configured or any(r.offline for r in state.tasks.values()),
             preview=state.preview is not None,
+            round=state.round,
+            base_run_id=state.base_run_id,
+            changes=state.changes,
         )
         context.events.emit("app_ready", FINALIZE, ready)
         return GRAPH.end
@@ -133,6 +149,22 @@ class AppBuilderWorkflow:
             state.preview_note = last.preview_note or PREVIEW_NOT_FINAL
         else:
             state.preview = last.preview
+
+    async def _changes(self) -> RoundChanges | None:
+        """What this round changed against its base (an activity compares the manifests); round 1 added every
+        file. None when the count failed: the round's files are final either way."""
+        context = self._context
+        base = context.input.base
+        if base is None:
+            return RoundChanges(added=context.state.workspace.files)
+        request = ChangesRequest(run_id=context.run_id, base=base.workspace, workspace=context.state.workspace)
+        try:
+            return await context.run.call(
+                nodes.ROUND_CHANGES, request, policies.APP_ROUND_CHANGES, summary="round changes against the base"
+            )
+        except NodeFailed as err:
+            context.thought(f"未能统计这一轮的改动：{err.cause}"[:500], "warning")
+            return None
 
     async def _error_handler(self) -> str:
         state = self._context.state

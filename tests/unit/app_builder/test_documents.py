@@ -36,7 +36,7 @@ def test_each_document_validates_as_its_agents_model_by_agent_id() -> None:
         (2, ["content", "responsiveLayout", "strategy"], "any", "strategy"),
         (2, ["content", "responsiveLayout", "breakpoints"], {"md": "wide"}, "md"),
         (3, ["content", "usabilityRecommendations", 0, "priority"], "p0", "priority"),
-        (3, ["version"], 2, "version"),
+        (3, ["version"], 0, "version"),
     ],
 )
 def test_a_wrong_value_is_refused_naming_its_field(index: int, path: list[Any], value: Any, field: str) -> None:
