@@ -85,3 +85,16 @@ def test_issue_27_offline_a_request_for_another_kind_of_app_is_refused_on_the_pa
     expect(banner).to_contain_text("LLM_PROVIDER")
     expect(page.locator(".ab-task")).to_have_count(0)
     screenshot(page, "app_builder_offline_refusal")
+
+
+def test_issue_27_offline_the_rounds_panel_says_follow_ups_need_a_model(page: Page, console_stack: Stack) -> None:
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/apps")
+    page.get_by_label("What app shall we build?").fill(TODO)
+    page.get_by_role("button", name="Build").click()
+
+    expect(page.locator(".ab-round")).to_have_count(1)
+    expect(page.locator(".ab-followup-offline")).to_contain_text("Follow-up changes need a configured model")
+    expect(page.get_by_role("button", name="Apply change")).to_be_hidden()
+    expect(page.get_by_role("button", name="Use as base")).to_be_hidden()
+    expect(page.get_by_role("button", name="Download round zip")).to_be_visible()

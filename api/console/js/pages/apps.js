@@ -3,12 +3,14 @@
 // tree with a file viewer (`/v1/apps/runs/{id}/files`) and download the project as a zip. `#/apps/<runId>` joins
 // a run's events. Work an offline agent did (no model) is tagged `offline`, and the run says it ran offline. Its
 // built app shows in the preview panel (`app_preview.js`).
+// An ended run shows its rounds and a box for a follow-up change (`app_rounds.js`).
 
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, showRunId, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 import { previewView } from './app_preview.js';
+import { downloadZip, roundsPanel } from './app_rounds.js';
 
 registerStrings({
   zh: {
@@ -374,20 +376,7 @@ function workspaceView(report) {
     }
   }
 
-  download.addEventListener('click', async () => {
-    try {
-      const response = await apiFetch(`/v1/apps/runs/${encodeURIComponent(runId)}/workspace.zip`);
-      if (!response.ok) throw await errorFrom(response);
-      const url = URL.createObjectURL(await response.blob());
-      const link = h('a', { href: url, download: `${runId}.zip`, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch (err) {
-      report(err);
-    }
-  });
+  download.addEventListener('click', () => downloadZip(runId, report));
 
   return { element, load };
 }
@@ -434,7 +423,10 @@ export async function mount(root, ctx) {
     const progress = progressView();
     const workspace = workspaceView(report);
     const preview = previewView(report);
-    slot.replaceChildren(h('div', { class: 'stack' }, progress.element, preview.element, workspace.element));
+    const rounds = roundsPanel({ report, change: (body) => follow('/v1/apps/runs', { method: 'POST', body }) });
+    slot.replaceChildren(
+      h('div', { class: 'stack' }, progress.element, preview.element, workspace.element, rounds.element),
+    );
     timeline.clear();
     startButton.disabled = true;
     let ended = false;
@@ -450,6 +442,7 @@ export async function mount(root, ctx) {
           if (evt.event === 'admitted') runId = p.runId;
           timeline.add(evt);
           progress.add(evt);
+          rounds.add(evt);
           if (evt.event === 'error') report(p);
           ended ||= Boolean(evt.data?.terminal);
         },
@@ -459,7 +452,7 @@ export async function mount(root, ctx) {
     } finally {
       startButton.disabled = false;
     }
-    if (ended && runId) await Promise.all([workspace.load(runId), preview.load(runId)]);
+    if (ended && runId) await Promise.all([workspace.load(runId), preview.load(runId), rounds.load(runId)]);
   }
 
   function start(e) {
