@@ -26,6 +26,7 @@ from temporalio.worker import (
 )
 
 from models.app_builder.agents import AppBrief
+from models.app_builder.rounds import AppRoundBase
 from models.app_builder.runs import AppRunInput, AppRunResult
 from models.app_builder.state import AppBuilderState
 from models.settings import Settings
@@ -93,14 +94,18 @@ class AppHarness(FamilyHarness):
     graph = GRAPH
     state_model = AppBuilderState
 
-    async def start(self, message: str = TODO_APP) -> WorkflowHandle[AppBuilderWorkflow, AppRunResult]:
+    async def start(
+        self, message: str = TODO_APP, base: AppRoundBase | None = None
+    ) -> WorkflowHandle[AppBuilderWorkflow, AppRunResult]:
+        """A run of `message`; with `base`, a follow-up round of that run."""
+        brief = AppBrief(message=message, earlier_messages=base.messages if base else [])
         run_input = AppRunInput(
-            owner="tester", brief=AppBrief(message=message), llm_configured=self.settings.llm_provider is not None
+            owner="tester", brief=brief, llm_configured=self.settings.llm_provider is not None, base=base
         )
         return await self.start_run(AppBuilderWorkflow.run, run_input, id_prefix="app-test")
 
-    async def run(self, message: str = TODO_APP) -> AppOutcome:
-        return await self.finish(await self.start(message))
+    async def run(self, message: str = TODO_APP, base: AppRoundBase | None = None) -> AppOutcome:
+        return await self.finish(await self.start(message, base))
 
     async def finish(self, handle: WorkflowHandle[Any, Any]) -> AppOutcome:
         """The run's outcome with the files its workspace holds."""
