@@ -37,6 +37,9 @@ router = APIRouter(prefix="/v1/apps", tags=["apps"], route_class=StrictJsonRoute
 PROMPT_MESSAGES = 10
 """The chain's messages every agent of a follow-up reads: the first request and the latest changes before this
 one (the round's state keeps them all)."""
+PROMPT_MESSAGE_CHARS = 600
+"""Each of those messages as the agents read it (longer ones are cut, with `…`): every activity of the round
+carries them in its brief, so they stay small in its history."""
 
 
 async def app_round(
@@ -75,19 +78,20 @@ async def base_of(client: Client, run_id: str, principal: str, max_rounds: int) 
 
 def prompt_messages(messages: list[str]) -> list[str]:
     """The chain's messages as the agents read them: all when few, else the first request, a note of how many
-    were left out, and the latest changes."""
-    if len(messages) <= PROMPT_MESSAGES:
-        return list(messages)
-    latest = messages[-(PROMPT_MESSAGES - 1) :]
-    left_out = len(messages) - 1 - len(latest)
-    return [messages[0], f"（省略了 {left_out} 次更早的修改）", *latest]
+    were left out, and the latest changes; each cut at `PROMPT_MESSAGE_CHARS`."""
+    shown = [m if len(m) <= PROMPT_MESSAGE_CHARS else m[:PROMPT_MESSAGE_CHARS] + "…" for m in messages]
+    if len(shown) <= PROMPT_MESSAGES:
+        return shown
+    latest = shown[-(PROMPT_MESSAGES - 1) :]
+    left_out = len(shown) - 1 - len(latest)
+    return [shown[0], f"（省略了 {left_out} 次更早的修改）", *latest]
 
 
 @router.get("/runs/{run_id}/rounds", responses={404: {"description": "RUN_NOT_FOUND"}})
 async def list_rounds(run_id: str, client: TemporalClient, principal: Principal, settings: AppSettings) -> JSONResponse:
     """The app's rounds from round 1 to this run: each with its message, status, success, files, times and what
     it added, modified and removed against its base. `complete` is false when an earlier round is gone (Temporal's
-    retention ended it)."""
+    retention ended it) or the chain is longer than `APP_MAX_ROUNDS` now allows."""
     rounds: list[dict[str, Any]] = []
     current: str | None = run_id
     complete = True
@@ -101,6 +105,7 @@ async def list_rounds(run_id: str, client: TemporalClient, principal: Principal,
             break
         rounds.append(_round_view(current, description, state))
         current = state.base_run_id
+    complete = complete and current is None
     return JSONResponse({"runId": run_id, "complete": complete, "rounds": rounds[::-1]})
 
 

@@ -16,7 +16,9 @@ RUN_ID_PATTERN = r"^app-[0-9a-f]{16}$"
 
 
 class AppRoundBase(CamelModel):
-    """The run a follow-up starts from, as the gateway read it from that run's state."""
+    """The run a follow-up starts from, as the gateway read it from that run's state. It is part of the run's input
+    (one payload in its history): four documents, each within its agent's output limit (16 384 tokens), and the
+    chain's messages (at most `APP_MAX_ROUNDS` × 4 000 characters) stay far below Temporal's 2 MB."""
 
     run_id: str
     round: int = Field(ge=1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.routes.app_rounds import PROMPT_MESSAGES, prompt_messages
+from api.routes.app_rounds import PROMPT_MESSAGE_CHARS, PROMPT_MESSAGES, prompt_messages
 from models.app_builder.rounds import RoundChanges
 from stores import app_diff
 from stores.app_diff import round_changes, workspace_diff
@@ -69,6 +69,7 @@ def test_the_agents_read_the_first_request_and_the_latest_changes() -> None:
     many = [f"m{n}" for n in range(30)]
 
     assert prompt_messages(few) == few
+    assert prompt_messages(["x" * 5000]) == ["x" * PROMPT_MESSAGE_CHARS + "…"]
     shown = prompt_messages(many)
     assert shown[0] == "m0" and shown[-1] == "m29" and "20" in shown[1]
     assert len(shown) == PROMPT_MESSAGES + 1 and shown[2:] == many[-(PROMPT_MESSAGES - 1) :]
