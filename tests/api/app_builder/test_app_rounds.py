@@ -5,6 +5,7 @@ asked for offline is refused with its code."""
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from models.app_builder.workspace import WorkspaceRef
 from models.search_attributes import SESSION_ID
 from stores.app_workspace import load_manifest
 from stores.style_store import LanceStyleStore
+from tests.api.app_builder.project_author import DARK_MODE as DARK_MODE_FILES
+from tests.api.app_builder.project_author import TODO_APP, project_files, todo_then_dark_mode
 from tests.api.conftest import Gateway, running_gateway
 from tests.simulator.fixtures import simulator_settings
 from tests.simulator.profiles import REALISTIC
@@ -161,3 +164,31 @@ async def test_offline_a_follow_up_is_refused_and_a_bad_run_id_is_invalid(gatewa
     refused(generic, 422, "OFFLINE_FOLLOWUP_UNSUPPORTED")
     assert "model" in offline.json()["error"]["message"]
     refused(bad, 422, "INVALID_REQUEST")
+
+
+@pytest.mark.toolchain
+async def test_issue_27_a_dark_mode_toggle_on_the_model_s_todo_app_changes_what_it_must_and_builds(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, simulator: Simulator
+) -> None:
+    simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
+    settings = simulator_settings(simulator) | {"app_toolchain_checks": "on"}
+    async with running_gateway(env, tmp_path, api_style_store, **settings) as gateway:
+        first = (await gateway.http.post("/v1/apps/runs", json={"message": TODO})).headers["x-run-id"]
+        response = await gateway.http.post(
+            "/v1/apps/runs", json={"message": "add a dark mode toggle", "fromRun": first}
+        )
+        second = response.headers["x-run-id"]
+        views = [(await gateway.http.get(f"/v1/runs/{run_id}")).json() for run_id in (first, second)]
+        rounds = (await gateway.http.get(f"/v1/apps/runs/{second}/rounds")).json()["rounds"]
+        diff = (await gateway.http.get(f"/v1/apps/runs/{second}/diff")).json()["files"]
+        files = {path: gateway.blobs.get(key).decode() for path, key in manifest(gateway, views[1]).items()}
+
+    state = views[1]["state"]
+    assert views[0]["state"]["success"] and state["success"], state["unresolvedIssues"]
+    assert {"typecheck", "build"} <= set(state["quality"][-1]["checksRun"])
+    changed = project_files(DARK_MODE_FILES)
+    assert files == project_files(TODO_APP) | changed, "the change, and the rest of round 1 as it was"
+    assert {f["path"]: f["status"] for f in diff} == {
+        path: "modified" if path in project_files(TODO_APP) else "added" for path in changed
+    }
+    assert [(r["round"], r["success"]) for r in rounds] == [(1, True), (2, True)]
