@@ -11,8 +11,9 @@ from models.app_builder.documents import SessionDocument
 from models.app_builder.workspace import WorkspaceRef
 from models.base import CamelModel
 
-RUN_ID_PATTERN = r"^app-[0-9a-f]{16}$"
-"""What an app run's id looks like (`fromRun` of another shape is refused as INVALID_REQUEST)."""
+RUN_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+"""What a run id is made of (an app run's is `app-<16 hex>`); a `fromRun` of another shape is refused as
+INVALID_REQUEST, one of this shape that names no app run of the caller's as RUN_NOT_FOUND."""
 
 
 class AppRoundBase(CamelModel):

@@ -44,7 +44,7 @@ class AppRunRequest(RequestModel):
     platform: str | None = Field(default=None, max_length=40)
     """Where the app runs (`web`, `mobile-web`, ...)."""
     tech_stack: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=MAX_TECH_STACK)
-    from_run: str | None = Field(default=None, max_length=40, pattern=RUN_ID_PATTERN)
+    from_run: str | None = Field(default=None, max_length=64, pattern=RUN_ID_PATTERN)
     """A follow-up change: the id of the earlier app run (of the same owner) whose final workspace it starts from;
     `message` then says what to change."""
 
