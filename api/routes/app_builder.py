@@ -68,7 +68,8 @@ async def start_app_run(
     """Build a front-end project from a description: analysis (`document_ready` ×4), planning (`plan_ready`),
     execution in waves (`wave_started`, `task_started`, `task_finished`, `conflict`), quality and repair
     (`quality_result`, `repair_round`), then `app_ready` and `done`. Download the project from
-    `GET /v1/apps/runs/{id}/workspace.zip`."""
+    `GET /v1/apps/runs/{id}/workspace.zip`. With `fromRun`, a follow-up change of that earlier run (needs a model):
+    it starts from that run's final workspace; see `GET /v1/apps/runs/{id}/rounds` and `/diff`."""
     prepared = prepare_app(body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
     start = bound_start(start_app, context, prepared, body.session_id)
@@ -169,6 +170,8 @@ async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str
         prepared = prepared.model_copy(update={"base": base, "from_run": None, "brief": brief})
         session_id = session_id or base_session
     summary = f"app: {prepared.brief.message[:SUMMARY_CHARS]}"
+    if prepared.base is not None:
+        summary += f" (round {prepared.base.round + 1}, from {prepared.base.run_id})"
     return await start_run(context, prepared, session_id, prefix="app", summary=summary)
 
 
