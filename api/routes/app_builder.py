@@ -70,9 +70,9 @@ async def start_app_run(
     (`quality_result`, `repair_round`), then `app_ready` and `done`. Download the project from
     `GET /v1/apps/runs/{id}/workspace.zip`. With `fromRun`, a follow-up change of that earlier run (needs a model):
     it starts from that run's final workspace; see `GET /v1/apps/runs/{id}/rounds` and `/diff`."""
-    prepared = prepare_app(body, preparation)
     context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
-    start = bound_start(start_app, context, prepared, body.session_id)
+    prepared, session_id = await with_base(context, prepare_app(body, preparation), body.session_id)
+    start = bound_start(start_app, context, prepared, session_id)
     return await admitted_stream(admission, client, links.for_events(APP_BUILDER.events), start, principal)
 
 
@@ -158,17 +158,26 @@ def prepare_app(run_input: BaseModel, context: PrepareContext) -> AppRunInput:
     )
 
 
+async def with_base(
+    context: LaunchContext, prepared: AppRunInput, session_id: str | None
+) -> tuple[AppRunInput, str | None]:
+    """A follow-up's input with its base read from its `fromRun` (`app_rounds.base_of`, which refuses a base that
+    is not the caller's, not ended with files or at the chain's cap), in that run's session unless it names one;
+    any other input as it is."""
+    if prepared.from_run is None:
+        return prepared, session_id
+    base, base_session = await base_of(
+        context.client, prepared.from_run, context.principal, context.settings.app_max_rounds
+    )
+    brief = prepared.brief.model_copy(update={"earlier_messages": prompt_messages(base.messages)})
+    return prepared.model_copy(update={"base": base, "from_run": None, "brief": brief}), session_id or base_session
+
+
 async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
-    """Start one app run owned by the principal that asked; a follow-up (`fromRun`) with its base read from that
-    run (`app_rounds.base_of`), in that run's session unless it names one."""
+    """Start one app run owned by the principal that asked (a follow-up's base read first, unless the route did:
+    `with_base`)."""
     assert isinstance(prepared, AppRunInput)
-    if prepared.from_run is not None:
-        base, base_session = await base_of(
-            context.client, prepared.from_run, context.principal, context.settings.app_max_rounds
-        )
-        brief = prepared.brief.model_copy(update={"earlier_messages": prompt_messages(base.messages)})
-        prepared = prepared.model_copy(update={"base": base, "from_run": None, "brief": brief})
-        session_id = session_id or base_session
+    prepared, session_id = await with_base(context, prepared, session_id)
     summary = f"app: {prepared.brief.message[:SUMMARY_CHARS]}"
     if prepared.base is not None:
         summary += f" (round {prepared.base.round + 1}, from {prepared.base.run_id})"

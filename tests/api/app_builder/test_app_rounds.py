@@ -152,6 +152,22 @@ async def test_a_base_still_running_or_without_files_is_not_ready(keyed: Gateway
     refused(missing, 404, "RUN_NOT_FOUND")
 
 
+async def test_a_full_gateway_refuses_a_bad_base_at_once_rather_than_queueing_it(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, simulator: Simulator
+) -> None:
+    settings = simulator_settings(simulator) | {"max_runs_in_flight": 1}
+    async with running_gateway(env, tmp_path, api_style_store, **settings) as gateway:
+        started = await gateway.http.post(
+            "/v1/runs", json={"workflow": "AppBuilderWorkflow", "input": {"message": TODO}}
+        )
+        running = started.json()["runId"]
+
+        follow_up = await gateway.http.post("/v1/apps/runs", json={"message": DARK_MODE, "fromRun": running})
+
+        await gateway.http.post(f"/v1/runs/{running}/cancel")
+    refused(follow_up, 409, "BASE_NOT_READY")
+
+
 async def test_offline_a_follow_up_is_refused_and_a_bad_run_id_is_invalid(gateway: Gateway) -> None:
     offline = await gateway.http.post("/v1/apps/runs", json={"message": DARK_MODE, "fromRun": "app-0123456789abcdef"})
     generic = await gateway.http.post(
