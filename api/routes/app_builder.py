@@ -162,15 +162,20 @@ async def with_base(
     context: LaunchContext, prepared: AppRunInput, session_id: str | None
 ) -> tuple[AppRunInput, str | None]:
     """A follow-up's input with its base read from its `fromRun` (`app_rounds.base_of`, which refuses a base that
-    is not the caller's, not ended with files or at the chain's cap), in that run's session unless it names one;
-    any other input as it is."""
+    is not the caller's, not ended with files or at the chain's cap), in that run's session and with its platform
+    and tech stack unless it names them; any other input as it is."""
     if prepared.from_run is None:
         return prepared, session_id
-    base, base_session = await base_of(
-        context.client, prepared.from_run, context.principal, context.settings.app_max_rounds
+    found = await base_of(context.client, prepared.from_run, context.principal, context.settings.app_max_rounds)
+    brief = prepared.brief.model_copy(
+        update={
+            "earlier_messages": prompt_messages(found.base.messages),
+            "platform": prepared.brief.platform or found.brief.platform,
+            "tech_stack": prepared.brief.tech_stack or found.brief.tech_stack,
+        }
     )
-    brief = prepared.brief.model_copy(update={"earlier_messages": prompt_messages(base.messages)})
-    return prepared.model_copy(update={"base": base, "from_run": None, "brief": brief}), session_id or base_session
+    update = {"base": found.base, "from_run": None, "brief": brief}
+    return prepared.model_copy(update=update), session_id or found.session_id
 
 
 async def start_app(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:

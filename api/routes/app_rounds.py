@@ -14,6 +14,7 @@ Any round downloads as its own `workspace.zip`, and any round can be the next `f
 """
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter
@@ -24,6 +25,7 @@ from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, BlobStore, Principal, TemporalClient
 from api.errors import ApiError
 from api.routes.runs import answered, owned_run
+from models.app_builder.agents import AppBrief
 from models.app_builder.errors import AppBuilderErrorCode
 from models.app_builder.rounds import AppRoundBase
 from models.app_builder.state import AppBuilderState
@@ -53,9 +55,18 @@ async def app_round(
     return description, state
 
 
-async def base_of(client: Client, run_id: str, principal: str, max_rounds: int) -> tuple[AppRoundBase, str | None]:
-    """The follow-up's base from run `run_id`, and that run's session (which the follow-up keeps unless it names
-    one)."""
+@dataclass(frozen=True)
+class FollowUpBase:
+    """What a follow-up takes from its base run: the base itself, its session (kept unless the follow-up names
+    one) and its brief (whose platform and tech stack are kept unless the follow-up names them)."""
+
+    base: AppRoundBase
+    session_id: str | None
+    brief: AppBrief
+
+
+async def base_of(client: Client, run_id: str, principal: str, max_rounds: int) -> FollowUpBase:
+    """The follow-up's base from run `run_id`."""
     description, state = await app_round(client, run_id, principal)
     if description.status == WorkflowExecutionStatus.RUNNING:
         message = f"运行 {run_id} 还没有结束：等它结束后再在它的基础上修改（the base run is still running）"
@@ -73,7 +84,7 @@ async def base_of(client: Client, run_id: str, principal: str, max_rounds: int) 
         documents=state.documents,
         messages=[*state.earlier_messages, state.brief.message],
     )
-    return base, description.typed_search_attributes.get(SESSION_ID)
+    return FollowUpBase(base, description.typed_search_attributes.get(SESSION_ID), state.brief)
 
 
 def prompt_messages(messages: list[str]) -> list[str]:

@@ -63,7 +63,9 @@ def refused(response: Any, status: int, code: str) -> None:
 
 
 async def test_round_two_changes_round_one_s_project_and_keeps_the_rest(keyed: Gateway, simulator: Simulator) -> None:
-    first, _, first_view = await round_of(keyed, {"message": TODO, "sessionId": "todo"})
+    first, _, first_view = await round_of(
+        keyed, {"message": TODO, "sessionId": "todo", "platform": "web", "techStack": ["React", "TypeScript"]}
+    )
     assert first_view["state"]["success"], first_view["state"]
     calls_before = len(simulator.log)
 
@@ -71,6 +73,12 @@ async def test_round_two_changes_round_one_s_project_and_keeps_the_rest(keyed: G
 
     state = second_view["state"]
     assert state["round"] == 2 and state["baseRunId"] == first and state["earlierMessages"] == [TODO]
+    assert state["brief"] == {
+        "message": DARK_MODE,
+        "platform": "web",
+        "techStack": ["React", "TypeScript"],
+        "earlierMessages": [TODO],
+    }
     assert second_view["status"] == "completed" and state["success"], state
     documents = [e.data["data"] for e in events if e.event == "document_ready"]
     assert [(d["version"], d["update"]) for d in documents] == [(2, True)] * 4
