@@ -210,6 +210,7 @@ async def test_issue_27_a_dark_mode_toggle_on_the_model_s_todo_app_changes_what_
     state = views[1]["state"]
     assert views[0]["state"]["success"] and state["success"], state["unresolvedIssues"]
     assert {"typecheck", "build"} <= set(state["quality"][-1]["checksRun"])
+    assert state["preview"]["workspaceRef"] == state["workspace"]["manifestRef"], "round 2's own build"
     changed = project_files(DARK_MODE_FILES)
     assert files == project_files(TODO_APP) | changed, "the change, and the rest of round 1 as it was"
     assert {f["path"]: f["status"] for f in diff} == {
