@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     """A writing run's active work: routing, preprocessing, agents, checks."""
     writing_input_timeout_hours: float = 24.0
     """How long a writing chain waits for the writer's choice before it ends with what it has."""
+    writing_memory_turns: int = Field(default=20, ge=1, le=200)
+    """The turns a writing conversation (`sessionId`) keeps; older ones are dropped as new ones come."""
+    writing_memory_budget_tokens: int = Field(default=1500, ge=0, le=20_000)
+    """The recent turns an agent (and the router) gets, in tokens (about one per Chinese character), newest first."""
 
     content_run_deadline_seconds: float = 1500.0
     """A content run's active work: the Supervisor's decisions, the agents and their tools."""

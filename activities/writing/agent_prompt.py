@@ -1,6 +1,9 @@
 """The user prompt an agent sends its LLM (seed 002 `Agent.buildUserPrompt()`): the writer's request, the story so
 far (`activities.writing.story_so_far`), the project context from `metadata.preprocessingContext` and the chain so
-far, as plain sections a model reads well."""
+far, as plain sections a model reads well; the caller adds its own sections after the story so far (the
+conversation's recent turns, the chapter under revision)."""
+
+from collections.abc import Sequence
 
 from activities.writing.story_so_far import story_so_far
 from models.writing.agents import AgentRequest
@@ -11,10 +14,12 @@ MAX_CHAIN_STEP_CHARS = 4000
 """A previous chain step's output is cut to this in the prompt (the state keeps all of it)."""
 
 
-def user_prompt(request: AgentRequest, context: PreprocessingContext, chapters: list[Chapter]) -> str:
-    """The request, the story so far, every non-empty part of the context, then the chain's earlier steps and the
-    choice."""
-    sections = [f"## 作者的请求\n{request.text}", *story_so_far(request, chapters)]
+def user_prompt(
+    request: AgentRequest, context: PreprocessingContext, chapters: list[Chapter], extra: Sequence[str] = ()
+) -> str:
+    """The request, the story so far, the caller's `extra` sections, every non-empty part of the context, then the
+    chain's earlier steps and the choice."""
+    sections = [f"## 作者的请求\n{request.text}", *story_so_far(request, chapters), *extra]
     if context.passages:
         lines = [
             f"- [{p.title}{f' · 第{p.chapter_position}章' if p.chapter_position else ''}] {p.text}"

@@ -6,6 +6,9 @@ has none (Req 10.2, 11.2–11.4). With an LLM, the writer, the world builder and
 text to the run (`activities.writing.streaming`); the brainstorm, planner, character and consistency agents ask
 for JSON, which becomes their structured output. Without one (or once the LLM path has failed and the workflow
 asks again with `use_llm=False`), the deterministic offline agents of `activities.writing.offline_agents` answer.
+In a conversation every agent gets its recent turns (`activities.writing.memory`); a revision (REVISE_CHAPTER)
+reads the chapter it targets (`activities.writing.revision`) and answers with a proposed new version of it, which
+nothing here writes into the project.
 """
 
 import asyncio
@@ -17,8 +20,11 @@ from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
+from activities.writing.memory import ConversationMemory
+from activities.writing.offline.grounding import has_cjk
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
+from activities.writing.revision import offline_revision, revision_section, revision_target, with_target
 from activities.writing.story_facts import character_states
 from activities.writing.story_so_far import ChapterPiece, review_chunks
 from activities.writing.streaming import ContentStreamer
@@ -36,6 +42,8 @@ from models.writing.agents import (
     RelationshipEdge,
 )
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
+from models.writing.errors import WritingErrorCode
+from models.writing.intents import WritingIntent
 from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
 from models.writing.prompts import base_prompt
@@ -87,9 +95,12 @@ class ConsistencyAnswer(BaseModel):
 class WritingAgents:
     """Every writing agent, over the writer's project and the LLM (None: offline only)."""
 
-    def __init__(self, reader: ProjectReader, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self, reader: ProjectReader, llm: LLMClient | None = None, memory: ConversationMemory | None = None
+    ) -> None:
         self._reader = reader
         self._llm = llm
+        self._memory = memory
 
     @AGENTS[AgentName.WRITER].defn
     async def writer(self, request: AgentRequest) -> AgentResult:
@@ -133,10 +144,25 @@ class WritingAgents:
         prepared = request.model_copy(
             update={"metadata": request.metadata.model_copy(update={"preprocessing_context": context})}
         )
+        memory = self._memory
+        turns = [] if memory is None else await memory.turns(request.owner, request.project_id, request.session_id)
+        target = None
+        if agent is AgentName.WRITER and request.intent.intent is WritingIntent.REVISE_CHAPTER:
+            found = revision_target(request.text, request.intent, chapters, turns)
+            if found.chapter is None:
+                raise permanent(WritingErrorCode.CHAPTER_NOT_FOUND, found.problem)
+            target = found.chapter
         if self._llm is None or not request.use_llm:
+            if target is not None:
+                text = offline_revision(target, english=not has_cjk(request.text))
+                placeholder = AgentResult(agent=agent, text=text, offline=True, context_source=source)
+                return with_target(placeholder, target)
             result = await asyncio.to_thread(compose, prepared, chapters)
             return result.model_copy(update={"context_source": source})
-        return await self._with_llm(self._llm, prepared, context, chapters, source)
+        extra = [memory.prompt_section(turns) if memory else None, revision_section(target) if target else None]
+        prompt = Message.user(user_prompt(prepared, context, chapters, [s for s in extra if s]))
+        result = await self._with_llm(self._llm, prepared, context, prompt, chapters, source)
+        return result if target is None else with_target(result, target)
 
     async def _context(self, request: AgentRequest) -> tuple[PreprocessingContext, ContextSource]:
         """The preprocessing context when the workflow sent one; else the agent's own retrieval (Req 10.2)."""
@@ -156,11 +182,12 @@ class WritingAgents:
         llm: LLMClient,
         request: AgentRequest,
         context: PreprocessingContext,
+        prompt: Message,
         chapters: list[Chapter],
         source: ContextSource,
     ) -> AgentResult:
         system = request.metadata.enhanced_system_prompt or base_prompt(request.agent, request.intent.intent)
-        messages = [Message.user(user_prompt(request, context, chapters))]
+        messages = [prompt]
         base = AgentResult(agent=request.agent, text="", offline=False, context_source=source)
         if request.agent is AgentName.BRAINSTORM:
             ideas = await _json_answer(llm, request, BrainstormAnswer, messages, system)

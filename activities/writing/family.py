@@ -6,21 +6,27 @@ from typing import Any
 from activities.common.dependencies import WorkerDependencies
 from activities.writing.agents import WritingAgents
 from activities.writing.consistency_check import ConsistencyChecker
+from activities.writing.memory import ConversationMemory
 from activities.writing.preprocess import Preprocessor
 from activities.writing.project_access import ProjectReader
 from activities.writing.project_updates import ProjectUpdater
 from activities.writing.router import Router
 from stores.writing_projects import ProjectStore
+from stores.writing_sessions import SessionStore
 
 
 def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
-    """The router, the preprocessing tasks, the agents, the draft check and the project updates."""
-    reader = ProjectReader(ProjectStore.under(deps.settings.data_dir), deps.project_index)
+    """The router, the preprocessing tasks, the agents, the draft check, the project updates and the
+    conversations' memory."""
+    settings = deps.settings
+    reader = ProjectReader(ProjectStore.under(settings.data_dir), deps.project_index)
+    sessions = SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns)
+    memory = ConversationMemory(sessions, settings.writing_memory_budget_tokens)
     preprocessor = Preprocessor(reader, deps.embedder)
-    agents = WritingAgents(reader, deps.llm)
+    agents = WritingAgents(reader, deps.llm, memory)
     updater = ProjectUpdater(reader)
     return [
-        Router(deps.llm).route,
+        Router(deps.llm, memory).route,
         preprocessor.rag,
         preprocessor.character_states,
         preprocessor.style_samples,
@@ -37,4 +43,5 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
         ConsistencyChecker(reader, deps.llm).check,
         updater.update_relationships,
         updater.update_knowledge,
+        memory.record_turn,
     ]

@@ -3,9 +3,11 @@ English that name an intent without an LLM call, and the entities a request name
 
 Rules are tried in order and the first that matches answers, so the specific come before the general: the
 chains ("brainstorm, then write", "from the outline write chapter 3") before their parts, revisions of a named
-chapter before the analyses they mention, checks and analyses before the things they check, names and summaries
-before "write". Each rule says whether its match is unambiguous: a specific rule is, a rule on a general verb
-("write", "ideas", a greeting, "how well is it written") is not, and the router asks the model about those when one
+chapter (REVISE_CHAPTER: 第二章, 《雨夜》, chapter 2) before the analyses they mention, checks and analyses before
+the things they check, names and summaries before "write". A short follow-up to a revision ("再紧张一点") revises
+the same chapter again (`follow_up_revision`, given the conversation's last turn). Each rule says whether its
+match is unambiguous: a specific rule is, a rule on a general verb ("write", "ideas", a greeting, "how well is it
+written") is not, and the router asks the model about those when one
 is configured (`unambiguous_intent`). A request no rule recognises gets None: the router asks the LLM, or answers
 GENERAL_CHAT with a low confidence when there is none.
 """
@@ -14,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from models.writing.intents import PHASE_OF_INTENT, ExtractedEntity, IntentResult, WritingIntent
+from models.writing.sessions import SessionTurn
 
 SPECIFIC_CONFIDENCE = 0.9
 """A rule that names a chain, a check or a utility: few other readings are possible."""
@@ -41,6 +44,8 @@ def _rule(intent: WritingIntent, *patterns: str, confidence: float = SPECIFIC_CO
 
 
 _REVISE_ZH = "改写|重写|润色|修改|精简|扩写|删改"
+_WHOLE_CHAPTER_ZH = r"第\s*[0-9零一二两三四五六七八九十百]+\s*[章回]|这一?章|本章|《[^》]{1,40}》"
+"""A whole chapter, by number or title: what a revision rewrites (a passage, an opening, an ending is a rewrite)."""
 _CHAPTER_ZH = r"第\s*[0-9零一二两三四五六七八九十百]+\s*[章回节]|这一?[章段节]|开头|结尾"
 
 
@@ -73,9 +78,14 @@ RULES: tuple[IntentRule, ...] = (
         rf"\b(write|draft)\b.{{0,12}}\bscene\b.{{0,20}}\b(based on|from)\b.{{0,20}}({_CHARACTER_EN})",
     ),
     _rule(
+        _I.REVISE_CHAPTER,
+        rf"({_REVISE_ZH}).{{0,6}}({_WHOLE_CHAPTER_ZH})|({_WHOLE_CHAPTER_ZH}).{{0,6}}(需要|要|再|请)?({_REVISE_ZH})",
+        r"\b(rewrite|revise|polish|tighten|edit)\b.{0,12}\b(chapter\s+[0-9]+|(this|the) chapter)",
+    ),
+    _rule(
         _I.WRITE_CONTENT,
         rf"({_REVISE_ZH}).{{0,6}}({_CHAPTER_ZH})|({_CHAPTER_ZH}).{{0,6}}(需要|要|再|请)?({_REVISE_ZH})",
-        r"\b(rewrite|revise|polish|tighten|edit)\b.{0,12}\b(chapter\s+[0-9]+|this chapter|the opening|the ending)",
+        r"\b(rewrite|revise|polish|tighten|edit)\b.{0,12}\b(the opening|the ending)",
     ),
     _rule(
         _I.CHECK_CONSISTENCY,
@@ -175,6 +185,35 @@ RULES: tuple[IntentRule, ...] = (
     ),
 )
 """In the order they are tried."""
+
+
+_FOLLOW_UP = re.compile(
+    r"^(再|更|还|稍微|稍稍|多|少|继续|接着)"
+    r"|(一点|一些|一下|点儿)[。！!.～~]*$"
+    r"|^(a (bit|little) |even |much |way )?(more|less|again|shorter|longer|tighter|faster|slower)\b"
+    r"|^(make it|do it|try it|once) (again|more|less|shorter|longer)",
+    re.IGNORECASE,
+)
+FOLLOW_UP_CHARS = 30
+"""A follow-up is short: "再紧张一点", "a bit more"; a longer request says what it wants itself."""
+
+
+def follow_up_revision(text: str, last: SessionTurn | None) -> IntentResult | None:
+    """Issue 28: a short follow-up ("再紧张一点", "even tighter") to a revision revises the same chapter again;
+    None when `text` is no such follow-up, names its own intent, or the last turn was not a revision."""
+    stripped = text.strip()
+    if last is None or last.intent is not WritingIntent.REVISE_CHAPTER or last.target_chapter_position is None:
+        return None
+    if len(stripped) > FOLLOW_UP_CHARS or not _FOLLOW_UP.search(stripped) or unambiguous_intent(stripped):
+        return None
+    chapter = ExtractedEntity(kind="chapter", text=str(last.target_chapter_position))
+    return IntentResult(
+        intent=WritingIntent.REVISE_CHAPTER,
+        confidence=SPECIFIC_CONFIDENCE,
+        phase=PHASE_OF_INTENT[WritingIntent.REVISE_CHAPTER],
+        entities=[chapter, *(e for e in extract_entities(stripped) if e.kind != "chapter")],
+        source="rules",
+    )
 
 
 def match_intent(text: str) -> IntentResult | None:

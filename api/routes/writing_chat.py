@@ -1,11 +1,15 @@
 """The writing assistant's conversation at the gateway: `POST /v1/writing/projects/{projectId}/chat` starts a
 `WritingWorkflow` on the caller's project and streams its events as SSE (seed 002 Req 1.4: one unified stream);
 the run id is in `X-Run-Id`, and the generic run API serves its state, events, input (a chain's choice) and
-cancel. When the gateway is full the request waits for a place like any run (`api.admission`)."""
+cancel. When the gateway is full the request waits for a place like any run (`api.admission`). A conversation
+(`sessionId`) remembers its turns (`stores.writing_sessions`, recorded by the runs' activities);
+`GET .../sessions/{sessionId}/turns` lists them."""
 
+import asyncio
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import StreamingResponse
 from temporalio.client import Client
 
@@ -17,17 +21,28 @@ from api.families import FamilyGateway
 from api.launch import run_search_attributes
 from api.routes import writing as projects
 from api.routes.writing import Projects, call_store
+from models.runs import SESSION_ID_PATTERN
 from models.settings import Settings
 from models.writing.errors import WritingErrorCode
 from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
+from models.writing.sessions import SessionTurns
 from stores.writing_projects import ProjectStore
+from stores.writing_sessions import SessionStore
 from workflows.writing.family import WRITING
 from workflows.writing.workflow import WritingWorkflow
 
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"], route_class=StrictJsonRoute)
 
 SUMMARY_CHARS = 60
+
+
+def session_store(request: Request) -> SessionStore:
+    store: SessionStore = request.app.state.sessions
+    return store
+
+
+Sessions = Annotated[SessionStore, Depends(session_store)]
 
 
 @router.post(
@@ -64,6 +79,24 @@ async def chat(
     return await admitted_stream(admission, client, links.for_events(WRITING.events), start, principal)
 
 
+@router.get(
+    "/{project_id}/sessions/{session_id}/turns",
+    responses={404: {"description": "PROJECT_NOT_FOUND"}, 422: {"description": "INVALID_REQUEST"}},
+)
+async def session_turns(
+    project_id: str,
+    session_id: Annotated[str, Path(pattern=SESSION_ID_PATTERN)],
+    projects: Projects,
+    sessions: Sessions,
+    principal: Principal,
+) -> SessionTurns:
+    """The turns a conversation on the caller's project keeps, oldest first (none for a session it has not had:
+    another principal's session of the same id is not read)."""
+    await call_store(projects, projects.project, principal, project_id)  # 404 unless it is the caller's
+    turns = await asyncio.to_thread(sessions.turns, principal, project_id, session_id)
+    return SessionTurns(session_id=session_id, turns=turns)
+
+
 async def start_writing(
     client: Client, settings: Settings, owner: str, project_id: str, body: WritingChatRequest
 ) -> str:
@@ -91,6 +124,10 @@ async def start_writing(
 
 
 GATEWAY = FamilyGateway(
-    routers=(projects.router, router), services=lambda settings: {"projects": ProjectStore.under(settings.data_dir)}
+    routers=(projects.router, router),
+    services=lambda settings: {
+        "projects": ProjectStore.under(settings.data_dir),
+        "sessions": SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns),
+    },
 )
 """The writing family's routes: the writers' projects (`api.routes.writing`) and the conversation about them."""

@@ -89,6 +89,8 @@ class AgentRequest(CamelModel):
     metadata: AgentMetadata = Field(default_factory=AgentMetadata)
     use_llm: bool = True
     stream: StreamTarget | None = None
+    session_id: str | None = None
+    """The conversation the request belongs to: the agent reads its recent turns (issue 28)."""
 
 
 class OutlineSection(CamelModel):
@@ -138,6 +140,11 @@ class AgentResult(CamelModel):
     relationships: list[RelationshipEdge] = Field(default_factory=list)
     issues: list[ConsistencyIssue] = Field(default_factory=list)
     options: list[BrainstormOption] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    target_chapter_id: str | None = None
+    """A revision (REVISE_CHAPTER): the chapter its text is a proposed new version of; the project is unchanged
+    until the writer applies it."""
+    target_chapter_position: int | None = None
+    target_chapter_title: str | None = None
 
 
 CONTENT_SIGNAL = "content_delta"

@@ -30,6 +30,9 @@ class WritingIntent(StrEnum):
     BRAINSTORM_AND_EXPAND = "BRAINSTORM_AND_EXPAND"
     OUTLINE_TO_CHAPTER = "OUTLINE_TO_CHAPTER"
     CHARACTER_TO_SCENE = "CHARACTER_TO_SCENE"
+    REVISE_CHAPTER = "REVISE_CHAPTER"
+    """Issue 28: rewrite an existing chapter (by number or title); the answer is a proposed new version of it,
+    applied by the writer, never written into the project by the run."""
 
 
 class CreationPhase(StrEnum):
@@ -77,8 +80,10 @@ WORKFLOW_FOR_INTENT: dict[WritingIntent, WorkflowKind] = {
     _I.BRAINSTORM_AND_EXPAND: WorkflowKind.BRAINSTORM_EXPAND,
     _I.OUTLINE_TO_CHAPTER: WorkflowKind.OUTLINE_TO_CHAPTER,
     _I.CHARACTER_TO_SCENE: WorkflowKind.CHARACTER_TO_SCENE,
+    _I.REVISE_CHAPTER: WorkflowKind.CONTENT_GENERATION,
 }
-"""Seed 002's tables, row by row: which workflow serves each intent."""
+"""Seed 002's tables, row by row: which workflow serves each intent (a revision is the writer's work, checked like
+a draft)."""
 
 PHASE_OF_INTENT: dict[WritingIntent, CreationPhase | None] = {
     _I.WRITE_CONTENT: CreationPhase.WRITING,
@@ -99,6 +104,7 @@ PHASE_OF_INTENT: dict[WritingIntent, CreationPhase | None] = {
     _I.BRAINSTORM_AND_EXPAND: CreationPhase.IDEA,
     _I.OUTLINE_TO_CHAPTER: CreationPhase.WRITING,
     _I.CHARACTER_TO_SCENE: CreationPhase.WRITING,
+    _I.REVISE_CHAPTER: CreationPhase.REVISION,
 }
 """The phase a request of each intent belongs to; None for the utilities, which belong to any phase."""
 

@@ -9,6 +9,7 @@ from models.writing.agents import AgentName, AgentRequest, AgentResult, Characte
 from models.writing.checks import CheckResult, ConsistencyCheckRequest
 from models.writing.context import PreprocessingTask, PreprocessPart, PreprocessRequest
 from models.writing.intents import IntentResult
+from models.writing.sessions import TurnIn, TurnRecorded
 
 
 class RouteRequest(CamelModel):
@@ -17,6 +18,11 @@ class RouteRequest(CamelModel):
     text: str = Field(max_length=20_000)
     use_llm: bool = True
     """False after the LLM path failed: the router answers from its rules, or GENERAL_CHAT."""
+    owner: str | None = None
+    project_id: str | None = None
+    session_id: str | None = None
+    """The conversation the request belongs to: the router reads its recent turns, so a follow-up ("再紧张一点")
+    goes where the previous turn went (issue 28)."""
 
 
 ROUTER = ActivitySpec("writing.router", RouteRequest, IntentResult)
@@ -32,6 +38,9 @@ AGENTS: dict[AgentName, ActivitySpec[AgentRequest, AgentResult]] = {
 """One activity per agent: `writing.writer`, `writing.planner`, ..."""
 
 CONSISTENCY_CHECK = ActivitySpec("writing.consistency_check", ConsistencyCheckRequest, CheckResult)
+
+RECORD_TURN = ActivitySpec("writing.record_turn", TurnIn, TurnRecorded)
+"""A finished run's turn into its session's memory (`activities.writing.memory`)."""
 
 
 class RelationshipUpdateRequest(CamelModel):

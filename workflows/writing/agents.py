@@ -3,12 +3,14 @@
 A call selects the agent's skills for the task, builds its enhanced system prompt, emits `agent_started`, and runs
 the agent: its LLM when one is configured, the offline agent when that call fails for good (an `error` event with
 AGENT_DEGRADED says so), or the offline agent alone. The text streams (`workflows.writing.streaming`); the agent's
-structured output (sections, issues, characters) becomes its events.
+structured output (sections, issues, characters) becomes its events. A revision of a chapter that does not exist
+ends the run with CHAPTER_NOT_FOUND at once (no offline answer is made up for it).
 """
 
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.run import NodeFailed, RunFailed
 from workflows.writing.graph import AGENT, route_after_agent
 from workflows.writing.request import WritingRequest
 from workflows.writing.streaming import AgentStream
@@ -17,6 +19,7 @@ with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
     from models.writing import nodes
     from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult, StreamTarget
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
     from models.writing.plans import AGENT_LABELS
     from models.writing.prompts import base_prompt
@@ -75,6 +78,7 @@ class Agents:
             ),
             use_llm=request.input.llm_configured,
             stream=StreamTarget(workflow_id=info.workflow_id, run_id=info.run_id),
+            session_id=request.input.session_id,
         )
         with self._stream.taking(agent):
             result = await self._run_agent(agent_request, node)
@@ -97,9 +101,16 @@ class Agents:
             offline=agent_request.model_copy(update={"use_llm": False}),
             offline_options=policies.WRITING_AGENT_OFFLINE,
             offline_summary=f"{label} (offline)",
-            degraded=lambda err: self._request.degraded(node, err, ErrorCode.AGENT_DEGRADED, message),
+            degraded=lambda err: self._degraded(node, err, message),
             code=ErrorCode.AGENT_FAILED,
         )
+
+    def _degraded(self, node: str, err: NodeFailed, message: str) -> None:
+        """The LLM path failed: the offline agent answers instead, unless what failed is the request itself (a
+        revision of a chapter that does not exist), which no offline agent can answer either."""
+        if err.code == WritingErrorCode.CHAPTER_NOT_FOUND:
+            raise RunFailed(err.error_info(node, ErrorCode.AGENT_FAILED))
+        self._request.degraded(node, err, ErrorCode.AGENT_DEGRADED, message)
 
     def report(self, node: str, result: AgentResult) -> None:
         """The agent's structured output as the workflow's events (Req 5.3, 6.3)."""

@@ -26,7 +26,14 @@ class Router:
 
     async def router(self) -> str:
         request = self._request
-        route = RouteRequest(text=request.input.text, use_llm=request.input.llm_configured)
+        given = request.input
+        route = RouteRequest(
+            text=given.text,
+            use_llm=given.llm_configured,
+            owner=given.owner,
+            project_id=given.project_id,
+            session_id=given.session_id,
+        )
         intent = await request.run.call_with_degrade(
             nodes.ROUTER,
             route,

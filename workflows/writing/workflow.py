@@ -18,6 +18,8 @@ result) and the ErrorHandler node; the other nodes live in the phase modules, ea
 | agent | `workflows.writing.agents` (the text it streams: `workflows.writing.streaming`) |
 | chain_step, user_selection, chain_summary | `workflows.writing.chains` |
 | postprocessing | `workflows.writing.postprocessing` |
+
+A run in a conversation records its turn before `done` (`workflows.writing.memory`).
 """
 
 from datetime import timedelta
@@ -41,6 +43,7 @@ from workflows.writing.graph import (
     ROUTER,
     USER_SELECTION,
 )
+from workflows.writing.memory import SessionMemory
 from workflows.writing.postprocessing import Postprocessing
 from workflows.writing.preprocessing import Preprocessing
 from workflows.writing.request import WritingRequest
@@ -75,6 +78,7 @@ class WritingWorkflow:
         self._agents = Agents(self._request, self._stream)
         self._chains = Chains(self._request, self._agents, human)
         self._postprocessing = Postprocessing(self._request)
+        self._memory = SessionMemory(self._request)
 
     @workflow.query(name="state")
     def state(self) -> WritingState:
@@ -91,15 +95,16 @@ class WritingWorkflow:
         if input.chain_context is not None:  # checked once, at the gateway (422 CHAIN_CONTEXT_INVALID)
             first = PREPROCESSING
             self._chains.continue_chain(input.chain_context)
+        remembering = self._memory.remembering
         status = await self._request.run.execute(
             {
                 ROUTER: self._router.router,
                 PREPROCESSING: self._preprocessing.preprocessing,
-                AGENT: self._agents.agent,
+                AGENT: remembering(self._agents.agent),
                 CHAIN_STEP: self._chains.chain_step,
                 USER_SELECTION: self._chains.user_selection,
-                POSTPROCESSING: self._postprocessing.postprocessing,
-                CHAIN_SUMMARY: self._chains.chain_summary,
+                POSTPROCESSING: remembering(self._postprocessing.postprocessing),
+                CHAIN_SUMMARY: remembering(self._chains.chain_summary),
                 ERROR_HANDLER: self._error_handler,
             },
             first=first,

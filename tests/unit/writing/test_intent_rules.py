@@ -9,6 +9,15 @@ from models.writing.intents import PHASE_OF_INTENT, WORKFLOW_FOR_INTENT, Creatio
 W = WritingIntent
 
 PHRASINGS: dict[WritingIntent, list[str]] = {
+    W.REVISE_CHAPTER: [
+        "改写第二章，让节奏更紧凑",
+        "把第三章重写一下",
+        "第十二章需要精简",
+        "润色《雨夜》，对白太生硬",
+        "Rewrite chapter 2 with a tighter pace",
+        "Please revise the chapter so the dialogue is sharper",
+        "Tighten chapter 5, it drags",
+    ],
     W.WRITE_CONTENT: [
         "帮我续写下一段",
         "写一段林舟和师父告别的对话",
@@ -224,7 +233,7 @@ def test_chapters_and_quoted_names_are_extracted(text: str, expected: list[tuple
     [
         ("第三章写得怎么样？", W.ANALYZE_STYLE),
         ("给我的小说写个简介", W.SUMMARIZE),
-        ("改写第二章，让节奏更紧凑", W.WRITE_CONTENT),
+        ("改写第二章，让节奏更紧凑", W.REVISE_CHAPTER),
     ],
 )
 def test_issue_25_a_write_in_the_request_is_not_always_a_new_scene(text: str, intent: WritingIntent) -> None:

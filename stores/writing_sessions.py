@@ -1,0 +1,93 @@
+"""The writing conversations' memory (issue 28): each session's turns, in a small SQLite store of its own under
+`DATA_DIR/writing/sessions.sqlite3`, shared by the worker (whose activities record and read turns) and the gateway
+(which lists them). A turn belongs to one owner, one project and one session: every read names all three, so one
+principal never reads another's conversation. Bounded: a session keeps its last `keep` turns, each text cut to
+`TURN_TEXT_CHARS`. The methods block (one short connection each); async callers run them in a thread."""
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from models.writing.sessions import TURN_TEXT_CHARS, SessionTurn, TurnIn
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, owner TEXT NOT NULL, project_id TEXT NOT NULL, session_id TEXT NOT NULL,
+    run_id TEXT NOT NULL UNIQUE, text TEXT NOT NULL, intent TEXT, answer TEXT NOT NULL,
+    target_chapter_id TEXT, target_chapter_position INTEGER, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS turns_by_session ON turns(owner, project_id, session_id, seq);
+"""
+_COLUMNS = "run_id, text, intent, answer, target_chapter_id, target_chapter_position, created_at"
+
+
+def capped(text: str, limit: int = TURN_TEXT_CHARS) -> str:
+    """`text` cut to `limit` characters, marked `…` where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class SessionStore:
+    """Every conversation's turns, per owner, project and session."""
+
+    def __init__(self, path: Path, keep: int) -> None:
+        self._path = path
+        self._keep = keep
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connection() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+
+    @classmethod
+    def under(cls, data_dir: Path, keep: int) -> "SessionStore":
+        return cls(data_dir / "writing" / "sessions.sqlite3", keep)
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self._path, timeout=10)
+        db.row_factory = sqlite3.Row
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def record(self, turn: TurnIn) -> int:
+        """Add `turn` (once per run: a retried record changes nothing), drop the session's turns beyond the last
+        `keep`; how many it keeps."""
+        session = (turn.owner, turn.project_id, turn.session_id)
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(
+                "INSERT OR IGNORE INTO turns (owner, project_id, session_id, run_id, text, intent, answer,"
+                " target_chapter_id, target_chapter_position, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *session,
+                    turn.run_id,
+                    capped(turn.text),
+                    turn.intent.value if turn.intent else None,
+                    capped(turn.answer),
+                    turn.target_chapter_id,
+                    turn.target_chapter_position,
+                    datetime.now(UTC).isoformat(),
+                ),
+            )
+            db.execute(
+                "DELETE FROM turns WHERE owner = ? AND project_id = ? AND session_id = ? AND seq NOT IN"
+                " (SELECT seq FROM turns WHERE owner = ? AND project_id = ? AND session_id = ?"
+                "  ORDER BY seq DESC LIMIT ?)",
+                (*session, *session, self._keep),
+            )
+            row = db.execute(
+                "SELECT count(*) FROM turns WHERE owner = ? AND project_id = ? AND session_id = ?", session
+            ).fetchone()
+        return int(row[0])
+
+    def turns(self, owner: str, project_id: str, session_id: str) -> list[SessionTurn]:
+        """The session's kept turns, oldest first; none for a session this owner has not had on this project."""
+        with self._connection() as db:
+            rows = db.execute(
+                f"SELECT {_COLUMNS} FROM turns WHERE owner = ? AND project_id = ? AND session_id = ? ORDER BY seq",
+                (owner, project_id, session_id),
+            ).fetchall()
+        return [SessionTurn.model_validate(dict(row)) for row in rows]
