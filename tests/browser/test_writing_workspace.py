@@ -98,3 +98,29 @@ def test_a_brainstorm_choice_clicked_in_the_page_resumes_the_chain(page: Page, c
     state = page.request.get(f"/v1/runs/{run_id}").json()
     assert state["status"] == "completed" and state["awaitingInput"] is None
     assert chosen_title in state["state"]["result"]["text"], "the Writer wrote the option clicked"
+
+
+def test_the_chat_remembers_its_turns_and_a_revision_names_its_chapter(page: Page, console_stack: Stack) -> None:
+    """Issue 28: a revision says which chapter it would change, and a follow-up in the same conversation revises
+    the same chapter; the turns the conversation remembers show above the chat."""
+    project_id = page.request.post("/v1/writing/projects", data={"name": "长夜"}).json()["projectId"]
+    base = f"/v1/writing/projects/{project_id}"
+    for title in ("雨夜", "码头", "旧案"):
+        assert page.request.post(f"{base}/chapters", data={"title": title, "content": RAIN}).status == 201
+
+    in_chinese(page)
+    page.goto(f"/#/writing/{project_id}")
+    for n, request in enumerate(["改写第二章，让节奏更紧凑", "再紧张一点"], start=1):
+        page.get_by_label("你想写什么？").fill(request)
+        page.get_by_role("button", name="发送").click()
+        expect(page.locator(".ws-revision-target")).to_have_count(n)
+        expect(page.locator(".ws-revision-target").nth(n - 1)).to_contain_text("第2章《码头》")
+        expect(page.locator(".ws-memory summary")).to_contain_text(f"已记住 {n} 轮")
+
+    page.locator(".ws-memory summary").click()
+    expect(page.locator(".ws-memory-turns li")).to_have_text(
+        ["REVISE_CHAPTER：改写第二章，让节奏更紧凑", "REVISE_CHAPTER：再紧张一点"]
+    )
+    chapters = page.request.get(f"{base}/chapters").json()
+    assert [c["content"] for c in chapters] == [RAIN] * 3, "a revision is a proposal: the project is unchanged"
+    screenshot(page, "writing_revision_memory")

@@ -1,6 +1,8 @@
 // The writing workspace (seed 002): a project sidebar (create a project, add and edit its chapters and characters),
 // a chat with the writing assistant whose text appears as it streams, a chain's `user_input_required` as option
 // buttons answered through `POST /v1/runs/{id}/input`, and the draft's `check_result` issues beside the text.
+// Each project's chat is a conversation (`sessionId`, kept for the tab): the turns it remembers show above the log,
+// and a revision names the chapter it would become a new version of.
 
 import { apiJson, streamSse } from '../api.js';
 import { field, hinted, questionCard, text } from '../forms.js';
@@ -43,6 +45,10 @@ registerStrings({
     'writing.events': '运行事件',
     'writing.runId': '运行 {id}',
     'writing.runEnded': '运行结束：{status}',
+    'writing.memory': '这段对话已记住 {count} 轮（{session}）',
+    'writing.memoryTurn': '{intent}：{text}',
+    'writing.newSession': '开始新对话',
+    'writing.revisionTarget': '改写稿：将成为第{position}章《{title}》的新版本（项目尚未改动）',
   },
   en: {
     'writing.title': 'Writing workspace',
@@ -79,6 +85,10 @@ registerStrings({
     'writing.events': 'Run events',
     'writing.runId': 'Run {id}',
     'writing.runEnded': 'Run ended: {status}',
+    'writing.memory': 'This conversation remembers {count} turn(s) ({session})',
+    'writing.memoryTurn': '{intent}: {text}',
+    'writing.newSession': 'New conversation',
+    'writing.revisionTarget': 'Revision: it would become a new version of chapter {position} “{title}” (the project is unchanged)',
   },
 });
 
@@ -223,6 +233,7 @@ export async function mount(root, ctx) {
   let projects = [];
   let projectId = ctx.params[0] || null;
   let chainContext = null;
+  let sessionId = null;
   const errors = h('div', { class: 'ws-errors' });
   const report = (err) => errors.append(errorBanner(err));
 
@@ -255,6 +266,16 @@ export async function mount(root, ctx) {
   const message = hinted('textarea', 'writing.messageHint', { rows: 2, required: true, maxlength: 20000 });
   const sendButton = text('button', 'writing.send', { type: 'submit', class: 'primary' });
   const chainNote = text('p', 'writing.continueChain', { class: 'muted', hidden: true });
+  const memorySummary = h('summary', {});
+  const memoryList = h('ol', { class: 'ws-memory-turns' });
+  const newSession = text('button', 'writing.newSession', { type: 'button', onClick: startSession });
+  const memory = h(
+    'details',
+    { class: 'ws-memory muted', hidden: true },
+    memorySummary,
+    memoryList,
+    h('div', { class: 'row' }, newSession),
+  );
   const composer = h(
     'form',
     { class: 'composer', onSubmit: send },
@@ -270,6 +291,7 @@ export async function mount(root, ctx) {
     { class: 'card ws-chat stack' },
     text('h2', 'writing.chat'),
     noProject,
+    memory,
     log,
     chainNote,
     composer,
@@ -320,9 +342,53 @@ export async function mount(root, ctx) {
     composer.hidden = false;
     chainContext = null;
     chainNote.hidden = true;
+    sessionId = sessionStorage.getItem(`ws-session-${id}`);
+    if (!sessionId) startSession();
+    else await showMemory();
     try {
       await Promise.all([chapters.load(base), characters.load(base)]);
       projectItems.hidden = false;
+    } catch (err) {
+      report(err);
+    }
+  }
+
+  /** A new conversation on the project: its own `sessionId`, kept for this tab, so its turns are remembered. */
+  function startSession() {
+    sessionId = `ws-${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`;
+    sessionStorage.setItem(`ws-session-${projectId}`, sessionId);
+    memory.hidden = true;
+    memoryList.replaceChildren();
+  }
+
+  /** What the conversation remembers: its kept turns (`GET .../sessions/{sessionId}/turns`). */
+  async function showMemory() {
+    const path = `/v1/writing/projects/${encodeURIComponent(projectId)}/sessions/${encodeURIComponent(sessionId)}/turns`;
+    try {
+      const { turns } = await apiJson(path);
+      memory.hidden = turns.length === 0;
+      memorySummary.textContent = t('writing.memory', { count: turns.length, session: sessionId });
+      memoryList.replaceChildren(
+        ...turns.map((turn) => h('li', {}, t('writing.memoryTurn', { intent: turn.intent || '—', text: turn.text }))),
+      );
+    } catch (err) {
+      report(err);
+    }
+  }
+
+  /** A revision names the chapter it would change; the run's state carries it. */
+  async function showTarget(runId) {
+    try {
+      const view = await apiJson(`/v1/runs/${encodeURIComponent(runId)}`);
+      const result = view.state?.result;
+      if (result?.targetChapterId)
+        log.append(
+          h(
+            'p',
+            { class: 'ws-revision-target', dataset: { chapterId: result.targetChapterId } },
+            t('writing.revisionTarget', { position: result.targetChapterPosition, title: result.targetChapterTitle }),
+          ),
+        );
     } catch (err) {
       report(err);
     }
@@ -347,7 +413,7 @@ export async function mount(root, ctx) {
     e.preventDefault();
     const textValue = message.value.trim();
     if (!textValue || !projectId) return;
-    const body = { text: textValue };
+    const body = { text: textValue, sessionId };
     if (chainContext) body.chainContext = chainContext;
     chainContext = null;
     chainNote.hidden = true;
@@ -417,6 +483,8 @@ export async function mount(root, ctx) {
         },
         onEvent,
       });
+      if (runId) await showTarget(runId);
+      await showMemory();
     } catch (err) {
       if (!abort.signal.aborted) log.append(errorBanner(err));
     } finally {
