@@ -78,8 +78,5 @@ def offline_revision(chapter: Chapter, english: bool) -> str:
             f"“{chapter.title}” was not rewritten; its current text follows unchanged."
         )
     else:
-        note = (
-            f"{offline_label('改写')}离线占位：未接入大模型，"
-            f"第{chapter.position}章《{chapter.title}》没有被改写，以下是原文。"
-        )
+        note = f"{offline_label('改写')}离线占位：第{chapter.position}章《{chapter.title}》没有被改写，以下是原文。"
     return f"{note}\n\n{chapter.content}"
