@@ -86,11 +86,13 @@ class WritingHarness(FamilyHarness):
         chain_context: ChainContext | None = None,
         input_timeout_seconds: float = 24 * 3600,
         owner: str = OWNER,
+        session_id: str | None = None,
     ) -> WorkflowHandle[WritingWorkflow, WritingResult]:
         run_input = WritingRunInput(
             owner=owner,
             project_id=project_id,
             text=text,
+            session_id=session_id,
             chain_context=chain_context,
             llm_configured=self.settings.llm_provider is not None,
             deadline_seconds=self.settings.writing_run_deadline_seconds,

@@ -1,6 +1,7 @@
 """Writing runs replay under the strict sandbox (the worker runs them unsandboxed; see `worker.WORKFLOW_RUNNER`):
 a single-agent run with parallel preprocessing, a chain that waited for the writer's choice, the relationship
-update a character design started, and a run whose text streamed in as signals."""
+update a character design started, a run whose text streamed in as signals, and runs in a conversation, which
+record their turn (issue 28) behind the `writing-session-turns` patch."""
 
 from pathlib import Path
 
@@ -44,3 +45,22 @@ async def test_a_streamed_run_replays_under_the_strict_sandbox(
     assert len(outcome.of_type("content")) > 1
     result = await strict_replayer().replay_workflow(history)
     assert result.replay_failure is None
+
+
+async def test_runs_in_a_conversation_record_their_turn_and_replay(writing: WritingHarness, project: str) -> None:
+    revision = await writing.run(project, "改写第一章，让节奏更紧凑", session_id="s1")
+    follow_up = await writing.run(project, "再紧张一点", session_id="s1")
+
+    replayer = strict_replayer()
+    for outcome in (revision, follow_up):
+        history = await outcome.handle.fetch_history()
+        scheduled = [
+            e.activity_task_scheduled_event_attributes.activity_type.name
+            for e in history.events
+            if e.HasField("activity_task_scheduled_event_attributes")
+        ]
+        markers = [e for e in history.events if e.HasField("marker_recorded_event_attributes")]
+        assert scheduled[-1] == "writing.record_turn" and markers, "the turn is recorded behind the patch's marker"
+        result = await replayer.replay_workflow(history)
+        assert result.replay_failure is None
+    assert follow_up.state.result is not None and follow_up.state.result.target_chapter_position == 1
