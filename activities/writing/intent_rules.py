@@ -191,20 +191,27 @@ _FOLLOW_UP = re.compile(
     r"^(再|更|还|稍微|稍稍|多|少|继续|接着)"
     r"|(一点|一些|一下|点儿)[。！!.～~]*$"
     r"|^(a (bit|little) |even |much |way )?(more|less|again|shorter|longer|tighter|faster|slower)\b"
-    r"|^(make it|do it|try it|once) (again|more|less|shorter|longer)",
+    r"|^(make it|do it|try it|once) (again|more|less|\w+er)\b",
     re.IGNORECASE,
 )
+_ADJUSTMENTS = {WritingIntent.ANALYZE_PACING, WritingIntent.ANALYZE_STYLE}
+"""What a short follow-up may mention and still be one: "节奏再快一点" after a revision asks for a faster
+revision, not for an analysis of the pace."""
 FOLLOW_UP_CHARS = 30
 """A follow-up is short: "再紧张一点", "a bit more"; a longer request says what it wants itself."""
 
 
 def follow_up_revision(text: str, last: SessionTurn | None) -> IntentResult | None:
-    """Issue 28: a short follow-up ("再紧张一点", "even tighter") to a revision revises the same chapter again;
-    None when `text` is no such follow-up, names its own intent, or the last turn was not a revision."""
+    """Issue 28: a short follow-up ("再紧张一点", "节奏再快一点", "even tighter") to a revision revises the same
+    chapter again; None when `text` is no such follow-up, names another intent of its own (a new revision, a
+    scene, a summary), or the last turn was not a revision. Asked before the other rules."""
     stripped = text.strip()
     if last is None or last.intent is not WritingIntent.REVISE_CHAPTER or last.target_chapter_position is None:
         return None
-    if len(stripped) > FOLLOW_UP_CHARS or not _FOLLOW_UP.search(stripped) or unambiguous_intent(stripped):
+    if len(stripped) > FOLLOW_UP_CHARS or not _FOLLOW_UP.search(stripped):
+        return None
+    named = unambiguous_intent(stripped)
+    if named is not None and named.intent not in _ADJUSTMENTS:
         return None
     chapter = ExtractedEntity(kind="chapter", text=str(last.target_chapter_position))
     return IntentResult(

@@ -41,7 +41,7 @@ class LlmRoute(BaseModel):
 
 
 class Router:
-    """The router activity: an unambiguous rule, a follow-up to the conversation's last revision, then the LLM when
+    """The router activity: a follow-up to the conversation's last revision, an unambiguous rule, then the LLM when
     one is configured and asked for, then the first matching rule, then GENERAL_CHAT."""
 
     def __init__(self, llm: LLMClient | None = None, memory: ConversationMemory | None = None) -> None:
@@ -50,14 +50,15 @@ class Router:
 
     @nodes.ROUTER.defn
     async def route(self, request: RouteRequest) -> IntentResult:
-        sure = unambiguous_intent(request.text)  # microseconds of regular expressions: fine on the loop
-        if sure is not None:
-            return sure
         memory = self._memory
         turns = [] if memory is None else await memory.turns(request.owner, request.project_id, request.session_id)
+        # microseconds of regular expressions: fine on the loop
         follow_up = follow_up_revision(request.text, turns[-1] if turns else None)
         if follow_up is not None:
             return follow_up
+        sure = unambiguous_intent(request.text)
+        if sure is not None:
+            return sure
         if self._llm is None or not request.use_llm:
             return match_intent(request.text) or IntentResult(
                 intent=WritingIntent.GENERAL_CHAT,

@@ -3,14 +3,20 @@ or Chinese numerals) or title, a short follow-up to a revision revises the same 
 project's chapter the request names, or a clear problem when there is none (nothing invented)."""
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from temporalio.testing import ActivityEnvironment
 
 from activities.writing.intent_rules import follow_up_revision, match_intent, unambiguous_intent
+from activities.writing.memory import ConversationMemory
 from activities.writing.revision import offline_revision, revision_target
+from activities.writing.router import Router
 from models.writing.intents import WORKFLOW_FOR_INTENT, CreationPhase, IntentResult, WorkflowKind, WritingIntent
+from models.writing.nodes import RouteRequest
 from models.writing.projects import Chapter
-from models.writing.sessions import SessionTurn
+from models.writing.sessions import SessionTurn, TurnIn
+from stores.writing_sessions import SessionStore
 
 W = WritingIntent
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -102,7 +108,9 @@ def test_a_revision_that_names_no_chapter_targets_the_conversation_s_last_revisi
     assert target.chapter == CHAPTERS[1]
 
 
-@pytest.mark.parametrize("text", ["再紧张一点", "更快一些", "再改一下", "even tighter", "a bit more"])
+@pytest.mark.parametrize(
+    "text", ["再紧张一点", "更快一些", "再改一下", "节奏再快一点", "even tighter", "a bit more", "make it darker"]
+)
 def test_a_short_follow_up_to_a_revision_revises_the_same_chapter(text: str) -> None:
     result = follow_up_revision(text, turn(W.REVISE_CHAPTER, 2, "ch2"))
 
@@ -117,6 +125,8 @@ def test_a_short_follow_up_to_a_revision_revises_the_same_chapter(text: str) -> 
         ("再紧张一点", turn(W.WRITE_CONTENT, None)),
         ("写一段林舟和苏念在码头打斗的场景", turn(W.REVISE_CHAPTER, 2, "ch2")),
         ("总结一下", turn(W.REVISE_CHAPTER, 2, "ch2")),
+        ("再改写第三章", turn(W.REVISE_CHAPTER, 2, "ch2")),
+        ("节奏再快一点", turn(W.WRITE_CONTENT, None)),
         ("林舟在码头等到了天亮，苏念却一直没有出现，他该怎么办", turn(W.REVISE_CHAPTER, 2, "ch2")),
     ],
 )
@@ -129,3 +139,32 @@ def test_the_offline_revision_says_it_is_a_placeholder_in_the_request_s_language
 
     assert "离线占位" in chinese and "没有被改写" in chinese and chinese.endswith(CHAPTERS[1].content)
     assert "Offline placeholder" in english and "not rewritten" in english
+
+
+async def test_the_router_reads_the_conversation_and_sends_a_follow_up_to_the_last_revision_s_chapter(
+    tmp_path: Path,
+) -> None:
+    store = SessionStore.under(tmp_path, keep=5)
+    store.record(
+        TurnIn(
+            owner="alice",
+            project_id="p",
+            session_id="s1",
+            run_id="writing-1",
+            text="改写第二章，让节奏更紧凑",
+            intent=W.REVISE_CHAPTER,
+            answer="……",
+            target_chapter_id="ch2",
+            target_chapter_position=2,
+        )
+    )
+    router = Router(None, ConversationMemory(store, budget_tokens=1000))
+
+    async def route(text: str, owner: str = "alice", session: str = "s1") -> IntentResult:
+        request = RouteRequest(text=text, use_llm=False, owner=owner, project_id="p", session_id=session)
+        return await ActivityEnvironment().run(router.route, request)
+
+    followed = await route("节奏再快一点")
+    assert followed.intent == W.REVISE_CHAPTER and [e.text for e in followed.entities] == ["2"]
+    assert (await route("节奏再快一点", owner="bob")).intent == W.ANALYZE_PACING, "bob's session is not alice's"
+    assert (await route("节奏再快一点", session="s2")).intent == W.ANALYZE_PACING
