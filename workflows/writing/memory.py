@@ -54,4 +54,4 @@ class SessionMemory:
         try:
             await request.run.call(nodes.RECORD_TURN, turn, policies.WRITING_POSTPROCESS, summary="record the turn")
         except NodeFailed as err:
-            request.thought(END, f"这一轮没能记入对话记忆：{err.cause}", level="warning")
+            request.thought(request.run.node, f"这一轮没能记入对话记忆：{err.cause}", level="warning")
