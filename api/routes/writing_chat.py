@@ -16,6 +16,7 @@ from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import run_search_attributes
 from api.routes import writing as projects
+from api.routes import writing_chapters, writing_export
 from api.routes.writing import Projects, call_store
 from models.settings import Settings
 from models.writing.errors import WritingErrorCode
@@ -91,6 +92,7 @@ async def start_writing(
 
 
 GATEWAY = FamilyGateway(
-    routers=(projects.router, router), services=lambda settings: {"projects": ProjectStore.under(settings.data_dir)}
+    routers=(projects.router, writing_chapters.router, writing_export.router, router),
+    services=lambda settings: {"projects": ProjectStore.under(settings.data_dir)},
 )
 """The writing family's routes: the writers' projects (`api.routes.writing`) and the conversation about them."""

@@ -138,6 +138,8 @@ class AgentResult(CamelModel):
     relationships: list[RelationshipEdge] = Field(default_factory=list)
     issues: list[ConsistencyIssue] = Field(default_factory=list)
     options: list[BrainstormOption] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    target_chapter_id: str | None = None
+    """The chapter a revision rewrites: applying this result makes a `revision` version of it (else a `draft`)."""
 
 
 CONTENT_SIGNAL = "content_delta"
