@@ -16,6 +16,7 @@ from api.errors import ApiError
 from api.routes.runs import answered, owned_run
 from api.routes.writing import IfMatch, Projects, call_store, tagged
 from models.errors import ErrorCode
+from models.writing.agents import AgentResult
 from models.writing.chapters import (
     ApplyAsChapterIn,
     ApplyToChapterIn,
@@ -24,6 +25,7 @@ from models.writing.chapters import (
     ChapterVersion,
     ChapterVersionInfo,
     VersionSource,
+    draft_source,
 )
 from models.writing.errors import WritingErrorCode
 from models.writing.projects import Chapter, ChapterIn
@@ -104,7 +106,7 @@ async def apply_as_chapter(
     `position` (the later chapters move down one) or last; titled `title`, else after the run's request."""
     state = await finished_run(client, principal, project_id, body.run_id)
     title = body.title or _title_from(state.text)
-    chapter = _chapter(title, _draft_of(state))
+    chapter = _chapter(title, _result_of(state).text)
     added = await call_store(
         store, store.add_chapter, principal, project_id, chapter, body.position, "draft", body.run_id
     )
@@ -130,9 +132,8 @@ async def apply_to_chapter(
     text = body.text
     if body.run_id is not None:
         state = await finished_run(client, principal, project_id, body.run_id)
-        target = state.result.target_chapter_id if state.result else None
-        source = "revision" if target == chapter_id else "draft"
-        text = text if text is not None else _draft_of(state)
+        source = draft_source(_result_of(state), chapter_id)
+        text = text if text is not None else _result_of(state).text
     chapter = _chapter(body.title or current.title, text or "")
     # without If-Match, the chapter as just read: a change in between is a 412, not a title silently reverted
     version = current.version if expected is None else expected
@@ -170,9 +171,9 @@ def _chapter(title: str, content: str) -> ChapterIn:
         raise ApiError(422, ErrorCode.INVALID_REQUEST, f"草稿不能成为章节：{problems}") from err
 
 
-def _draft_of(state: WritingState) -> str:
+def _result_of(state: WritingState) -> AgentResult:
     assert state.result is not None  # finished_run refuses a run without one
-    return state.result.text
+    return state.result
 
 
 def _title_from(request: str) -> str:

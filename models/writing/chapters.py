@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, model_validator
 
 from models.base import CamelModel, RequestModel
+from models.writing.agents import AgentResult
 from models.writing.projects import MAX_CHAPTER_CHARS, MAX_CHAPTER_NUMBER, MAX_NAME
 
 MAX_RUN_ID = 200
@@ -18,6 +19,12 @@ ItemId = Annotated[str, Field(min_length=1, max_length=MAX_ID)]
 VersionSource = Literal["manual", "draft", "revision", "restore"]
 """What produced a version: the writer's own edit, a writing run's draft, a run's revision of this chapter, or a
 restore of an earlier version."""
+
+
+def draft_source(result: AgentResult, chapter_id: str) -> VersionSource:
+    """What a run's answer is when applied to chapter `chapter_id`: a `revision` when the run rewrote that very
+    chapter (its result names it as `target_chapter_id`), else a `draft`."""
+    return "revision" if result.target_chapter_id == chapter_id else "draft"
 
 
 class ChapterVersionInfo(CamelModel):
