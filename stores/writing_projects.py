@@ -298,6 +298,7 @@ class ProjectStore:
                 "UPDATE chapters SET position = position + 1 WHERE project_id = ? AND position >= ?",
                 (project_id, place),
             )
+            _renumber_plot_loops(db, project_id, {n: n + 1 for n in range(place, count + 1)})
             added = _insert(db, _CHAPTERS, project_id, chapter, position=place)
             chapter_versions.keep(db, added.chapter_id, source, run_id)
             return added
@@ -329,20 +330,23 @@ class ProjectStore:
         with self._editing(owner, project_id) as db:
             position = _row(db, _CHAPTERS, project_id, chapter_id)["position"]
             _remove(db, _CHAPTERS, project_id, chapter_id, if_match)
+            (left,) = db.execute("SELECT COUNT(*) FROM chapters WHERE project_id = ?", (project_id,)).fetchone()
             db.execute(
                 "UPDATE chapters SET position = position - 1 WHERE project_id = ? AND position > ?",
                 (project_id, position),
             )
+            _renumber_plot_loops(db, project_id, {position: None} | {n: n - 1 for n in range(position + 1, left + 2)})
 
     def reorder_chapters(self, owner: str, project_id: str, chapter_ids: list[str]) -> list[Chapter]:
         """The chapters numbered 1..n in the order of `chapter_ids`, which must name each of them exactly once
         (`ChapterOrderError` otherwise)."""
         with self._editing(owner, project_id) as db:
-            current = {row["id"] for row in db.execute("SELECT id FROM chapters WHERE project_id = ?", (project_id,))}
+            rows = db.execute("SELECT id, position FROM chapters WHERE project_id = ?", (project_id,)).fetchall()
+            current = {row["id"]: row["position"] for row in rows}
             if len(set(chapter_ids)) != len(chapter_ids):
                 raise ChapterOrderError("chapterIds names a chapter more than once")
-            if set(chapter_ids) != current:
-                missing, unknown = len(current - set(chapter_ids)), len(set(chapter_ids) - current)
+            if set(chapter_ids) != current.keys():
+                missing, unknown = len(current.keys() - set(chapter_ids)), len(set(chapter_ids) - current.keys())
                 raise ChapterOrderError(
                     f"chapterIds must list every chapter once: {missing} missing, {unknown} unknown"
                 )
@@ -350,6 +354,7 @@ class ProjectStore:
                 "UPDATE chapters SET position = ? WHERE id = ? AND position != ?",
                 [(place, chapter_id, place) for place, chapter_id in enumerate(chapter_ids, start=1)],
             )
+            _renumber_plot_loops(db, project_id, {current[c]: n for n, c in enumerate(chapter_ids, start=1)})
             return _rows(db, _CHAPTERS, project_id)
 
     def chapter_versions(self, owner: str, project_id: str, chapter_id: str) -> list[ChapterVersionInfo]:
@@ -528,6 +533,23 @@ class ProjectStore:
     ) -> None:
         with self._editing(owner, project_id) as db:
             _remove(db, table, project_id, item_id, if_match)
+
+
+def _renumber_plot_loops(db: sqlite3.Connection, project_id: str, moved: dict[int, int | None]) -> None:
+    """The chapter numbers the project's plot loops name (planted in, resolved in), moved as the chapters were:
+    `moved` maps an old number to its new one (None: that chapter is gone); numbers not in it stay."""
+    loops = db.execute(
+        "SELECT id, planted_in_chapter, resolved_in_chapter FROM plot_loops WHERE project_id = ?", (project_id,)
+    ).fetchall()
+    for loop in loops:
+        before = (loop["planted_in_chapter"], loop["resolved_in_chapter"])
+        after = tuple(moved.get(number, number) if number is not None else None for number in before)
+        if after != before:
+            db.execute(
+                "UPDATE plot_loops SET planted_in_chapter = ?, resolved_in_chapter = ?, version = version + 1 "
+                "WHERE id = ?",
+                (*after, loop["id"]),
+            )
 
 
 def _require_project(db: sqlite3.Connection, owner: str, project_id: str) -> None:

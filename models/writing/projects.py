@@ -117,7 +117,8 @@ class Chapter(CamelModel):
     project_id: str
     position: int
     """1, 2, ... n in the book's order, without gaps (the chapter number a writer refers to): a new chapter comes
-    last unless placed, a deleted one closes its gap, and the writer may reorder them."""
+    last unless placed, a deleted one closes its gap, and the writer may reorder them; the chapter numbers plot loops
+    name move with their chapters (a deleted chapter's become null)."""
     title: str
     content: str
     updated_at: datetime

@@ -54,8 +54,11 @@ async def test_every_write_keeps_a_version_that_can_be_read_diffed_and_restored(
 async def test_chapters_reorder_and_a_delete_closes_the_gap(gateway: Gateway) -> None:
     http = gateway.http
     base, ids = await three_chapters(gateway)
+    loop = {"title": "玉佩", "plantedInChapter": 2, "resolvedInChapter": 3}  # planted in 码头, resolved in 旧案
+    loop_url = f"{base}/plot-loops/{(await http.post(f'{base}/plot-loops', json=loop)).json()['plotLoopId']}"
 
     reordered = await http.post(f"{base}/chapters/order", json={"chapterIds": [ids[2], ids[0], ids[1]]})
+    loop_reordered = (await http.get(loop_url)).json()
     twice = await http.post(f"{base}/chapters/order", json={"chapterIds": [ids[2], ids[2], ids[1]]})
     partial = await http.post(f"{base}/chapters/order", json={"chapterIds": [ids[2], ids[0]]})
     deleted = await http.delete(f"{base}/chapters/{ids[0]}")
@@ -67,6 +70,9 @@ async def test_chapters_reorder_and_a_delete_closes_the_gap(gateway: Gateway) ->
     assert twice.json()["error"]["code"] == partial.json()["error"]["code"] == "CHAPTER_ORDER_INVALID"
     assert deleted.status_code == 204
     assert [(c["position"], c["title"]) for c in after] == [(1, "旧案"), (2, "码头")]
+    assert (loop_reordered["plantedInChapter"], loop_reordered["resolvedInChapter"]) == (3, 1), "the chapters moved"
+    loop_after = (await http.get(loop_url)).json()
+    assert (loop_after["plantedInChapter"], loop_after["resolvedInChapter"]) == (2, 1)
 
 
 async def finished_draft(gateway: Gateway, base: str) -> str:

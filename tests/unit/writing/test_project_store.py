@@ -251,3 +251,22 @@ def test_a_chapter_keeps_its_last_versions_only(store: ProjectStore) -> None:
     numbers = [v.number for v in store.chapter_versions(OWNER, project, chapter.chapter_id)]
 
     assert len(numbers) == KEPT_VERSIONS and numbers[0] == KEPT_VERSIONS + 5 and numbers[-1] == 6
+
+
+def test_a_chapter_placed_before_others_moves_them_and_the_plot_loops_that_name_them(store: ProjectStore) -> None:
+    project = new_project(store)
+    store.add_chapter(OWNER, project, ChapterIn(title="雨夜"))
+    store.add_chapter(OWNER, project, ChapterIn(title="码头"))
+    loop = store.add_plot_loop(OWNER, project, PlotLoopIn(title="玉佩", planted_in_chapter=1, resolved_in_chapter=2))
+
+    store.add_chapter(OWNER, project, ChapterIn(title="序章"), position=1)
+    store.add_chapter(OWNER, project, ChapterIn(title="尾声"), position=99)
+
+    assert [(c.position, c.title) for c in store.chapters(OWNER, project)] == [
+        (1, "序章"),
+        (2, "雨夜"),
+        (3, "码头"),
+        (4, "尾声"),
+    ]
+    moved = store.plot_loop(OWNER, project, loop.plot_loop_id)
+    assert (moved.planted_in_chapter, moved.resolved_in_chapter, moved.version) == (2, 3, 2)
