@@ -6,7 +6,7 @@ only to the principal that created it (anyone else gets the 404 of an item that 
 with 412 `ITEM_CHANGED` and the current ETag, so no edit is lost silently. Without `If-Match` a write just applies."""
 
 from collections.abc import Callable
-from typing import Annotated, ParamSpec, Protocol, TypeVar
+from typing import Annotated, Any, ParamSpec, Protocol, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 
@@ -70,6 +70,10 @@ def if_match(
 
 
 IfMatch = Annotated[int | None, Depends(if_match)]
+WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"description": "INVALID_IF_MATCH: If-Match is not an ETag"},
+    412: {"description": "ITEM_CHANGED: If-Match names an older version; the ETag header names the current one"},
+}
 
 
 def etag(version: int) -> str:
@@ -135,7 +139,7 @@ async def get_project(project_id: str, response: Response, store: Projects, prin
     return project
 
 
-@router.delete("/{project_id}", status_code=204, response_class=Response)
+@router.delete("/{project_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES)
 async def delete_project(project_id: str, store: Projects, principal: Principal, expected: IfMatch) -> Response:
     """The project with all its chapters, characters and notes; runs already started on it end with
     PROJECT_NOT_FOUND where they next read it."""
@@ -161,7 +165,7 @@ async def get_chapter(
     return tagged(response, await call_store(store, store.chapter, principal, project_id, chapter_id))
 
 
-@router.put("/{project_id}/chapters/{chapter_id}", response_model=Chapter)
+@router.put("/{project_id}/chapters/{chapter_id}", response_model=Chapter, responses=WRITE_RESPONSES)
 async def update_chapter(
     project_id: str,
     chapter_id: str,
@@ -176,7 +180,9 @@ async def update_chapter(
     )
 
 
-@router.delete("/{project_id}/chapters/{chapter_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/chapters/{chapter_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_chapter(
     project_id: str, chapter_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:
@@ -202,7 +208,7 @@ async def get_character(
     return tagged(response, await call_store(store, store.character, principal, project_id, character_id))
 
 
-@router.put("/{project_id}/characters/{character_id}", response_model=Character)
+@router.put("/{project_id}/characters/{character_id}", response_model=Character, responses=WRITE_RESPONSES)
 async def update_character(
     project_id: str,
     character_id: str,
@@ -217,7 +223,9 @@ async def update_character(
     )
 
 
-@router.delete("/{project_id}/characters/{character_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/characters/{character_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_character(
     project_id: str, character_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:
@@ -244,7 +252,7 @@ async def get_plot_loop(
     return tagged(response, await call_store(store, store.plot_loop, principal, project_id, plot_loop_id))
 
 
-@router.put("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop)
+@router.put("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop, responses=WRITE_RESPONSES)
 async def update_plot_loop(
     project_id: str,
     plot_loop_id: str,
@@ -259,7 +267,9 @@ async def update_plot_loop(
     )
 
 
-@router.delete("/{project_id}/plot-loops/{plot_loop_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/plot-loops/{plot_loop_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_plot_loop(
     project_id: str, plot_loop_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:
@@ -285,7 +295,7 @@ async def get_style_sample(
     return tagged(response, await call_store(store, store.style_sample, principal, project_id, sample_id))
 
 
-@router.put("/{project_id}/style-samples/{sample_id}", response_model=StyleSample)
+@router.put("/{project_id}/style-samples/{sample_id}", response_model=StyleSample, responses=WRITE_RESPONSES)
 async def update_style_sample(
     project_id: str,
     sample_id: str,
@@ -300,7 +310,9 @@ async def update_style_sample(
     )
 
 
-@router.delete("/{project_id}/style-samples/{sample_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/style-samples/{sample_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_style_sample(
     project_id: str, sample_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:
@@ -326,7 +338,7 @@ async def get_world_note(
     return tagged(response, await call_store(store, store.world_note, principal, project_id, note_id))
 
 
-@router.put("/{project_id}/world-notes/{note_id}", response_model=WorldNote)
+@router.put("/{project_id}/world-notes/{note_id}", response_model=WorldNote, responses=WRITE_RESPONSES)
 async def update_world_note(
     project_id: str,
     note_id: str,
@@ -341,7 +353,9 @@ async def update_world_note(
     )
 
 
-@router.delete("/{project_id}/world-notes/{note_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/world-notes/{note_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_world_note(
     project_id: str, note_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:
@@ -381,7 +395,7 @@ async def get_relationship(
     return tagged(response, await call_store(store, store.relationship, principal, project_id, relationship_id))
 
 
-@router.put("/{project_id}/relationships/{relationship_id}", response_model=Relationship)
+@router.put("/{project_id}/relationships/{relationship_id}", response_model=Relationship, responses=WRITE_RESPONSES)
 async def update_relationship(
     project_id: str,
     relationship_id: str,
@@ -398,7 +412,9 @@ async def update_relationship(
     )
 
 
-@router.delete("/{project_id}/relationships/{relationship_id}", status_code=204, response_class=Response)
+@router.delete(
+    "/{project_id}/relationships/{relationship_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
 async def delete_relationship(
     project_id: str, relationship_id: str, store: Projects, principal: Principal, expected: IfMatch
 ) -> Response:

@@ -6,7 +6,7 @@ import asyncio
 import difflib
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Path, Query, Response
 from pydantic import ValidationError
 from temporalio.client import WorkflowExecutionStatus
 
@@ -14,7 +14,7 @@ from api.bodies import StrictJsonRoute
 from api.deps import Principal, TemporalClient
 from api.errors import ApiError
 from api.routes.runs import answered, owned_run
-from api.routes.writing import IfMatch, Projects, call_store, tagged
+from api.routes.writing import WRITE_RESPONSES, IfMatch, Projects, call_store, tagged
 from models.errors import ErrorCode
 from models.writing.agents import AgentResult
 from models.writing.chapters import (
@@ -36,7 +36,10 @@ router = APIRouter(prefix="/v1/writing/projects", tags=["writing"], route_class=
 
 MAX_DIFF_LINES = 4_000
 """A diff longer than this many lines is cut (the last line says so): two whole rewrites of a long chapter."""
-_VERSION = Annotated[int, Query(ge=1, description="a version number of the same chapter")]
+MAX_VERSION_NUMBER = 2**31
+"""Past any chapter's number of writes, and inside SQLite's integers."""
+_AGAINST = Annotated[int, Query(ge=1, le=MAX_VERSION_NUMBER, description="a version number of the same chapter")]
+_NUMBER = Annotated[int, Path(ge=1, le=MAX_VERSION_NUMBER, description="a version number of the chapter")]
 
 
 @router.get("/{project_id}/chapters/{chapter_id}/versions", response_model=list[ChapterVersionInfo])
@@ -50,7 +53,7 @@ async def list_versions(
 
 @router.get("/{project_id}/chapters/{chapter_id}/versions/{number}", response_model=ChapterVersion)
 async def get_version(
-    project_id: str, chapter_id: str, number: int, store: Projects, principal: Principal
+    project_id: str, chapter_id: str, number: _NUMBER, store: Projects, principal: Principal
 ) -> ChapterVersion:
     """One version with its text; 404 `CHAPTER_VERSION_NOT_FOUND` for one the chapter does not keep."""
     return await call_store(store, store.chapter_version, principal, project_id, chapter_id, number)
@@ -58,7 +61,7 @@ async def get_version(
 
 @router.get("/{project_id}/chapters/{chapter_id}/versions/{number}/diff", response_model=ChapterDiff)
 async def diff_versions(
-    project_id: str, chapter_id: str, number: int, against: _VERSION, store: Projects, principal: Principal
+    project_id: str, chapter_id: str, number: _NUMBER, against: _AGAINST, store: Projects, principal: Principal
 ) -> ChapterDiff:
     """What changed from version `against` to version `number`, as a unified diff of their lines."""
     old = await call_store(store, store.chapter_version, principal, project_id, chapter_id, against)
@@ -67,11 +70,13 @@ async def diff_versions(
     return ChapterDiff(number=number, against=against, diff=diff)
 
 
-@router.post("/{project_id}/chapters/{chapter_id}/versions/{number}/restore", response_model=Chapter)
+@router.post(
+    "/{project_id}/chapters/{chapter_id}/versions/{number}/restore", response_model=Chapter, responses=WRITE_RESPONSES
+)
 async def restore_version(
     project_id: str,
     chapter_id: str,
-    number: int,
+    number: _NUMBER,
     response: Response,
     store: Projects,
     principal: Principal,
@@ -113,7 +118,7 @@ async def apply_as_chapter(
     return tagged(response, added)
 
 
-@router.post("/{project_id}/chapters/{chapter_id}/apply", response_model=Chapter)
+@router.post("/{project_id}/chapters/{chapter_id}/apply", response_model=Chapter, responses=WRITE_RESPONSES)
 async def apply_to_chapter(
     project_id: str,
     chapter_id: str,
