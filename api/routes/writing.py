@@ -148,9 +148,11 @@ async def delete_project(project_id: str, store: Projects, principal: Principal,
 
 
 @router.post("/{project_id}/chapters", response_model=Chapter, status_code=201)
-async def add_chapter(project_id: str, body: ChapterIn, store: Projects, principal: Principal) -> Chapter:
+async def add_chapter(
+    project_id: str, body: ChapterIn, response: Response, store: Projects, principal: Principal
+) -> Chapter:
     """A chapter `{title, content}`, numbered after the project's last one."""
-    return await call_store(store, store.add_chapter, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_chapter, principal, project_id, body))
 
 
 @router.get("/{project_id}/chapters", response_model=list[Chapter])
@@ -191,9 +193,11 @@ async def delete_chapter(
 
 
 @router.post("/{project_id}/characters", response_model=Character, status_code=201)
-async def add_character(project_id: str, body: CharacterIn, store: Projects, principal: Principal) -> Character:
+async def add_character(
+    project_id: str, body: CharacterIn, response: Response, store: Projects, principal: Principal
+) -> Character:
     """A character `{name, description}`."""
-    return await call_store(store, store.add_character, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_character, principal, project_id, body))
 
 
 @router.get("/{project_id}/characters", response_model=list[Character])
@@ -234,9 +238,11 @@ async def delete_character(
 
 
 @router.post("/{project_id}/plot-loops", response_model=PlotLoop, status_code=201)
-async def add_plot_loop(project_id: str, body: PlotLoopIn, store: Projects, principal: Principal) -> PlotLoop:
+async def add_plot_loop(
+    project_id: str, body: PlotLoopIn, response: Response, store: Projects, principal: Principal
+) -> PlotLoop:
     """A plot loop (伏笔) `{title, description, status, plantedInChapter, resolvedInChapter}`."""
-    return await call_store(store, store.add_plot_loop, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_plot_loop, principal, project_id, body))
 
 
 @router.get("/{project_id}/plot-loops", response_model=list[PlotLoop])
@@ -278,9 +284,11 @@ async def delete_plot_loop(
 
 
 @router.post("/{project_id}/style-samples", response_model=StyleSample, status_code=201)
-async def add_style_sample(project_id: str, body: StyleSampleIn, store: Projects, principal: Principal) -> StyleSample:
+async def add_style_sample(
+    project_id: str, body: StyleSampleIn, response: Response, store: Projects, principal: Principal
+) -> StyleSample:
     """A passage in the writer's voice `{title, text}`, which the writer agent imitates."""
-    return await call_store(store, store.add_style_sample, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_style_sample, principal, project_id, body))
 
 
 @router.get("/{project_id}/style-samples", response_model=list[StyleSample])
@@ -321,9 +329,11 @@ async def delete_style_sample(
 
 
 @router.post("/{project_id}/world-notes", response_model=WorldNote, status_code=201)
-async def add_world_note(project_id: str, body: WorldNoteIn, store: Projects, principal: Principal) -> WorldNote:
+async def add_world_note(
+    project_id: str, body: WorldNoteIn, response: Response, store: Projects, principal: Principal
+) -> WorldNote:
     """A note on the story's world (设定) `{title, content}`."""
-    return await call_store(store, store.add_world_note, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_world_note, principal, project_id, body))
 
 
 @router.get("/{project_id}/world-notes", response_model=list[WorldNote])
@@ -379,7 +389,7 @@ async def upsert_relationship(
     relationship, outcome = await call_store(store, store.upsert_relationship, principal, project_id, body)
     if outcome != "added":
         response.status_code = 200
-    return relationship
+    return tagged(response, relationship)
 
 
 @router.get("/{project_id}/relationships", response_model=list[Relationship])

@@ -31,7 +31,8 @@ async def test_two_editors_appending_to_the_same_item_lose_no_line(
 ) -> None:
     http = gateway.http
     base = await new_project(gateway)
-    created = (await http.post(f"{base}/{kind}", json=body)).json()
+    added = await http.post(f"{base}/{kind}", json=body)
+    created = added.json()
     url = f"{base}/{kind}/{created[next(key for key in created if key.endswith('Id') and key != 'projectId')]}"
     first_read, second_read = await http.get(url), await http.get(url)
     tag = first_read.headers["etag"]
@@ -45,7 +46,7 @@ async def test_two_editors_appending_to_the_same_item_lose_no_line(
         url, json=appended(second_read.json(), "第二位编辑的一行"), headers={"If-Match": second_read.headers["etag"]}
     )
 
-    assert tag == second_read.headers["etag"] == '"1"' and first_read.json()["version"] == 1
+    assert added.headers["etag"] == tag == second_read.headers["etag"] == '"1"' and first_read.json()["version"] == 1
     assert first.status_code == 200 and first.headers["etag"] == '"2"'
     assert second.status_code == 412, second.text
     assert second.json()["error"]["code"] == "ITEM_CHANGED" and second.headers["etag"] == '"2"'
