@@ -139,7 +139,10 @@ class AgentResult(CamelModel):
     issues: list[ConsistencyIssue] = Field(default_factory=list)
     options: list[BrainstormOption] = Field(default_factory=list, max_length=MAX_OPTIONS)
     target_chapter_id: str | None = None
-    """The chapter a revision rewrites: applying this result makes a `revision` version of it (else a `draft`)."""
+    """A revision (REVISE_CHAPTER): the chapter its text is a proposed new version of; the project is unchanged
+    until the writer applies it."""
+    target_chapter_position: int | None = None
+    target_chapter_title: str | None = None
 
 
 CONTENT_SIGNAL = "content_delta"
