@@ -3,9 +3,12 @@ relationships between characters): a small SQLite document store under `DATA_DIR
 shared by the gateway (which edits them) and the worker (whose agents read them, and whose retrieval index is
 built from `documents`). Every call names the owning principal: a project of another principal is not found, like
 one that does not exist. Every change to a project raises its `revision` in the same transaction, so an index
-knows when it is stale. A database made by an earlier version gains the new tables and columns when it is opened;
-nothing in it is lost. The methods block (one short connection each, WAL so readers never wait for a writer);
-async callers run them in a thread with `run`."""
+knows when it is stale. Every item has a `version` too (its ETag): a write may name the version it read
+(`if_match`), and is refused with `StaleVersionError` when the item changed since, in the same transaction as the
+write, so of two editors racing exactly one wins. Chapters are numbered 1..n without gaps, and every write of one
+keeps a version of it (`stores.chapter_versions`). A database made by an earlier version gains the new tables and
+columns when it is opened (its chapters get their text as version 1); nothing in it is lost. The methods block
+(one short connection each, WAL so readers never wait for a writer); async callers run them in a thread with `run`."""
 
 import asyncio
 import sqlite3
@@ -20,6 +23,7 @@ from typing import Any, Generic, Literal, ParamSpec, TypeVar
 from pydantic import BaseModel
 
 from models.base import CamelModel
+from models.writing.chapters import ChapterVersion, ChapterVersionInfo, VersionSource
 from models.writing.context import IndexDocument
 from models.writing.projects import (
     Chapter,
@@ -37,6 +41,7 @@ from models.writing.projects import (
     WorldNote,
     WorldNoteIn,
 )
+from stores import chapter_versions
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -72,7 +77,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS relationships_by_pair
     ON relationships(project_id, min(source, target), max(source, target));
 CREATE INDEX IF NOT EXISTS projects_by_owner ON projects(owner, created_at);
 """
-_ADDED_COLUMNS = [("projects", "revision", "INTEGER NOT NULL DEFAULT 0")]
+_ADDED_COLUMNS = [
+    ("projects", "revision", "INTEGER NOT NULL DEFAULT 0"),
+    *(
+        (table, "version", "INTEGER NOT NULL DEFAULT 1")
+        for table in ("chapters", "characters", "plot_loops", "style_samples", "world_notes", "relationships")
+    ),
+]
 """Columns added to tables of the first release (`CREATE TABLE IF NOT EXISTS` leaves an existing table as it was)."""
 
 
@@ -84,6 +95,20 @@ class NotFoundError(KeyError):
         super().__init__(item_id)
         self.kind = kind
         self.item_id = item_id
+
+
+class StaleVersionError(ValueError):
+    """A write named a version of the item (`If-Match`) that is no longer its current one; `current` is."""
+
+    def __init__(self, kind: str, item_id: str, current: int) -> None:
+        super().__init__(f"{kind} {item_id} is at version {current}")
+        self.kind = kind
+        self.item_id = item_id
+        self.current = current
+
+
+class ChapterOrderError(ValueError):
+    """A new order of the chapters that does not list each of the project's chapters exactly once."""
 
 
 class PairTakenError(ValueError):
@@ -140,11 +165,12 @@ class ProjectStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+            db.executescript(_SCHEMA + chapter_versions.SCHEMA)
             db.execute("BEGIN IMMEDIATE")  # the gateway and the worker may open an old database at once
             for table, column, declaration in _ADDED_COLUMNS:
                 if column not in {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            chapter_versions.migrate(db)
 
     @classmethod
     def under(cls, data_dir: Path) -> "ProjectStore":
@@ -196,11 +222,17 @@ class ProjectStore:
             raise NotFoundError("project", project_id)
         return Project.model_validate(_values(row))
 
-    def delete_project(self, owner: str, project_id: str) -> None:
-        """The project and everything in it (its items go with it: ON DELETE CASCADE)."""
+    def delete_project(self, owner: str, project_id: str, if_match: int | None = None) -> None:
+        """The project and everything in it (its items go with it: ON DELETE CASCADE); `if_match` is the revision
+        the caller last saw (the project's ETag)."""
         with self._connection() as db:
-            if db.execute("DELETE FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).rowcount == 0:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT revision FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone()
+            if row is None:
                 raise NotFoundError("project", project_id)
+            if if_match is not None and row["revision"] != if_match:
+                raise StaleVersionError("project", project_id, row["revision"])
+            db.execute("DELETE FROM projects WHERE id = ?", (project_id,))
 
     def projects(self, owner: str) -> list[Project]:
         with self._connection() as db:
@@ -215,6 +247,15 @@ class ProjectStore:
             raise NotFoundError("project", project_id)
         revision: int = row["revision"]
         return revision
+
+    def manuscript(self, owner: str, project_id: str) -> tuple[Project, list[Chapter]]:
+        """The project and its chapters in order, read in one snapshot."""
+        with self._connection() as db:
+            db.execute("BEGIN")
+            row = db.execute(f"{_PROJECTS} WHERE p.id = ? AND p.owner = ?", (project_id, owner)).fetchone()
+            if row is None:
+                raise NotFoundError("project", project_id)
+            return Project.model_validate(_values(row)), _rows(db, _CHAPTERS, project_id)
 
     def documents(self, owner: str, project_id: str) -> list[IndexDocument]:
         """Everything in the project as the retrieval index takes it, one document per item: chapters in order,
@@ -238,14 +279,29 @@ class ProjectStore:
             *(_relationship_document(relationship) for relationship in relationships),
         ]
 
-    # chapters (numbered 1, 2, ... in the order they are added)
+    # chapters (numbered 1..n without gaps, in the book's order; every write keeps a version)
 
-    def add_chapter(self, owner: str, project_id: str, chapter: ChapterIn) -> Chapter:
+    def add_chapter(
+        self,
+        owner: str,
+        project_id: str,
+        chapter: ChapterIn,
+        position: int | None = None,
+        source: VersionSource = "manual",
+        run_id: str | None = None,
+    ) -> Chapter:
+        """A new chapter at `position` (the chapters from there on move down one), last when None or past the end."""
         with self._editing(owner, project_id) as db:
-            (last,) = db.execute(
-                "SELECT COALESCE(MAX(position), 0) FROM chapters WHERE project_id = ?", (project_id,)
-            ).fetchone()
-            return _insert(db, _CHAPTERS, project_id, chapter, position=last + 1)
+            (count,) = db.execute("SELECT COUNT(*) FROM chapters WHERE project_id = ?", (project_id,)).fetchone()
+            place = count + 1 if position is None else min(position, count + 1)
+            db.execute(
+                "UPDATE chapters SET position = position + 1 WHERE project_id = ? AND position >= ?",
+                (project_id, place),
+            )
+            _renumber_plot_loops(db, project_id, {n: n + 1 for n in range(place, count + 1)})
+            added = _insert(db, _CHAPTERS, project_id, chapter, position=place)
+            chapter_versions.keep(db, added.chapter_id, source, run_id)
+            return added
 
     def chapters(self, owner: str, project_id: str) -> list[Chapter]:
         return self._list(owner, project_id, _CHAPTERS)
@@ -253,11 +309,78 @@ class ProjectStore:
     def chapter(self, owner: str, project_id: str, chapter_id: str) -> Chapter:
         return self._get(owner, project_id, _CHAPTERS, chapter_id)
 
-    def update_chapter(self, owner: str, project_id: str, chapter_id: str, chapter: ChapterIn) -> Chapter:
-        return self._update(owner, project_id, _CHAPTERS, chapter_id, chapter)
+    def update_chapter(
+        self,
+        owner: str,
+        project_id: str,
+        chapter_id: str,
+        chapter: ChapterIn,
+        if_match: int | None = None,
+        source: VersionSource = "manual",
+        run_id: str | None = None,
+    ) -> Chapter:
+        """The chapter's new title and text, kept as its next version."""
+        with self._editing(owner, project_id) as db:
+            changed = _set(db, _CHAPTERS, project_id, chapter_id, chapter, if_match)
+            chapter_versions.keep(db, chapter_id, source, run_id)
+            return changed
 
-    def delete_chapter(self, owner: str, project_id: str, chapter_id: str) -> None:
-        self._delete(owner, project_id, _CHAPTERS, chapter_id)
+    def delete_chapter(self, owner: str, project_id: str, chapter_id: str, if_match: int | None = None) -> None:
+        """The chapter and its versions; the chapters after it move up one, so the numbers stay without gaps."""
+        with self._editing(owner, project_id) as db:
+            position = _row(db, _CHAPTERS, project_id, chapter_id)["position"]
+            _remove(db, _CHAPTERS, project_id, chapter_id, if_match)
+            (left,) = db.execute("SELECT COUNT(*) FROM chapters WHERE project_id = ?", (project_id,)).fetchone()
+            db.execute(
+                "UPDATE chapters SET position = position - 1 WHERE project_id = ? AND position > ?",
+                (project_id, position),
+            )
+            _renumber_plot_loops(db, project_id, {position: None} | {n: n - 1 for n in range(position + 1, left + 2)})
+
+    def reorder_chapters(self, owner: str, project_id: str, chapter_ids: list[str]) -> list[Chapter]:
+        """The chapters numbered 1..n in the order of `chapter_ids`, which must name each of them exactly once
+        (`ChapterOrderError` otherwise)."""
+        with self._editing(owner, project_id) as db:
+            rows = db.execute("SELECT id, position FROM chapters WHERE project_id = ?", (project_id,)).fetchall()
+            current = {row["id"]: row["position"] for row in rows}
+            if len(set(chapter_ids)) != len(chapter_ids):
+                raise ChapterOrderError("chapterIds names a chapter more than once")
+            if set(chapter_ids) != current.keys():
+                missing, unknown = len(current.keys() - set(chapter_ids)), len(set(chapter_ids) - current.keys())
+                raise ChapterOrderError(
+                    f"chapterIds must list every chapter once: {missing} missing, {unknown} unknown"
+                )
+            db.executemany(
+                "UPDATE chapters SET position = ? WHERE id = ? AND position != ?",
+                [(place, chapter_id, place) for place, chapter_id in enumerate(chapter_ids, start=1)],
+            )
+            _renumber_plot_loops(db, project_id, {current[c]: n for n, c in enumerate(chapter_ids, start=1)})
+            return _rows(db, _CHAPTERS, project_id)
+
+    def chapter_versions(self, owner: str, project_id: str, chapter_id: str) -> list[ChapterVersionInfo]:
+        """The chapter's versions, newest first, without their texts."""
+        with self._connection() as db:
+            _require_project(db, owner, project_id)
+            _row(db, _CHAPTERS, project_id, chapter_id)
+            return chapter_versions.listed(db, chapter_id)
+
+    def chapter_version(self, owner: str, project_id: str, chapter_id: str, number: int) -> ChapterVersion:
+        with self._connection() as db:
+            _require_project(db, owner, project_id)
+            _row(db, _CHAPTERS, project_id, chapter_id)
+            return chapter_versions.one(db, chapter_id, number)
+
+    def restore_chapter_version(
+        self, owner: str, project_id: str, chapter_id: str, number: int, if_match: int | None = None
+    ) -> Chapter:
+        """A new version of the chapter whose title and text are version `number`'s."""
+        with self._editing(owner, project_id) as db:
+            _row(db, _CHAPTERS, project_id, chapter_id)
+            old = chapter_versions.one(db, chapter_id, number)
+            restored = ChapterIn(title=old.title, content=old.content)
+            changed = _set(db, _CHAPTERS, project_id, chapter_id, restored, if_match)
+            chapter_versions.keep(db, chapter_id, "restore", restored_from=number)
+            return changed
 
     # characters (by name)
 
@@ -270,11 +393,13 @@ class ProjectStore:
     def character(self, owner: str, project_id: str, character_id: str) -> Character:
         return self._get(owner, project_id, _CHARACTERS, character_id)
 
-    def update_character(self, owner: str, project_id: str, character_id: str, character: CharacterIn) -> Character:
-        return self._update(owner, project_id, _CHARACTERS, character_id, character)
+    def update_character(
+        self, owner: str, project_id: str, character_id: str, character: CharacterIn, if_match: int | None = None
+    ) -> Character:
+        return self._update(owner, project_id, _CHARACTERS, character_id, character, if_match)
 
-    def delete_character(self, owner: str, project_id: str, character_id: str) -> None:
-        self._delete(owner, project_id, _CHARACTERS, character_id)
+    def delete_character(self, owner: str, project_id: str, character_id: str, if_match: int | None = None) -> None:
+        self._delete(owner, project_id, _CHARACTERS, character_id, if_match)
 
     # plot loops (by the chapter they are planted in; those without one last)
 
@@ -287,11 +412,13 @@ class ProjectStore:
     def plot_loop(self, owner: str, project_id: str, plot_loop_id: str) -> PlotLoop:
         return self._get(owner, project_id, _PLOT_LOOPS, plot_loop_id)
 
-    def update_plot_loop(self, owner: str, project_id: str, plot_loop_id: str, plot_loop: PlotLoopIn) -> PlotLoop:
-        return self._update(owner, project_id, _PLOT_LOOPS, plot_loop_id, plot_loop)
+    def update_plot_loop(
+        self, owner: str, project_id: str, plot_loop_id: str, plot_loop: PlotLoopIn, if_match: int | None = None
+    ) -> PlotLoop:
+        return self._update(owner, project_id, _PLOT_LOOPS, plot_loop_id, plot_loop, if_match)
 
-    def delete_plot_loop(self, owner: str, project_id: str, plot_loop_id: str) -> None:
-        self._delete(owner, project_id, _PLOT_LOOPS, plot_loop_id)
+    def delete_plot_loop(self, owner: str, project_id: str, plot_loop_id: str, if_match: int | None = None) -> None:
+        self._delete(owner, project_id, _PLOT_LOOPS, plot_loop_id, if_match)
 
     # style samples (in the order they are added)
 
@@ -304,11 +431,13 @@ class ProjectStore:
     def style_sample(self, owner: str, project_id: str, sample_id: str) -> StyleSample:
         return self._get(owner, project_id, _STYLE_SAMPLES, sample_id)
 
-    def update_style_sample(self, owner: str, project_id: str, sample_id: str, sample: StyleSampleIn) -> StyleSample:
-        return self._update(owner, project_id, _STYLE_SAMPLES, sample_id, sample)
+    def update_style_sample(
+        self, owner: str, project_id: str, sample_id: str, sample: StyleSampleIn, if_match: int | None = None
+    ) -> StyleSample:
+        return self._update(owner, project_id, _STYLE_SAMPLES, sample_id, sample, if_match)
 
-    def delete_style_sample(self, owner: str, project_id: str, sample_id: str) -> None:
-        self._delete(owner, project_id, _STYLE_SAMPLES, sample_id)
+    def delete_style_sample(self, owner: str, project_id: str, sample_id: str, if_match: int | None = None) -> None:
+        self._delete(owner, project_id, _STYLE_SAMPLES, sample_id, if_match)
 
     # world notes (in the order they are added)
 
@@ -321,11 +450,13 @@ class ProjectStore:
     def world_note(self, owner: str, project_id: str, note_id: str) -> WorldNote:
         return self._get(owner, project_id, _WORLD_NOTES, note_id)
 
-    def update_world_note(self, owner: str, project_id: str, note_id: str, note: WorldNoteIn) -> WorldNote:
-        return self._update(owner, project_id, _WORLD_NOTES, note_id, note)
+    def update_world_note(
+        self, owner: str, project_id: str, note_id: str, note: WorldNoteIn, if_match: int | None = None
+    ) -> WorldNote:
+        return self._update(owner, project_id, _WORLD_NOTES, note_id, note, if_match)
 
-    def delete_world_note(self, owner: str, project_id: str, note_id: str) -> None:
-        self._delete(owner, project_id, _WORLD_NOTES, note_id)
+    def delete_world_note(self, owner: str, project_id: str, note_id: str, if_match: int | None = None) -> None:
+        self._delete(owner, project_id, _WORLD_NOTES, note_id, if_match)
 
     # relationships (one per pair of characters, whichever way round; by source, then target)
 
@@ -351,16 +482,23 @@ class ProjectStore:
         return self._get(owner, project_id, _RELATIONSHIPS, relationship_id)
 
     def update_relationship(
-        self, owner: str, project_id: str, relationship_id: str, relationship: RelationshipIn
+        self,
+        owner: str,
+        project_id: str,
+        relationship_id: str,
+        relationship: RelationshipIn,
+        if_match: int | None = None,
     ) -> Relationship:
         """The relationship changed to `relationship`; `PairTakenError` if another one already joins its pair."""
         try:
-            return self._update(owner, project_id, _RELATIONSHIPS, relationship_id, relationship)
+            return self._update(owner, project_id, _RELATIONSHIPS, relationship_id, relationship, if_match)
         except sqlite3.IntegrityError:  # the unique index on the pair
             raise PairTakenError(relationship.source, relationship.target) from None
 
-    def delete_relationship(self, owner: str, project_id: str, relationship_id: str) -> None:
-        self._delete(owner, project_id, _RELATIONSHIPS, relationship_id)
+    def delete_relationship(
+        self, owner: str, project_id: str, relationship_id: str, if_match: int | None = None
+    ) -> None:
+        self._delete(owner, project_id, _RELATIONSHIPS, relationship_id, if_match)
 
     # any kind of item
 
@@ -378,15 +516,40 @@ class ProjectStore:
             _require_project(db, owner, project_id)
             return table.item(_row(db, table, project_id, item_id))
 
-    def _update(self, owner: str, project_id: str, table: _Table[ItemT], item_id: str, body: BaseModel) -> ItemT:
+    def _update(
+        self,
+        owner: str,
+        project_id: str,
+        table: _Table[ItemT],
+        item_id: str,
+        body: BaseModel,
+        if_match: int | None = None,
+    ) -> ItemT:
         with self._editing(owner, project_id) as db:
-            return _set(db, table, project_id, item_id, body)
+            return _set(db, table, project_id, item_id, body, if_match)
 
-    def _delete(self, owner: str, project_id: str, table: _Table[Any], item_id: str) -> None:
+    def _delete(
+        self, owner: str, project_id: str, table: _Table[Any], item_id: str, if_match: int | None = None
+    ) -> None:
         with self._editing(owner, project_id) as db:
-            deleted = db.execute(f"DELETE FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id))
-            if deleted.rowcount == 0:
-                raise NotFoundError(table.kind, item_id)
+            _remove(db, table, project_id, item_id, if_match)
+
+
+def _renumber_plot_loops(db: sqlite3.Connection, project_id: str, moved: dict[int, int | None]) -> None:
+    """The chapter numbers the project's plot loops name (planted in, resolved in), moved as the chapters were:
+    `moved` maps an old number to its new one (None: that chapter is gone); numbers not in it stay."""
+    loops = db.execute(
+        "SELECT id, planted_in_chapter, resolved_in_chapter FROM plot_loops WHERE project_id = ?", (project_id,)
+    ).fetchall()
+    for loop in loops:
+        before = (loop["planted_in_chapter"], loop["resolved_in_chapter"])
+        after = tuple(moved.get(number, number) if number is not None else None for number in before)
+        if after != before:
+            db.execute(
+                "UPDATE plot_loops SET planted_in_chapter = ?, resolved_in_chapter = ?, version = version + 1 "
+                "WHERE id = ?",
+                (*after, loop["id"]),
+            )
 
 
 def _require_project(db: sqlite3.Connection, owner: str, project_id: str) -> None:
@@ -419,17 +582,37 @@ def _insert(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, body:
     return table.item(_row(db, table, project_id, item_id))
 
 
-def _set(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, item_id: str, body: BaseModel) -> ItemT:
-    """The item changed to `body`, as stored."""
+def _set(
+    db: sqlite3.Connection,
+    table: _Table[ItemT],
+    project_id: str,
+    item_id: str,
+    body: BaseModel,
+    if_match: int | None = None,
+) -> ItemT:
+    """The item changed to `body` and its version raised, as stored; refused unless it is still at `if_match`."""
+    _require_version(db, table, project_id, item_id, if_match)
     values = {**_columns(body), "updated_at": _now()}
     assignments = ", ".join(f"{column} = ?" for column in values)
-    changed = db.execute(
-        f"UPDATE {table.name} SET {assignments} WHERE id = ? AND project_id = ?",
+    db.execute(
+        f"UPDATE {table.name} SET {assignments}, version = version + 1 WHERE id = ? AND project_id = ?",
         (*values.values(), item_id, project_id),
     )
-    if changed.rowcount == 0:
-        raise NotFoundError(table.kind, item_id)
     return table.item(_row(db, table, project_id, item_id))
+
+
+def _remove(db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None) -> None:
+    _require_version(db, table, project_id, item_id, if_match)
+    db.execute(f"DELETE FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id))
+
+
+def _require_version(
+    db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None
+) -> None:
+    """`NotFoundError` unless the item exists; `StaleVersionError` unless it is at version `if_match` (if given)."""
+    current: int = _row(db, table, project_id, item_id)["version"]
+    if if_match is not None and current != if_match:
+        raise StaleVersionError(table.kind, item_id, current)
 
 
 def _columns(body: BaseModel) -> dict[str, Any]:

@@ -1,12 +1,14 @@
 """The writing family's projects (seed 002: the material every answer is grounded in): a writer's projects, their
 chapters, characters, plot loops, style samples, world notes and relationships between characters, each visible
 only to the principal that created it (anyone else gets the 404 of an item that does not exist). Stored by
-`stores.writing_projects`, which the worker's agents and retrieval index read too."""
+`stores.writing_projects`, which the worker's agents and retrieval index read too. Each item answers with its
+`ETag` (`"<version>"`; a project's is its revision); a PUT or DELETE whose `If-Match` names an older one is refused
+with 412 `ITEM_CHANGED` and the current ETag, so no edit is lost silently. Without `If-Match` a write just applies."""
 
 from collections.abc import Callable
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, Protocol, TypeVar
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 
 from api.bodies import StrictJsonRoute
 from api.deps import Principal
@@ -28,7 +30,8 @@ from models.writing.projects import (
     WorldNote,
     WorldNoteIn,
 )
-from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore
+from stores.chapter_versions import VersionNotFoundError
+from stores.writing_projects import ChapterOrderError, NotFoundError, PairTakenError, ProjectStore, StaleVersionError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -54,6 +57,45 @@ def project_store(request: Request) -> ProjectStore:
 Projects = Annotated[ProjectStore, Depends(project_store)]
 
 
+def if_match(
+    value: Annotated[str | None, Header(alias="If-Match", description='the ETag the caller read, e.g. `"3"`')] = None,
+) -> int | None:
+    """The version an `If-Match` header names (`"3"`, `W/"3"` or `3`); None without one or for `*` (any version)."""
+    if value is None or value.strip() == "*":
+        return None
+    tag = value.strip().removeprefix("W/").strip('"')
+    if not tag.isdecimal() or len(tag) > 18:
+        raise ApiError(400, WritingErrorCode.INVALID_IF_MATCH, f'If-Match 应为读到的 ETag，例如 "3"：{value[:40]}')
+    return int(tag)
+
+
+IfMatch = Annotated[int | None, Depends(if_match)]
+WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"description": "INVALID_IF_MATCH: If-Match is not an ETag"},
+    412: {"description": "ITEM_CHANGED: If-Match names an older version; the ETag header names the current one"},
+}
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+class Versioned(Protocol):
+    """An item of a project: its version is its ETag."""
+
+    @property
+    def version(self) -> int: ...
+
+
+VersionedT = TypeVar("VersionedT", bound=Versioned)
+
+
+def tagged(response: Response, item: VersionedT) -> VersionedT:
+    """`item` as the answer, with its ETag."""
+    response.headers["ETag"] = etag(item.version)
+    return item
+
+
 async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`method` of the store in a thread; an item that is not found (or not the caller's) is a 404, a relationship
     moved onto a pair that already has one a 409."""
@@ -65,6 +107,16 @@ async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args,
     except PairTakenError as err:
         message = f"{err.source}与{err.target}之间已有一条关系，请修改那一条"
         raise ApiError(409, WritingErrorCode.RELATIONSHIP_EXISTS, message) from err
+    except StaleVersionError as err:
+        message = (
+            f"{_NOT_FOUND[err.kind][1].removeprefix('没有')}已被修改（现在是版本 {err.current}），请重新读取后再改"
+        )
+        raise ApiError(412, WritingErrorCode.ITEM_CHANGED, message, {"ETag": etag(err.current)}) from err
+    except ChapterOrderError as err:
+        raise ApiError(422, WritingErrorCode.CHAPTER_ORDER_INVALID, str(err)) from err
+    except VersionNotFoundError as err:
+        message = f"章节 {err.chapter_id} 没有版本 {err.number}（或已不在保留的版本里）"
+        raise ApiError(404, WritingErrorCode.CHAPTER_VERSION_NOT_FOUND, message) from err
 
 
 @router.post("", response_model=Project, status_code=201)
@@ -80,22 +132,27 @@ async def list_projects(store: Projects, principal: Principal) -> list[Project]:
 
 
 @router.get("/{project_id}", response_model=Project)
-async def get_project(project_id: str, store: Projects, principal: Principal) -> Project:
-    return await call_store(store, store.project, principal, project_id)
+async def get_project(project_id: str, response: Response, store: Projects, principal: Principal) -> Project:
+    """The project; its ETag is its revision."""
+    project = await call_store(store, store.project, principal, project_id)
+    response.headers["ETag"] = etag(project.revision)
+    return project
 
 
-@router.delete("/{project_id}", status_code=204, response_class=Response)
-async def delete_project(project_id: str, store: Projects, principal: Principal) -> Response:
+@router.delete("/{project_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES)
+async def delete_project(project_id: str, store: Projects, principal: Principal, expected: IfMatch) -> Response:
     """The project with all its chapters, characters and notes; runs already started on it end with
     PROJECT_NOT_FOUND where they next read it."""
-    await call_store(store, store.delete_project, principal, project_id)
+    await call_store(store, store.delete_project, principal, project_id, expected)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/chapters", response_model=Chapter, status_code=201)
-async def add_chapter(project_id: str, body: ChapterIn, store: Projects, principal: Principal) -> Chapter:
+async def add_chapter(
+    project_id: str, body: ChapterIn, response: Response, store: Projects, principal: Principal
+) -> Chapter:
     """A chapter `{title, content}`, numbered after the project's last one."""
-    return await call_store(store, store.add_chapter, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_chapter, principal, project_id, body))
 
 
 @router.get("/{project_id}/chapters", response_model=list[Chapter])
@@ -104,27 +161,43 @@ async def list_chapters(project_id: str, store: Projects, principal: Principal) 
 
 
 @router.get("/{project_id}/chapters/{chapter_id}", response_model=Chapter)
-async def get_chapter(project_id: str, chapter_id: str, store: Projects, principal: Principal) -> Chapter:
-    return await call_store(store, store.chapter, principal, project_id, chapter_id)
-
-
-@router.put("/{project_id}/chapters/{chapter_id}", response_model=Chapter)
-async def update_chapter(
-    project_id: str, chapter_id: str, body: ChapterIn, store: Projects, principal: Principal
+async def get_chapter(
+    project_id: str, chapter_id: str, response: Response, store: Projects, principal: Principal
 ) -> Chapter:
-    return await call_store(store, store.update_chapter, principal, project_id, chapter_id, body)
+    return tagged(response, await call_store(store, store.chapter, principal, project_id, chapter_id))
 
 
-@router.delete("/{project_id}/chapters/{chapter_id}", status_code=204, response_class=Response)
-async def delete_chapter(project_id: str, chapter_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_chapter, principal, project_id, chapter_id)
+@router.put("/{project_id}/chapters/{chapter_id}", response_model=Chapter, responses=WRITE_RESPONSES)
+async def update_chapter(
+    project_id: str,
+    chapter_id: str,
+    body: ChapterIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
+) -> Chapter:
+    return tagged(
+        response, await call_store(store, store.update_chapter, principal, project_id, chapter_id, body, expected)
+    )
+
+
+@router.delete(
+    "/{project_id}/chapters/{chapter_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_chapter(
+    project_id: str, chapter_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_chapter, principal, project_id, chapter_id, expected)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/characters", response_model=Character, status_code=201)
-async def add_character(project_id: str, body: CharacterIn, store: Projects, principal: Principal) -> Character:
+async def add_character(
+    project_id: str, body: CharacterIn, response: Response, store: Projects, principal: Principal
+) -> Character:
     """A character `{name, description}`."""
-    return await call_store(store, store.add_character, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_character, principal, project_id, body))
 
 
 @router.get("/{project_id}/characters", response_model=list[Character])
@@ -133,27 +206,43 @@ async def list_characters(project_id: str, store: Projects, principal: Principal
 
 
 @router.get("/{project_id}/characters/{character_id}", response_model=Character)
-async def get_character(project_id: str, character_id: str, store: Projects, principal: Principal) -> Character:
-    return await call_store(store, store.character, principal, project_id, character_id)
-
-
-@router.put("/{project_id}/characters/{character_id}", response_model=Character)
-async def update_character(
-    project_id: str, character_id: str, body: CharacterIn, store: Projects, principal: Principal
+async def get_character(
+    project_id: str, character_id: str, response: Response, store: Projects, principal: Principal
 ) -> Character:
-    return await call_store(store, store.update_character, principal, project_id, character_id, body)
+    return tagged(response, await call_store(store, store.character, principal, project_id, character_id))
 
 
-@router.delete("/{project_id}/characters/{character_id}", status_code=204, response_class=Response)
-async def delete_character(project_id: str, character_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_character, principal, project_id, character_id)
+@router.put("/{project_id}/characters/{character_id}", response_model=Character, responses=WRITE_RESPONSES)
+async def update_character(
+    project_id: str,
+    character_id: str,
+    body: CharacterIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
+) -> Character:
+    return tagged(
+        response, await call_store(store, store.update_character, principal, project_id, character_id, body, expected)
+    )
+
+
+@router.delete(
+    "/{project_id}/characters/{character_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_character(
+    project_id: str, character_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_character, principal, project_id, character_id, expected)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/plot-loops", response_model=PlotLoop, status_code=201)
-async def add_plot_loop(project_id: str, body: PlotLoopIn, store: Projects, principal: Principal) -> PlotLoop:
+async def add_plot_loop(
+    project_id: str, body: PlotLoopIn, response: Response, store: Projects, principal: Principal
+) -> PlotLoop:
     """A plot loop (伏笔) `{title, description, status, plantedInChapter, resolvedInChapter}`."""
-    return await call_store(store, store.add_plot_loop, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_plot_loop, principal, project_id, body))
 
 
 @router.get("/{project_id}/plot-loops", response_model=list[PlotLoop])
@@ -163,27 +252,43 @@ async def list_plot_loops(project_id: str, store: Projects, principal: Principal
 
 
 @router.get("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop)
-async def get_plot_loop(project_id: str, plot_loop_id: str, store: Projects, principal: Principal) -> PlotLoop:
-    return await call_store(store, store.plot_loop, principal, project_id, plot_loop_id)
-
-
-@router.put("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop)
-async def update_plot_loop(
-    project_id: str, plot_loop_id: str, body: PlotLoopIn, store: Projects, principal: Principal
+async def get_plot_loop(
+    project_id: str, plot_loop_id: str, response: Response, store: Projects, principal: Principal
 ) -> PlotLoop:
-    return await call_store(store, store.update_plot_loop, principal, project_id, plot_loop_id, body)
+    return tagged(response, await call_store(store, store.plot_loop, principal, project_id, plot_loop_id))
 
 
-@router.delete("/{project_id}/plot-loops/{plot_loop_id}", status_code=204, response_class=Response)
-async def delete_plot_loop(project_id: str, plot_loop_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_plot_loop, principal, project_id, plot_loop_id)
+@router.put("/{project_id}/plot-loops/{plot_loop_id}", response_model=PlotLoop, responses=WRITE_RESPONSES)
+async def update_plot_loop(
+    project_id: str,
+    plot_loop_id: str,
+    body: PlotLoopIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
+) -> PlotLoop:
+    return tagged(
+        response, await call_store(store, store.update_plot_loop, principal, project_id, plot_loop_id, body, expected)
+    )
+
+
+@router.delete(
+    "/{project_id}/plot-loops/{plot_loop_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_plot_loop(
+    project_id: str, plot_loop_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_plot_loop, principal, project_id, plot_loop_id, expected)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/style-samples", response_model=StyleSample, status_code=201)
-async def add_style_sample(project_id: str, body: StyleSampleIn, store: Projects, principal: Principal) -> StyleSample:
+async def add_style_sample(
+    project_id: str, body: StyleSampleIn, response: Response, store: Projects, principal: Principal
+) -> StyleSample:
     """A passage in the writer's voice `{title, text}`, which the writer agent imitates."""
-    return await call_store(store, store.add_style_sample, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_style_sample, principal, project_id, body))
 
 
 @router.get("/{project_id}/style-samples", response_model=list[StyleSample])
@@ -192,27 +297,43 @@ async def list_style_samples(project_id: str, store: Projects, principal: Princi
 
 
 @router.get("/{project_id}/style-samples/{sample_id}", response_model=StyleSample)
-async def get_style_sample(project_id: str, sample_id: str, store: Projects, principal: Principal) -> StyleSample:
-    return await call_store(store, store.style_sample, principal, project_id, sample_id)
-
-
-@router.put("/{project_id}/style-samples/{sample_id}", response_model=StyleSample)
-async def update_style_sample(
-    project_id: str, sample_id: str, body: StyleSampleIn, store: Projects, principal: Principal
+async def get_style_sample(
+    project_id: str, sample_id: str, response: Response, store: Projects, principal: Principal
 ) -> StyleSample:
-    return await call_store(store, store.update_style_sample, principal, project_id, sample_id, body)
+    return tagged(response, await call_store(store, store.style_sample, principal, project_id, sample_id))
 
 
-@router.delete("/{project_id}/style-samples/{sample_id}", status_code=204, response_class=Response)
-async def delete_style_sample(project_id: str, sample_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_style_sample, principal, project_id, sample_id)
+@router.put("/{project_id}/style-samples/{sample_id}", response_model=StyleSample, responses=WRITE_RESPONSES)
+async def update_style_sample(
+    project_id: str,
+    sample_id: str,
+    body: StyleSampleIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
+) -> StyleSample:
+    return tagged(
+        response, await call_store(store, store.update_style_sample, principal, project_id, sample_id, body, expected)
+    )
+
+
+@router.delete(
+    "/{project_id}/style-samples/{sample_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_style_sample(
+    project_id: str, sample_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_style_sample, principal, project_id, sample_id, expected)
     return Response(status_code=204)
 
 
 @router.post("/{project_id}/world-notes", response_model=WorldNote, status_code=201)
-async def add_world_note(project_id: str, body: WorldNoteIn, store: Projects, principal: Principal) -> WorldNote:
+async def add_world_note(
+    project_id: str, body: WorldNoteIn, response: Response, store: Projects, principal: Principal
+) -> WorldNote:
     """A note on the story's world (设定) `{title, content}`."""
-    return await call_store(store, store.add_world_note, principal, project_id, body)
+    return tagged(response, await call_store(store, store.add_world_note, principal, project_id, body))
 
 
 @router.get("/{project_id}/world-notes", response_model=list[WorldNote])
@@ -221,20 +342,34 @@ async def list_world_notes(project_id: str, store: Projects, principal: Principa
 
 
 @router.get("/{project_id}/world-notes/{note_id}", response_model=WorldNote)
-async def get_world_note(project_id: str, note_id: str, store: Projects, principal: Principal) -> WorldNote:
-    return await call_store(store, store.world_note, principal, project_id, note_id)
-
-
-@router.put("/{project_id}/world-notes/{note_id}", response_model=WorldNote)
-async def update_world_note(
-    project_id: str, note_id: str, body: WorldNoteIn, store: Projects, principal: Principal
+async def get_world_note(
+    project_id: str, note_id: str, response: Response, store: Projects, principal: Principal
 ) -> WorldNote:
-    return await call_store(store, store.update_world_note, principal, project_id, note_id, body)
+    return tagged(response, await call_store(store, store.world_note, principal, project_id, note_id))
 
 
-@router.delete("/{project_id}/world-notes/{note_id}", status_code=204, response_class=Response)
-async def delete_world_note(project_id: str, note_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_world_note, principal, project_id, note_id)
+@router.put("/{project_id}/world-notes/{note_id}", response_model=WorldNote, responses=WRITE_RESPONSES)
+async def update_world_note(
+    project_id: str,
+    note_id: str,
+    body: WorldNoteIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
+) -> WorldNote:
+    return tagged(
+        response, await call_store(store, store.update_world_note, principal, project_id, note_id, body, expected)
+    )
+
+
+@router.delete(
+    "/{project_id}/world-notes/{note_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_world_note(
+    project_id: str, note_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_world_note, principal, project_id, note_id, expected)
     return Response(status_code=204)
 
 
@@ -254,7 +389,7 @@ async def upsert_relationship(
     relationship, outcome = await call_store(store, store.upsert_relationship, principal, project_id, body)
     if outcome != "added":
         response.status_code = 200
-    return relationship
+    return tagged(response, relationship)
 
 
 @router.get("/{project_id}/relationships", response_model=list[Relationship])
@@ -265,20 +400,33 @@ async def list_relationships(project_id: str, store: Projects, principal: Princi
 
 @router.get("/{project_id}/relationships/{relationship_id}", response_model=Relationship)
 async def get_relationship(
-    project_id: str, relationship_id: str, store: Projects, principal: Principal
+    project_id: str, relationship_id: str, response: Response, store: Projects, principal: Principal
 ) -> Relationship:
-    return await call_store(store, store.relationship, principal, project_id, relationship_id)
+    return tagged(response, await call_store(store, store.relationship, principal, project_id, relationship_id))
 
 
-@router.put("/{project_id}/relationships/{relationship_id}", response_model=Relationship)
+@router.put("/{project_id}/relationships/{relationship_id}", response_model=Relationship, responses=WRITE_RESPONSES)
 async def update_relationship(
-    project_id: str, relationship_id: str, body: RelationshipIn, store: Projects, principal: Principal
+    project_id: str,
+    relationship_id: str,
+    body: RelationshipIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
 ) -> Relationship:
     """The relationship changed, its pair too; 409 `RELATIONSHIP_EXISTS` if another relationship joins that pair."""
-    return await call_store(store, store.update_relationship, principal, project_id, relationship_id, body)
+    return tagged(
+        response,
+        await call_store(store, store.update_relationship, principal, project_id, relationship_id, body, expected),
+    )
 
 
-@router.delete("/{project_id}/relationships/{relationship_id}", status_code=204, response_class=Response)
-async def delete_relationship(project_id: str, relationship_id: str, store: Projects, principal: Principal) -> Response:
-    await call_store(store, store.delete_relationship, principal, project_id, relationship_id)
+@router.delete(
+    "/{project_id}/relationships/{relationship_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES
+)
+async def delete_relationship(
+    project_id: str, relationship_id: str, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    await call_store(store, store.delete_relationship, principal, project_id, relationship_id, expected)
     return Response(status_code=204)

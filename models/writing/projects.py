@@ -116,10 +116,15 @@ class Chapter(CamelModel):
     chapter_id: str
     project_id: str
     position: int
-    """1 for the first chapter added, and so on (the chapter number a writer refers to)."""
+    """1, 2, ... n in the book's order, without gaps (the chapter number a writer refers to): a new chapter comes
+    last unless placed, a deleted one closes its gap, and the writer may reorder them; the chapter numbers plot loops
+    name move with their chapters (a deleted chapter's become null)."""
     title: str
     content: str
     updated_at: datetime
+    version: int = 1
+    """Goes up with every change to the chapter (each is kept as a `ChapterVersion` of this number): its ETag,
+    which a write's `If-Match` must name. Every item of a project has one (its ETag too)."""
 
 
 class Character(CamelModel):
@@ -130,6 +135,7 @@ class Character(CamelModel):
     name: str
     description: str
     updated_at: datetime
+    version: int = 1
 
 
 class PlotLoop(CamelModel):
@@ -143,6 +149,7 @@ class PlotLoop(CamelModel):
     planted_in_chapter: int | None
     resolved_in_chapter: int | None
     updated_at: datetime
+    version: int = 1
 
 
 class StyleSample(CamelModel):
@@ -153,6 +160,7 @@ class StyleSample(CamelModel):
     title: str
     text: str
     updated_at: datetime
+    version: int = 1
 
 
 class WorldNote(CamelModel):
@@ -163,6 +171,7 @@ class WorldNote(CamelModel):
     title: str
     content: str
     updated_at: datetime
+    version: int = 1
 
 
 class Relationship(CamelModel):
@@ -175,3 +184,4 @@ class Relationship(CamelModel):
     kind: str
     description: str
     updated_at: datetime
+    version: int = 1

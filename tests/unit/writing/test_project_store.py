@@ -17,7 +17,8 @@ from models.writing.projects import (
     StyleSampleIn,
     WorldNoteIn,
 )
-from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore
+from stores.chapter_versions import KEPT_VERSIONS
+from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore, StaleVersionError
 
 OWNER = "alice"
 WRITTEN = "2024-05-01T00:00:00+00:00"
@@ -216,3 +217,56 @@ def test_a_database_of_the_first_release_keeps_its_projects_and_gains_the_new_ki
         "plot_loop",
         "relationship",
     ]
+
+
+def test_a_database_without_versions_gives_each_chapter_its_text_as_version_1(tmp_path: Path) -> None:
+    path = tmp_path / "projects.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.executescript(FIRST_RELEASE_SCHEMA)
+        old.execute("INSERT INTO projects VALUES ('proj_old', ?, '长夜', '悬疑', ?)", (OWNER, WRITTEN))
+        old.execute("INSERT INTO chapters VALUES ('chap_old', 'proj_old', 1, '雨夜', '林舟推开门。', ?)", (WRITTEN,))
+    old.close()
+
+    store = ProjectStore(path)
+    ProjectStore(path)  # opening it again adds no second version 1
+    first = store.chapter(OWNER, "proj_old", "chap_old")
+    changed = store.update_chapter(OWNER, "proj_old", "chap_old", ChapterIn(title="雨夜", content="门开着。"), 1)
+
+    assert first.version == 1 and changed.version == 2
+    assert [(v.number, v.source, v.chars) for v in store.chapter_versions(OWNER, "proj_old", "chap_old")] == [
+        (2, "manual", 4),
+        (1, "manual", 6),
+    ]
+    assert store.chapter_version(OWNER, "proj_old", "chap_old", 1).content == "林舟推开门。"
+    with pytest.raises(StaleVersionError):
+        store.update_chapter(OWNER, "proj_old", "chap_old", ChapterIn(title="雨夜", content="又改了"), 1)
+
+
+def test_a_chapter_keeps_its_last_versions_only(store: ProjectStore) -> None:
+    project = new_project(store)
+    chapter = store.add_chapter(OWNER, project, ChapterIn(title="雨夜", content="0"))
+    for n in range(1, KEPT_VERSIONS + 5):
+        store.update_chapter(OWNER, project, chapter.chapter_id, ChapterIn(title="雨夜", content=f"{n}"))
+
+    numbers = [v.number for v in store.chapter_versions(OWNER, project, chapter.chapter_id)]
+
+    assert len(numbers) == KEPT_VERSIONS and numbers[0] == KEPT_VERSIONS + 5 and numbers[-1] == 6
+
+
+def test_a_chapter_placed_before_others_moves_them_and_the_plot_loops_that_name_them(store: ProjectStore) -> None:
+    project = new_project(store)
+    store.add_chapter(OWNER, project, ChapterIn(title="雨夜"))
+    store.add_chapter(OWNER, project, ChapterIn(title="码头"))
+    loop = store.add_plot_loop(OWNER, project, PlotLoopIn(title="玉佩", planted_in_chapter=1, resolved_in_chapter=2))
+
+    store.add_chapter(OWNER, project, ChapterIn(title="序章"), position=1)
+    store.add_chapter(OWNER, project, ChapterIn(title="尾声"), position=99)
+
+    assert [(c.position, c.title) for c in store.chapters(OWNER, project)] == [
+        (1, "序章"),
+        (2, "雨夜"),
+        (3, "码头"),
+        (4, "尾声"),
+    ]
+    moved = store.plot_loop(OWNER, project, loop.plot_loop_id)
+    assert (moved.planted_in_chapter, moved.resolved_in_chapter, moved.version) == (2, 3, 2)

@@ -3,11 +3,21 @@
 // buttons answered through `POST /v1/runs/{id}/input`, and the draft's `check_result` issues beside the text.
 // Each project's chat is a conversation (`sessionId`, kept for the tab): the turns it remembers show above the log,
 // and a revision names the chapter it would become a new version of.
+// Chapters as a book (versions, reorder, applying a draft, export) come from `writing_chapters.js`; every save
+// sends the item's ETag as `If-Match`, and a save over someone else's change says so and keeps the text.
 
 import { apiJson, streamSse } from '../api.js';
 import { field, hinted, questionCard, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
+import {
+  conflictNotice,
+  draftActions,
+  exportButtons,
+  ifMatch,
+  moveButtons,
+  versionsPanel,
+} from './writing_chapters.js';
 
 registerStrings({
   zh: {
@@ -113,8 +123,10 @@ const COLLECTIONS = {
   },
 };
 
-/** A project's chapters or characters: the list (each opens in the form) and the form that adds or saves one. */
-function collectionEditor(kind, report) {
+/** A project's chapters or characters: the list (each opens in the form) and the form that adds or saves one.
+ * Hooks: `tools(base, items, index, reload)` adds controls to an item's row, `opened(base, item)` follows the item
+ * the form edits (null for a new one). */
+function collectionEditor(kind, report, { tools = null, opened = null } = {}) {
   const spec = COLLECTIONS[kind];
   let base = null;
   let items = [];
@@ -131,11 +143,13 @@ function collectionEditor(kind, report) {
   const submit = text('button', 'writing.add', { type: 'submit', class: 'primary' });
   const fresh = text('button', 'writing.newItem', { type: 'button', class: 'secondary', onClick: () => edit(null) });
   const status = h('span', { class: 'muted', role: 'status' });
+  const conflict = h('div');
   const form = h(
     'form',
     { class: 'stack ws-form', dataset: { kind }, onSubmit: save },
     spec.fields.map((f) => field(`ws-${kind}-${f.name}`, f.label, inputs[f.name])),
     h('div', { class: 'row' }, submit, fresh, status),
+    conflict,
   );
   const element = h('section', { class: 'ws-collection', dataset: { kind } }, text('h3', spec.heading), list, form);
 
@@ -145,7 +159,9 @@ function collectionEditor(kind, report) {
     submit.dataset.i18n = item ? 'writing.save' : 'writing.add';
     submit.textContent = t(submit.dataset.i18n);
     status.textContent = '';
-    for (const button of list.querySelectorAll('button')) {
+    conflict.replaceChildren();
+    opened?.(base, item);
+    for (const button of list.querySelectorAll('button[data-id]')) {
       button.setAttribute('aria-pressed', String(item !== null && button.dataset.id === item[spec.idKey]));
     }
   }
@@ -153,10 +169,11 @@ function collectionEditor(kind, report) {
   function render() {
     list.replaceChildren(
       ...(items.length
-        ? items.map((item) =>
+        ? items.map((item, index) =>
             h(
               'li',
               {},
+              tools?.(base, items, index, reload),
               h(
                 'button',
                 {
@@ -181,22 +198,39 @@ function collectionEditor(kind, report) {
     render();
   }
 
+  /** The items again, the one in the form too (as stored now). */
+  async function reload() {
+    items = await apiJson(`${base}/${kind}`);
+    render();
+    if (editing) edit(items.find((item) => item[spec.idKey] === editing[spec.idKey]) ?? null);
+  }
+
+  /** The item in the form as stored now, which the next save names in `If-Match`; the form keeps its text. */
+  async function latest() {
+    const item = await apiJson(`${base}/${kind}/${encodeURIComponent(editing[spec.idKey])}`);
+    editing = item;
+    return item;
+  }
+
   async function save(e) {
     e.preventDefault();
     const body = Object.fromEntries(spec.fields.map((f) => [f.name, inputs[f.name].value]));
     const path = editing ? `${base}/${kind}/${encodeURIComponent(editing[spec.idKey])}` : `${base}/${kind}`;
+    conflict.replaceChildren();
     try {
-      const saved = await apiJson(path, { method: editing ? 'PUT' : 'POST', body });
+      const headers = editing ? ifMatch(editing) : {};
+      const saved = await apiJson(path, { method: editing ? 'PUT' : 'POST', body, headers });
       items = await apiJson(`${base}/${kind}`);
       render();
       edit(items.find((item) => item[spec.idKey] === saved[spec.idKey]) ?? null);
       status.textContent = t('writing.saved');
     } catch (err) {
-      report(err);
+      if (err.status === 412) conflict.replaceChildren(conflictNotice(latest, report));
+      else report(err);
     }
   }
 
-  return { element, load };
+  return { element, load, reload, items: () => items };
 }
 
 /** The consistency panel: the latest `check_result` (or `issue_report`) with every issue and its place. */
@@ -249,9 +283,21 @@ export async function mount(root, ctx) {
     field('ws-project-genre', 'writing.genre', genreInput),
     h('div', { class: 'row' }, text('button', 'writing.create', { type: 'submit', class: 'primary' })),
   );
-  const chapters = collectionEditor('chapters', report);
+  const versions = versionsPanel(report, () => chapters.reload());
+  const chapters = collectionEditor('chapters', report, {
+    tools: (base, items, index, reload) => moveButtons(base, items, index, reload, report),
+    opened: (base, item) => (item ? versions.show(base, item) : versions.hide()),
+  });
   const characters = collectionEditor('characters', report);
-  const projectItems = h('div', { class: 'stack', hidden: true }, chapters.element, characters.element);
+  const projectBase = () => `/v1/writing/projects/${encodeURIComponent(projectId)}`;
+  const projectItems = h(
+    'div',
+    { class: 'stack', hidden: true },
+    chapters.element,
+    versions.element,
+    characters.element,
+    exportButtons(projectBase, report),
+  );
   const sidebar = h(
     'aside',
     { class: 'card ws-sidebar stack', 'aria-labelledby': 'ws-projects-heading' },
@@ -467,6 +513,9 @@ export async function mount(root, ctx) {
         log.append(
           h('p', { class: ['muted', 'ws-run-end', `status-${p.status}`] }, t('writing.runEnded', { status: p.status })),
         );
+        if (p.status === 'completed' && runId && bubbles.size) {
+          log.append(draftActions(projectBase(), runId, chapters.items, chapters.reload, report));
+        }
       }
       log.scrollTop = log.scrollHeight;
     }

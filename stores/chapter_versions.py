@@ -1,0 +1,75 @@
+"""The versions a project's chapters keep (`chapter_versions` in the projects database): every write of a chapter's
+text adds one, numbered as the chapter's `version`, with what produced it (`manual`, `draft`, `revision`,
+`restore`), the writing run it came from and when. A chapter keeps its last `KEPT_VERSIONS`; they go with it when
+it is deleted. These helpers run inside a `ProjectStore` transaction that already holds the write lock."""
+
+import sqlite3
+
+from models.writing.chapters import ChapterVersion, ChapterVersionInfo, VersionSource
+
+KEPT_VERSIONS = 100
+"""How many versions a chapter keeps (the oldest go first): 100 × a 100 000-character chapter bounds one chapter's
+history at about 30 MB of UTF-8."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS chapter_versions (
+    chapter_id TEXT NOT NULL REFERENCES chapters(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+    title TEXT NOT NULL, content TEXT NOT NULL, source TEXT NOT NULL, run_id TEXT, restored_from INTEGER,
+    created_at TEXT NOT NULL, PRIMARY KEY (chapter_id, number)) WITHOUT ROWID;
+"""
+_INFO = "number, title, length(content) AS chars, source, run_id, restored_from, created_at"
+
+
+class VersionNotFoundError(KeyError):
+    """The chapter has no version of this number (never had, or it is older than the ones kept)."""
+
+    def __init__(self, chapter_id: str, number: int) -> None:
+        super().__init__(number)
+        self.chapter_id = chapter_id
+        self.number = number
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """A chapter of a database made before versions were kept gets its text as its first version."""
+    db.execute(
+        "INSERT INTO chapter_versions (chapter_id, number, title, content, source, created_at) "
+        "SELECT c.id, c.version, c.title, c.content, 'manual', c.updated_at FROM chapters c "
+        "WHERE NOT EXISTS (SELECT 1 FROM chapter_versions v WHERE v.chapter_id = c.id)"
+    )
+
+
+def keep(
+    db: sqlite3.Connection,
+    chapter_id: str,
+    source: VersionSource,
+    run_id: str | None = None,
+    restored_from: int | None = None,
+) -> None:
+    """The chapter's text as it now stands (its current `version`), kept; versions past `KEPT_VERSIONS` dropped."""
+    db.execute(
+        "INSERT INTO chapter_versions (chapter_id, number, title, content, source, run_id, restored_from, created_at) "
+        "SELECT id, version, title, content, ?, ?, ?, updated_at FROM chapters WHERE id = ?",
+        (source, run_id, restored_from, chapter_id),
+    )
+    db.execute(
+        "DELETE FROM chapter_versions WHERE chapter_id = ? AND number <= "
+        "(SELECT version FROM chapters WHERE id = ?) - ?",
+        (chapter_id, chapter_id, KEPT_VERSIONS),
+    )
+
+
+def listed(db: sqlite3.Connection, chapter_id: str) -> list[ChapterVersionInfo]:
+    """The chapter's versions, newest first, without their texts."""
+    rows = db.execute(
+        f"SELECT {_INFO} FROM chapter_versions WHERE chapter_id = ? ORDER BY number DESC", (chapter_id,)
+    ).fetchall()
+    return [ChapterVersionInfo.model_validate(dict(row)) for row in rows]
+
+
+def one(db: sqlite3.Connection, chapter_id: str, number: int) -> ChapterVersion:
+    row = db.execute(
+        f"SELECT {_INFO}, content FROM chapter_versions WHERE chapter_id = ? AND number = ?", (chapter_id, number)
+    ).fetchone()
+    if row is None:
+        raise VersionNotFoundError(chapter_id, number)
+    return ChapterVersion.model_validate(dict(row))
