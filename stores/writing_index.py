@@ -1,13 +1,19 @@
 """Hybrid retrieval over one writer's project (seed 002 Req 2, `HybridSearchService`): a `ProjectSearch` protocol
 and its embedded-LanceDB index, full text and vectors fused by reciprocal rank.
 
-Indexing. A project's index is one table per project and revision (`writing_<project>_r<revision>`). A search
-for a revision with no complete table takes the project's build lock (an `flock` on a file under `.locks/`, so
-threads and the gateway and worker processes all queue on it), looks again, and only then loads the documents
-and builds; afterwards it drops the tables of older revisions (revisions grow with every edit). Readers never
-see a half-built table: one is used only once it carries its FTS index, and a process that loses a table to
-another's clean-up rebuilds its revision and retries once. A per-process cache remembers which revision each
-project's table holds, so searching an unchanged project touches neither the document store nor the lock.
+Indexing. A project's index is one table (`writing_<project>_passages`), kept up to date item by item. Each
+row carries its item's key (`kind:ref_id`) and a hash of the item's title and text. A search for a revision
+newer than the table's takes the project's lock (an `flock` on a file under `.locks/`, so threads and the
+gateway and worker processes all queue on it), looks again, and only then loads the documents and compares them
+with the table: an item whose hash changed (or a new one) is cut and embedded again, a deleted item's rows go,
+and a chapter that only moved (a reorder, an insert before it) keeps its rows with its new position, so no
+passage text changes. All of it is one `merge_insert` commit, so a reader sees the table before or after the
+update, never half of it. Rows added since the FTS index was built are searched by a flat scan until
+`OPTIMIZE_AFTER_ROWS` of them pile up; then `optimize` folds them into the index. The revision the table holds is
+written (after the commit) to `.locks/<project>.revision`, so another process's search of that revision loads
+nothing; a per-process cache remembers it as well, so searching an unchanged project touches neither the
+document store nor the lock. A table built in another format is dropped and built again from every document,
+and so is one another process dropped meanwhile (the search retries once).
 
 Passages. A chapter is cut at paragraph and sentence ends (。！？ and . ! ?, with closing quotes) into passages
 of about 300-600 characters, each with its offset in the chapter; any other document (character, world note,
@@ -37,10 +43,11 @@ as well, not past clearly better ones.
 import fcntl
 import hashlib
 import logging
+import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,17 +89,23 @@ _FTS_CONFIG = FTS(
     remove_stop_words=False,
     ascii_folding=True,
 )
-_INDEX_FORMAT = "passages-v1;fts-ngram-2-3"
+OPTIMIZE_AFTER_ROWS = 2048
+"""Rows outside the FTS index (added by updates) past which an update folds them in; until then a flat scan."""
+_INDEX_FORMAT = "passages-v2;fts-ngram-2-3;per-item"
 """Bump whenever passages or the FTS change: tables built in another format are rebuilt."""
 _FORMAT_KEY = b"index_format"
 _EMBEDDER_KEY = b"embedder_version"
 
 _TABLE_PREFIX = "writing_"
+_TABLE_SUFFIX = "_passages"
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PARAGRAPH = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"(?:[。！？!?]+|\.(?=\s|$))[”’」』）)\"']*")
 _SOFT_BREAKS = "，,；;：: 、"
 _COLUMNS = ["passage_id", "kind", "ref_id", "title", "chapter_position", "start", "text", "search_text"]
+_ITEM_COLUMNS = ["item_key", "content_hash", "chapter_position"]
+_FTS_INDEX_NAME = "search_text_idx"
+"""The name LanceDB gives the FTS index on `search_text`."""
 
 DocumentLoader = Callable[[], list[IndexDocument]]
 _Source = Literal["text", "vector"]
@@ -117,6 +130,20 @@ class ProjectSearch(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class IndexUpdate:
+    """What bringing a project's table up to a revision did, by item key (`kind:ref_id`)."""
+
+    built: bool = False
+    """The table was built from every document (a first search, or a table in another format)."""
+    reindexed: frozenset[str] = frozenset()
+    """Items cut into passages and embedded again: new ones and those whose title or text changed."""
+    moved: frozenset[str] = frozenset()
+    """Chapters whose only change is their position: their rows kept, with the new position."""
+    removed: frozenset[str] = frozenset()
+    rows_written: int = 0
+
+
 class ProjectIndex:
     """Projects' passages in embedded LanceDB tables, searched by full text and by vector."""
 
@@ -126,7 +153,7 @@ class ProjectIndex:
         self._embedder = embedder
         self._metadata = {_FORMAT_KEY: _INDEX_FORMAT.encode(), _EMBEDDER_KEY: embedder.version.encode()}
         self._tables: dict[str, tuple[int, Table | None]] = {}
-        """project id -> the revision indexed and its table (None: the project has nothing to index)."""
+        """project id -> the newest revision indexed and its table (None: the project has nothing to index)."""
         self._tables_lock = threading.Lock()
 
     @classmethod
@@ -153,13 +180,16 @@ class ProjectIndex:
             return []
         try:
             return self._ranked(table, query, limit, favour)
-        except RuntimeError as exc:  # lance's "Not found": another process indexed a newer revision, dropped this
-            log.info(
-                "project %s revision %d: table gone while searching (%s); indexing again", project_id, revision, exc
-            )
+        except RuntimeError as exc:  # lance's "Not found": another process dropped the table (a format change)
+            log.info("project %s: table gone while searching (%s); indexing again", project_id, exc)
             self._forget(project_id, table)
             table = self._table(project_id, revision, documents)
             return [] if table is None else self._ranked(table, query, limit, favour)
+
+    def refresh(self, project_id: str, revision: int, documents: DocumentLoader) -> IndexUpdate:
+        """Brings the project's table up to `revision` (see the module docstring) and says what that took;
+        an `IndexUpdate()` when the table already held that revision."""
+        return self._up_to_date(project_id, revision, documents)[1]
 
     # indexing
 
@@ -167,24 +197,37 @@ class ProjectIndex:
         cached = self._cached(project_id, revision)
         if cached is not None:
             return cached[1]
+        table, _ = self._up_to_date(project_id, revision, documents)
+        return table
+
+    def _up_to_date(
+        self, project_id: str, revision: int, documents: DocumentLoader
+    ) -> tuple[Table | None, IndexUpdate]:
         key = _project_key(project_id)
         with _exclusive(self._locks / f"{key}.lock"):
-            cached = self._cached(project_id, revision)  # another thread of this process built it meanwhile
+            cached = self._cached(project_id, revision)  # another thread of this process indexed it meanwhile
             if cached is not None:
-                return cached[1]
-            name = f"{_TABLE_PREFIX}{key}_r{revision}"
+                return cached[1], IndexUpdate()
+            name = f"{_TABLE_PREFIX}{key}{_TABLE_SUFFIX}"
             table = self._complete_table(name)
-            if table is None:
-                table = self._build(name, documents())
-            self._drop_older(key, revision)
+            if table is not None and self._indexed_revision(key) >= revision:  # another process indexed it
+                update = IndexUpdate()
+            elif table is None:
+                table, update = self._build(name, documents())
+                self._drop_legacy(key)
+            else:
+                update = self._apply(name, table, documents())
+            self._remember_revision(key, revision)
         with self._tables_lock:
-            self._tables[project_id] = (revision, table)
-        return table
+            cached = self._tables.get(project_id)
+            if cached is None or cached[0] < revision:
+                self._tables[project_id] = (revision, table)
+        return table, update
 
     def _cached(self, project_id: str, revision: int) -> tuple[int, Table | None] | None:
         with self._tables_lock:
             cached = self._tables.get(project_id)
-        return cached if cached is not None and cached[0] == revision else None
+        return cached if cached is not None and cached[0] >= revision else None
 
     def _forget(self, project_id: str, table: Table) -> None:
         with self._tables_lock:
@@ -204,23 +247,87 @@ class ProjectIndex:
         indexed = any(index.index_type == "FTS" and index.columns == ["search_text"] for index in table.list_indices())
         return table if indexed else None
 
-    def _build(self, name: str, documents: list[IndexDocument]) -> Table | None:
+    def _build(self, name: str, documents: list[IndexDocument]) -> tuple[Table | None, IndexUpdate]:
         started = time.perf_counter()
         rows = self._rows(documents)
         _drop(self._db, name)  # a table an interrupted build left, or one built in another format
+        update = IndexUpdate(built=True, reindexed=frozenset(rows.column("item_key").to_pylist()))
         if rows.num_rows == 0:
-            return None
+            return None, update
         table = self._db.create_table(name, data=rows)
         table.create_index("search_text", config=_FTS_CONFIG)  # the first argument names the column
         elapsed = time.perf_counter() - started
         log.info("indexed %s: %d documents, %d passages in %.2f s", name, len(documents), rows.num_rows, elapsed)
-        return table
+        return table, IndexUpdate(built=True, reindexed=update.reindexed, rows_written=rows.num_rows)
 
-    def _drop_older(self, key: str, revision: int) -> None:
-        pattern = re.compile(rf"{re.escape(_TABLE_PREFIX + key)}_r(-?\d+)")
+    def _apply(self, name: str, table: Table, documents: list[IndexDocument]) -> IndexUpdate:
+        """Rewrites the rows of the items that changed, moved or went, in one commit."""
+        started = time.perf_counter()
+        indexed = _indexed_items(table)
+        current = {_item_key(document): document for document in documents}
+        changed = {
+            key: document
+            for key, document in current.items()
+            if indexed.get(key, ("", None))[0] != document_hash(document)
+        }
+        positions = {
+            key: document.chapter_position
+            for key, document in current.items()
+            if key in indexed and key not in changed and indexed[key][1] != document.chapter_position
+        }
+        removed = indexed.keys() - current.keys()
+        fresh = self._rows(list(changed.values()))
+        # a blank item has no rows: it is "changed" only if it had rows before
+        rewritten = changed.keys() & (indexed.keys() | set(fresh.column("item_key").to_pylist()))
+        source = pa.concat_tables([fresh, _moved_rows(table, positions, fresh.schema)])
+        stale = rewritten | removed
+        if source.num_rows:
+            merge = table.merge_insert("passage_id").when_matched_update_all().when_not_matched_insert_all()
+            if stale:
+                merge = merge.when_not_matched_by_source_delete(_item_filter(stale))
+            merge.execute(source)
+            stats = table.index_stats(_FTS_INDEX_NAME)
+            if stats is not None and stats.num_unindexed_rows > OPTIMIZE_AFTER_ROWS:
+                table.optimize()
+        elif stale:
+            table.delete(_item_filter(stale))
+        update = IndexUpdate(
+            reindexed=frozenset(rewritten),
+            moved=frozenset(positions),
+            removed=frozenset(removed),
+            rows_written=source.num_rows,
+        )
+        if source.num_rows or stale:
+            log.info(
+                "updated %s: %d items reindexed, %d moved, %d removed, %d rows written in %.2f s",
+                name,
+                len(update.reindexed),
+                len(update.moved),
+                len(update.removed),
+                update.rows_written,
+                time.perf_counter() - started,
+            )
+        return update
+
+    def _indexed_revision(self, key: str) -> int:
+        try:
+            return int((self._locks / f"{key}.revision").read_text())
+        except (FileNotFoundError, ValueError):
+            return -1
+
+    def _remember_revision(self, key: str, revision: int) -> None:
+        path = self._locks / f"{key}.revision"
+        if self._indexed_revision(key) >= revision:
+            return
+        scratch = path.with_suffix(".revision.tmp")
+        scratch.write_text(str(revision))
+        os.replace(scratch, path)
+
+    def _drop_legacy(self, key: str) -> None:
+        """Tables of the format that kept one table per revision (`writing_<project>_r<revision>`)."""
+        pattern = re.compile(rf"{re.escape(_TABLE_PREFIX + key)}_r-?\d+")
         for name in _table_names(self._db):
-            match = pattern.fullmatch(name)
-            if match is not None and int(match.group(1)) < revision:
+            if pattern.fullmatch(name):
                 _drop(self._db, name)
 
     def _rows(self, documents: Sequence[IndexDocument]) -> pa.Table:
@@ -230,6 +337,8 @@ class ProjectIndex:
         schema = pa.schema(
             [
                 pa.field("passage_id", pa.string()),
+                pa.field("item_key", pa.string()),
+                pa.field("content_hash", pa.string()),
                 pa.field("kind", pa.string()),
                 pa.field("ref_id", pa.string()),
                 pa.field("title", pa.string()),
@@ -241,7 +350,8 @@ class ProjectIndex:
             ],
             metadata=self._metadata,
         )
-        columns = [pa.array([record[column] for record in records], schema.field(column).type) for column in _COLUMNS]
+        names = ["passage_id", *_ITEM_COLUMNS[:2], *_COLUMNS[1:]]
+        columns = [pa.array([record[column] for record in records], schema.field(column).type) for column in names]
         columns.append(pa.FixedSizeListArray.from_arrays(pa.array(vectors, pa.float32()), self._embedder.dim))
         return pa.Table.from_arrays(columns, schema=schema)
 
@@ -345,10 +455,13 @@ def _passage_records(document: IndexDocument) -> Iterator[dict[str, Any]]:
     else:
         start, end = _trimmed(document.text, 0, len(document.text))
         spans = [(start, min(end, start + MAX_PASSAGE_CHARS))] if end > start else []
+    key, content_hash = _item_key(document), document_hash(document)
     for start, end in spans:
         text = document.text[start:end]
         yield {
-            "passage_id": f"{document.kind}:{document.ref_id}:{start}",
+            "passage_id": f"{key}:{start}",
+            "item_key": key,
+            "content_hash": content_hash,
             "kind": document.kind,
             "ref_id": document.ref_id,
             "title": document.title,
@@ -384,6 +497,39 @@ class _Candidate:
             score=self.score,
             matched_by=self.matched_by,
         )
+
+
+def document_hash(document: IndexDocument) -> str:
+    """What an item's passages depend on (its kind, title and text; not a chapter's position), hashed."""
+    content = "\0".join((document.kind, document.title, document.text))
+    return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
+
+
+def _item_key(document: IndexDocument) -> str:
+    return f"{document.kind}:{document.ref_id}"
+
+
+def _indexed_items(table: Table) -> dict[str, tuple[str, int | None]]:
+    """item key -> (content hash, chapter position) of every item with rows in `table`."""
+    rows = table.search().select(_ITEM_COLUMNS).limit(None).to_arrow()
+    columns = (rows.column(name).to_pylist() for name in _ITEM_COLUMNS)
+    return {key: (content_hash, position) for key, content_hash, position in zip(*columns, strict=True)}
+
+
+def _moved_rows(table: Table, positions: dict[str, int | None], schema: pa.Schema) -> pa.Table:
+    """The rows of the items in `positions` as stored (text and vectors untouched), with their new positions."""
+    if not positions:
+        return schema.empty_table()
+    rows = table.search().where(_item_filter(positions.keys())).select(schema.names).limit(None).to_arrow()
+    moved = pa.array([positions[key] for key in rows.column("item_key").to_pylist()], pa.int32())
+    rows = rows.set_column(rows.schema.get_field_index("chapter_position"), "chapter_position", moved)
+    return rows.select(schema.names).cast(schema)
+
+
+def _item_filter(keys: Iterable[str]) -> str:
+    """A SQL filter for the rows of the items `keys`."""
+    quoted = ", ".join("'" + key.replace("'", "''") + "'" for key in sorted(keys))
+    return f"item_key IN ({quoted})"
 
 
 def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

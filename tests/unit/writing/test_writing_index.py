@@ -11,7 +11,7 @@ import lancedb
 import pytest
 
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
-from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, ProjectIndex, chapter_spans
+from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, ProjectIndex, chapter_spans
 
 FILLER = [
     "清晨的薄雾笼罩着整座小城，街角的早点铺已经冒出了热气。",
@@ -225,7 +225,7 @@ def test_an_empty_project_returns_nothing(index: ProjectIndex) -> None:
 # --- revisions and isolation ----------------------------------------------------------------------
 
 
-def test_a_new_revision_reindexes_the_edit_and_drops_the_old_table(index: ProjectIndex, tmp_path: Path) -> None:
+def test_a_new_revision_reindexes_the_edit_in_the_projects_one_table(index: ProjectIndex, tmp_path: Path) -> None:
     before = CountingLoader(dream_project(KEY))
     after = CountingLoader(dream_project(HAIRPIN))
     assert "青铜钥匙" in index.search("proj_dream", 1, before, "青铜钥匙")[0].text
@@ -236,7 +236,7 @@ def test_a_new_revision_reindexes_the_edit_and_drops_the_old_table(index: Projec
     assert (before.calls, after.calls) == (1, 1)
     assert "白玉簪子" in found[0].text
     assert all("青铜钥匙" not in passage.text for passage in gone)
-    assert lancedb.connect(tmp_path / "index").list_tables().tables == ["writing_proj_dream_r2"]
+    assert lancedb.connect(tmp_path / "index").list_tables().tables == ["writing_proj_dream_passages"]
 
 
 def test_two_projects_never_see_each_others_passages(index: ProjectIndex) -> None:
@@ -266,13 +266,22 @@ def test_documents_are_loaded_once_per_revision_even_by_another_process(index: P
 def test_a_table_dropped_by_another_process_is_rebuilt_not_raised(index: ProjectIndex, tmp_path: Path) -> None:
     loader = CountingLoader(dream_project())
     index.search("proj_dream", 1, loader, "葬花")
-    other_process = ProjectIndex.open(tmp_path / "index")
-    other_process.search("proj_dream", 2, loader, "葬花")  # drops revision 1's table under `index`
+    lancedb.connect(tmp_path / "index").drop_table("writing_proj_dream_passages")  # as a format change does
 
     passages = index.search("proj_dream", 1, loader, "葬花")
 
     assert passages[0].ref_id == "ch2"
-    assert loader.calls == 3
+    assert loader.calls == 2
+
+
+def test_tables_of_the_one_table_per_revision_format_are_dropped(index: ProjectIndex, tmp_path: Path) -> None:
+    db = lancedb.connect(tmp_path / "index")
+    db.create_table("writing_proj_dream_r7", data=[{"passage_id": "chapter:ch1:0"}])
+    db.create_table("writing_proj_dreamy_r7", data=[{"passage_id": "chapter:ch1:0"}])
+
+    index.search("proj_dream", 8, lambda: dream_project(), "葬花")
+
+    assert sorted(db.list_tables().tables) == ["writing_proj_dream_passages", "writing_proj_dreamy_r7"]
 
 
 def test_concurrent_searches_of_a_stale_index_agree_without_duplicates(index: ProjectIndex, tmp_path: Path) -> None:
@@ -293,3 +302,103 @@ def test_concurrent_searches_of_a_stale_index_agree_without_duplicates(index: Pr
     assert all(result == results[0] for result in results)
     assert len(set(identities(results[0]))) == len(results[0]) > 1
     assert "白玉簪子" in results[0][0].text
+
+
+# --- updates: only what changed (issue 28 item 4) -------------------------------------------------
+
+
+def chapter_texts(index: ProjectIndex, revision: int, documents: list[IndexDocument]) -> dict[tuple[str, int], str]:
+    """Every chapter passage the index holds, by (chapter id, offset), found by a query for each chapter's title."""
+    found: dict[tuple[str, int], str] = {}
+    for document in documents:
+        for passage in index.search("proj_dream", revision, lambda: documents, document.title, limit=50):
+            if passage.kind == "chapter":
+                found[(passage.ref_id, passage.start)] = passage.text
+    return found
+
+
+def test_one_chapter_edited_reindexes_only_that_chapter_and_retrieval_sees_the_edit(index: ProjectIndex) -> None:
+    first = index.refresh("proj_dream", 1, lambda: dream_project(KEY))
+    edited = dream_project(HAIRPIN)
+
+    update = index.refresh("proj_dream", 2, lambda: edited)
+    found = index.search("proj_dream", 2, lambda: edited, "白玉簪子")
+    gone = index.search("proj_dream", 2, lambda: edited, "青铜钥匙")
+
+    assert first.built and first.reindexed == {
+        "chapter:ch1",
+        "chapter:ch2",
+        "chapter:ch3",
+        "character:lin",
+        "character:jia",
+    }
+    assert not update.built
+    assert update.reindexed == {"chapter:ch3"}
+    assert (update.moved, update.removed) == (frozenset(), frozenset())
+    assert update.rows_written == len(chapter_spans(edited[2].text))
+    assert found[0].ref_id == "ch3" and "白玉簪子" in found[0].text
+    assert all("青铜钥匙" not in passage.text for passage in gone)
+
+
+def test_an_unchanged_revision_rewrites_nothing(index: ProjectIndex) -> None:
+    index.refresh("proj_dream", 1, lambda: dream_project())
+
+    assert index.refresh("proj_dream", 2, lambda: dream_project()) == IndexUpdate()
+
+
+def test_a_deleted_chapters_passages_are_gone(index: ProjectIndex) -> None:
+    index.refresh("proj_dream", 1, lambda: dream_project())
+    without_ch2 = [document for document in dream_project() if document.ref_id != "ch2"]
+
+    update = index.refresh("proj_dream", 2, lambda: without_ch2)
+    passages = index.search("proj_dream", 2, lambda: without_ch2, "林黛玉葬花", limit=20)
+
+    assert update.removed == {"chapter:ch2"}
+    assert (update.reindexed, update.rows_written) == (frozenset(), 0)
+    assert passages
+    assert all(passage.ref_id != "ch2" for passage in passages)
+
+
+def test_a_reorder_moves_chapters_without_changing_any_passage_text(index: ProjectIndex) -> None:
+    before = dream_project()
+    index.refresh("proj_dream", 1, lambda: before)
+    texts_before = chapter_texts(index, 1, before)
+    ch1, ch2, ch3 = (
+        document.model_copy(update={"chapter_position": 4 - number})
+        for number, document in enumerate(before[:3], start=1)
+    )
+    after = [ch3, ch2, ch1, *before[3:]]
+
+    update = index.refresh("proj_dream", 2, lambda: after)
+    burial = index.search("proj_dream", 2, lambda: after, "葬花")[0]
+    key = index.search("proj_dream", 2, lambda: after, "青铜钥匙")[0]
+
+    assert update.moved == {"chapter:ch1", "chapter:ch3"}
+    assert update.reindexed == frozenset()
+    assert chapter_texts(index, 2, after) == texts_before
+    assert (burial.ref_id, burial.chapter_position) == ("ch2", 2)
+    assert (key.ref_id, key.chapter_position) == ("ch3", 1)
+
+
+def test_two_edits_racing_leave_the_newest_revision_indexed_once(index: ProjectIndex, tmp_path: Path) -> None:
+    index.refresh("proj_dream", 1, lambda: dream_project())
+    other_process = ProjectIndex.open(tmp_path / "index")
+    revisions = {2: dream_project(HAIRPIN), 3: dream_project(LIGHTHOUSE)}
+    start = threading.Barrier(2)
+
+    def edit(searcher: ProjectIndex, revision: int) -> IndexUpdate:
+        start.wait()
+        # the store answers its newest documents, whichever revision the caller read before
+        return searcher.refresh("proj_dream", revision, lambda: revisions[max(revisions)])
+
+    with ThreadPoolExecutor(2) as pool:
+        updates = list(pool.map(edit, [index, other_process], [2, 3]))
+
+    newest = revisions[3]
+    lighthouse = other_process.search("proj_dream", 3, lambda: newest, "lighthouse keeper")
+    for searcher in (index, other_process):
+        found = searcher.search("proj_dream", 3, lambda: newest, "lighthouse keeper whales", limit=50)
+        assert len(set(identities(found))) == len(found)
+        assert all("青铜钥匙" not in passage.text and "白玉簪子" not in passage.text for passage in found)
+    assert [update.reindexed for update in updates].count(frozenset({"chapter:ch3"})) == 1
+    assert lighthouse[0].ref_id == "ch3"
