@@ -1,7 +1,8 @@
 """The versions a project's chapters keep (`chapter_versions` in the projects database): every write of a chapter's
-text adds one, numbered as the chapter's `version`, with what produced it (`manual`, `draft`, `revision`,
-`restore`), the writing run it came from and when. A chapter keeps its last `KEPT_VERSIONS`; they go with it when
-it is deleted. These helpers run inside a `ProjectStore` transaction that already holds the write lock."""
+text adds one, numbered as the chapter's `version`, with its summary (`stores.chapter_summaries`), what produced it
+(`manual`, `draft`, `revision`, `restore`), the writing run it came from and when. A chapter keeps its last
+`KEPT_VERSIONS`; they go with it when it is deleted. These helpers run inside a `ProjectStore` transaction that
+already holds the write lock."""
 
 import sqlite3
 
@@ -47,8 +48,9 @@ def keep(
 ) -> None:
     """The chapter's text as it now stands (its current `version`), kept; versions past `KEPT_VERSIONS` dropped."""
     db.execute(
-        "INSERT INTO chapter_versions (chapter_id, number, title, content, source, run_id, restored_from, created_at) "
-        "SELECT id, version, title, content, ?, ?, ?, updated_at FROM chapters WHERE id = ?",
+        "INSERT INTO chapter_versions "
+        "(chapter_id, number, title, content, summary, source, run_id, restored_from, created_at) "
+        "SELECT id, version, title, content, summary, ?, ?, ?, updated_at FROM chapters WHERE id = ?",
         (source, run_id, restored_from, chapter_id),
     )
     db.execute(
@@ -68,7 +70,8 @@ def listed(db: sqlite3.Connection, chapter_id: str) -> list[ChapterVersionInfo]:
 
 def one(db: sqlite3.Connection, chapter_id: str, number: int) -> ChapterVersion:
     row = db.execute(
-        f"SELECT {_INFO}, content FROM chapter_versions WHERE chapter_id = ? AND number = ?", (chapter_id, number)
+        f"SELECT {_INFO}, content, summary FROM chapter_versions WHERE chapter_id = ? AND number = ?",
+        (chapter_id, number),
     ).fetchone()
     if row is None:
         raise VersionNotFoundError(chapter_id, number)

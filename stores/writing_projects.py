@@ -42,6 +42,7 @@ from models.writing.projects import (
     WorldNoteIn,
 )
 from stores import chapter_versions
+from stores.chapter_summaries import summarize
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -83,6 +84,8 @@ _ADDED_COLUMNS = [
         (table, "version", "INTEGER NOT NULL DEFAULT 1")
         for table in ("chapters", "characters", "plot_loops", "style_samples", "world_notes", "relationships")
     ),
+    ("chapters", "summary", "TEXT NOT NULL DEFAULT ''"),
+    ("chapter_versions", "summary", "TEXT NOT NULL DEFAULT ''"),
 ]
 """Columns added to tables of the first release (`CREATE TABLE IF NOT EXISTS` leaves an existing table as it was)."""
 
@@ -171,6 +174,7 @@ class ProjectStore:
                 if column not in {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
             chapter_versions.migrate(db)
+            _summarise_unsummarised(db)
 
     @classmethod
     def under(cls, data_dir: Path) -> "ProjectStore":
@@ -299,7 +303,7 @@ class ProjectStore:
                 (project_id, place),
             )
             _renumber_plot_loops(db, project_id, {n: n + 1 for n in range(place, count + 1)})
-            added = _insert(db, _CHAPTERS, project_id, chapter, position=place)
+            added = _insert(db, _CHAPTERS, project_id, chapter, position=place, summary=summarize(chapter.content))
             chapter_versions.keep(db, added.chapter_id, source, run_id)
             return added
 
@@ -321,7 +325,7 @@ class ProjectStore:
     ) -> Chapter:
         """The chapter's new title and text, kept as its next version."""
         with self._editing(owner, project_id) as db:
-            changed = _set(db, _CHAPTERS, project_id, chapter_id, chapter, if_match)
+            changed = _set(db, _CHAPTERS, project_id, chapter_id, chapter, if_match, summary=summarize(chapter.content))
             chapter_versions.keep(db, chapter_id, source, run_id)
             return changed
 
@@ -378,7 +382,7 @@ class ProjectStore:
             _row(db, _CHAPTERS, project_id, chapter_id)
             old = chapter_versions.one(db, chapter_id, number)
             restored = ChapterIn(title=old.title, content=old.content)
-            changed = _set(db, _CHAPTERS, project_id, chapter_id, restored, if_match)
+            changed = _set(db, _CHAPTERS, project_id, chapter_id, restored, if_match, summary=summarize(old.content))
             chapter_versions.keep(db, chapter_id, "restore", restored_from=number)
             return changed
 
@@ -571,6 +575,12 @@ def _rows(db: sqlite3.Connection, table: _Table[ItemT], project_id: str) -> list
     return [table.item(row) for row in rows]
 
 
+def _summarise_unsummarised(db: sqlite3.Connection) -> None:
+    """Chapters saved before summaries were kept get theirs (once: a chapter with text always has one)."""
+    rows = db.execute("SELECT id, content FROM chapters WHERE summary = '' AND trim(content) != ''").fetchall()
+    db.executemany("UPDATE chapters SET summary = ? WHERE id = ?", [(summarize(r["content"]), r["id"]) for r in rows])
+
+
 def _insert(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, body: BaseModel, **more: object) -> ItemT:
     """A new item of `table` from `body` (and `more` columns), as stored."""
     item_id = f"{table.id_prefix}_{uuid.uuid4().hex[:16]}"
@@ -589,10 +599,12 @@ def _set(
     item_id: str,
     body: BaseModel,
     if_match: int | None = None,
+    **more: object,
 ) -> ItemT:
-    """The item changed to `body` and its version raised, as stored; refused unless it is still at `if_match`."""
+    """The item changed to `body` (and `more` columns) and its version raised, as stored; refused unless it is
+    still at `if_match`."""
     _require_version(db, table, project_id, item_id, if_match)
-    values = {**_columns(body), "updated_at": _now()}
+    values = {**_columns(body), **more, "updated_at": _now()}
     assignments = ", ".join(f"{column} = ?" for column in values)
     db.execute(
         f"UPDATE {table.name} SET {assignments}, version = version + 1 WHERE id = ? AND project_id = ?",

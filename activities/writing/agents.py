@@ -26,7 +26,7 @@ from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
 from activities.writing.revision import offline_revision, revision_section, revision_target, with_target
 from activities.writing.story_facts import character_states
-from activities.writing.story_so_far import ChapterPiece, review_chunks
+from activities.writing.story_so_far import REVIEW_LIST_CHARS, ChapterPiece, chapter_list, review_chunks
 from activities.writing.streaming import ContentStreamer
 from llm import LLMClient, LLMRequest, Message
 from models.errors import ErrorCode
@@ -203,8 +203,9 @@ class WritingAgents:
             ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
             texts: list[str] = []
             located: list[ConsistencyIssue] = []
+            listing = chapter_list([c for c in chapters if c.content.strip()], REVIEW_LIST_CHARS)
             for chunk in review_chunks(chapters):
-                asked = [Message.user(_chapters_prompt(request, chunk))]
+                asked = [Message.user(_chapters_prompt(request, chunk, listing))]
                 found = await _json_answer(llm, request, ConsistencyAnswer, asked, system)
                 texts.append(found.text)
                 located += [_located(issue, chunk) for issue in found.issues]
@@ -233,16 +234,18 @@ async def _json_answer(
     return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
 
 
-def _chapters_prompt(request: AgentRequest, chunk: list[ChapterPiece]) -> str:
+def _chapters_prompt(request: AgentRequest, chunk: list[ChapterPiece], listing: str) -> str:
     """The consistency agent reads the chapters themselves (the material under check, not retrieved context), one
-    chunk of them per call (`review_chunks`)."""
+    chunk of them per call (`review_chunks`), with the whole book's chapter list and summaries (Req 5.2) so a
+    chunk is read against the rest."""
     bodies = "\n\n".join(
         f"### 第{p.chapter.position}章 {p.chapter.title}"
         + (f"（自第 {p.start} 字起）" if p.start else "")
         + f"\n{p.text}"
         for p in chunk
     )
-    return f"## 作者的请求\n{request.text}\n\n## 章节原文\n{bodies}\n\n每个问题的 excerpt 必须逐字摘自章节原文。"
+    book = f"## 全书章节概要\n{listing}\n\n" if listing else ""
+    return f"## 作者的请求\n{request.text}\n\n{book}## 章节原文\n{bodies}\n\n每个问题的 excerpt 必须逐字摘自章节原文。"
 
 
 def _located(issue: FoundIssue, chunk: list[ChapterPiece]) -> ConsistencyIssue:

@@ -1,5 +1,6 @@
 """The story so far, as a writing agent's model reads it (issue 25): within a budget of characters, the chapter
-list (each chapter's title, length, opening and closing lines), the chapters the request names (whole when they
+list (each chapter's title, length and summary, seed 002 Req 5.2; its opening and closing lines when it has no
+summary), the chapters the request names (whole when they
 fit, else their start and their end), and the last chapter's ending, the recent text a continuation follows on
 from; and, for the consistency agent, the chapters cut into pieces that each fit one model call. Pure."""
 
@@ -18,6 +19,8 @@ RECENT_CHARS = 1500
 """The last chapter's ending, when the request names no chapter that already carries it."""
 REVIEW_CHUNK_CHARS = 12000
 """The chapters one consistency review call reads."""
+REVIEW_LIST_CHARS = 3000
+"""The chapter list (with summaries) each consistency review call reads besides its chunk."""
 
 
 def story_so_far(request: AgentRequest, chapters: list[Chapter], budget: int = STORY_BUDGET_CHARS) -> list[str]:
@@ -25,7 +28,7 @@ def story_so_far(request: AgentRequest, chapters: list[Chapter], budget: int = S
     written = [c for c in chapters if c.content.strip()]
     if not written:
         return []
-    listing = _listing(written, budget // LIST_SHARE)
+    listing = chapter_list(written, budget // LIST_SHARE)
     left = budget - len(listing)
     sections = [f"## 故事至今：章节列表（共 {len(written)} 章）\n{listing}"]
     named = _named(request, written)
@@ -40,12 +43,14 @@ def story_so_far(request: AgentRequest, chapters: list[Chapter], budget: int = S
     return sections
 
 
-def _listing(chapters: list[Chapter], budget: int) -> str:
+def chapter_list(chapters: list[Chapter], budget: int) -> str:
+    """One line per chapter (title, length, summary), the most recent kept first within `budget` characters."""
     lines: list[str] = []
     used = 0
     for chapter in reversed(chapters):
         text = " ".join(chapter.content.split())
         glance = text if len(text) <= LINE_CHARS * 2 else f"{text[:LINE_CHARS]}……{text[-LINE_CHARS:]}"
+        glance = chapter.summary or glance
         line = f"- 第{chapter.position}章《{chapter.title}》（{len(chapter.content)} 字）：{glance}"
         if used + len(line) > budget and lines:
             lines.append(f"- （更早的 {len(chapters) - len(lines)} 章从略）")

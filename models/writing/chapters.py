@@ -45,6 +45,8 @@ class ChapterVersion(ChapterVersionInfo):
     """One version of a chapter with its text."""
 
     content: str
+    summary: str = ""
+    """The chapter's summary as this version made it (empty for versions kept before summaries were)."""
 
 
 class ChapterDiff(CamelModel):

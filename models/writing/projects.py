@@ -122,6 +122,9 @@ class Chapter(CamelModel):
     title: str
     content: str
     updated_at: datetime
+    summary: str = ""
+    """A few of the chapter's own sentences, made whenever its text changes (`stores.chapter_summaries`): what
+    the planner and the consistency check read of the chapters (seed 002 Req 5.2, 11.3)."""
     version: int = 1
     """Goes up with every change to the chapter (each is kept as a `ChapterVersion` of this number): its ETag,
     which a write's `If-Match` must name. Every item of a project has one (its ETag too)."""

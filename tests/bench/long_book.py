@@ -4,7 +4,8 @@ Builds a project of 200 chapters x 5 000 characters (1 000 000 characters) plus 
 edits one chapter (a sentence no other chapter holds), then times the index's answer to the next retrieval,
 which must see the edit, and a retrieval of the unchanged revision. Prints the times in seconds; the retrieval
 activity's timeout is `workflows.policies`' 5 s. Runs on a temporary directory and the project's defaults
-(`ProjectIndex.open`, the hashing embedder).
+(`ProjectIndex.open`, the hashing embedder). Then moves the first chapter last (every chapter's position
+changes) and times that update and a retrieval.
 """
 
 import argparse
@@ -84,6 +85,17 @@ def main() -> None:
             "one chapter edited: update + retrieval", lambda: index.search("proj_long", 2, lambda: edited, EDIT)
         )
         timed("retrieval after the edit", lambda: index.search("proj_long", 2, lambda: edited, "铁皮箱"))
+        reordered = [
+            document.model_copy(update={"chapter_position": (document.chapter_position or 1) - 1 or len(edited) - 1})
+            if document.kind == "chapter"
+            else document
+            for document in edited
+        ]
+        timed(
+            "first chapter moved last: update + retrieval",
+            lambda: index.search("proj_long", 3, lambda: reordered, EDIT),
+        )
+        timed("retrieval after the move", lambda: index.search("proj_long", 3, lambda: reordered, "铁皮箱"))
         assert isinstance(found, list) and found and EDIT in found[0].text, "the edit is not found"
         sys.stdout.write(f"the edit is found in {found[0].title}\n")
 

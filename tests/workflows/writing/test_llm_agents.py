@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
+from models.writing.projects import ChapterIn
 from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Fixture, Loopback
 from tests.workflows.harness import question_of
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
-from tests.workflows.writing.harness import WritingHarness, writing_harness
+from tests.workflows.writing.harness import OWNER, WritingHarness, writing_harness
 from tests.workflows.writing.test_chains import BRAINSTORM, choose
 
 SCENE = "写一段林舟和苏念在码头的场景"
@@ -141,3 +142,86 @@ async def test_issue_25_a_failed_model_review_keeps_the_rules_findings_and_says_
     assert [i["kind"] for i in check["issues"]] == ["dead_character_acts"] and check["passed"] is False
     assert [e.data["code"] for e in outcome.of_type("error")] == ["CHECK_FAILED"]
     assert outcome.result.status == "completed" and outcome.result.text == DEAD_MAN_WALKS
+
+
+OUTLINE = {"sections": [{"position": 3, "title": "怀表", "summary": "林舟打开怀表。", "plotLoops": []}], "text": "大纲"}
+
+
+CLUES = [
+    "怀表停在了{n}点。",
+    "走私船第{n}次靠岸。",
+    "苏念拍下了第{n}张照片。",
+    "老陈的卷宗少了第{n}页。",
+    "码头的第{n}盏灯灭了。",
+]
+
+
+def long_chapter(number: int) -> tuple[str, list[str]]:
+    """A chapter of about 2 500 characters, and the clues it says once each, in its middle."""
+    clues = [clue.format(n=number) for clue in CLUES]
+    sentences = [f"第{number}夜，林舟沿着码头巡查，雨水打湿了他的外套。", "苏念在档案室里翻看老陈留下的卷宗。"] * 50
+    sentences[20:20] = clues
+    return "".join(sentences), clues
+
+
+async def test_req_5_2_the_planner_gets_the_chapter_list_with_each_chapters_summary_and_the_plot_loops(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    loopback.queue(chat_completion(OUTLINE))
+
+    outcome = await llm_writing.run(llm_project, "帮我规划接下来三章的大纲")
+
+    assert outcome.one("structure_update")["sections"][0]["title"] == "怀表"
+    prompt = loopback.requests[0].json()["messages"][1]["content"]
+    chapters = llm_writing.projects.chapters(OWNER, llm_project)
+    assert all(chapter.summary for chapter in chapters), "every chapter was summarised when it was saved"
+    for chapter in chapters:
+        assert f"第{chapter.position}章《{chapter.title}》（{len(chapter.content)} 字）：{chapter.summary}" in prompt
+    assert "未回收：老陈的怀表" in prompt
+
+
+async def test_req_5_2_the_consistency_check_reads_the_chapters_with_the_books_summaries(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    loopback.queue(chat_completion({"text": "没有发现问题。", "issues": []}))
+
+    await llm_writing.run(llm_project, "检查一下前两章有没有前后矛盾")
+
+    prompt = loopback.requests[0].json()["messages"][1]["content"]
+    assert "## 全书章节概要" in prompt
+    assert all(chapter.summary in prompt for chapter in llm_writing.projects.chapters(OWNER, llm_project))
+
+
+async def test_req_5_2_a_changed_chapter_gets_a_new_summary_kept_with_its_version(llm_writing: WritingHarness) -> None:
+    project = llm_writing.project(chapters=[("雨夜", "林舟推开警局的门。苏念在等他。")])
+    (chapter,) = llm_writing.projects.chapters(OWNER, project)
+
+    changed = llm_writing.projects.update_chapter(
+        OWNER, project, chapter.chapter_id, ChapterIn(title="雨夜", content="老陈的怀表停在了十二点。林舟把它收好。")
+    )
+
+    assert chapter.summary == "林舟推开警局的门。苏念在等他。"
+    assert changed.summary == "老陈的怀表停在了十二点。林舟把它收好。"
+    versions = [llm_writing.projects.chapter_version(OWNER, project, chapter.chapter_id, n) for n in (1, 2)]
+    assert [version.summary for version in versions] == [chapter.summary, changed.summary]
+
+
+async def test_req_11_3_with_a_preprocessing_context_agents_read_summaries_and_passages_not_every_chapter(
+    llm_writing: WritingHarness, loopback: Loopback
+) -> None:
+    book = [long_chapter(number) for number in (1, 2, 3)]
+    project = llm_writing.project(chapters=[(f"第{n}夜", text) for n, (text, _) in enumerate(book, start=1)])
+    loopback.queue(chat_completion(OUTLINE))
+
+    outcome = await llm_writing.run(project, "帮我规划接下来三章的大纲")
+
+    context = outcome.state.preprocessing_context
+    assert context is not None, "the planner ran with the workflow's preprocessing context"
+    prompt = loopback.requests[0].json()["messages"][1]["content"]
+    chapters = llm_writing.projects.chapters(OWNER, project)
+    assert all(chapter.summary in prompt for chapter in chapters)
+    retrieved = "".join(passage.text for passage in context.passages)
+    earlier = [(chapter, clues) for chapter, (_, clues) in zip(chapters[:2], book, strict=False)]
+    unread = [clue for chapter, clues in earlier for clue in clues if clue not in chapter.summary + retrieved]
+    assert unread and all(clue not in prompt for clue in unread), "earlier chapters are not re-read whole"
+    assert len(prompt) < sum(len(chapter.content) for chapter in chapters) / 2
