@@ -11,7 +11,9 @@ import lancedb
 import pytest
 
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
+from models.writing.projects import ChapterIn, ProjectIn
 from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, ProjectIndex, chapter_spans
+from stores.writing_projects import ProjectStore
 
 FILLER = [
     "清晨的薄雾笼罩着整座小城，街角的早点铺已经冒出了热气。",
@@ -402,3 +404,27 @@ def test_two_edits_racing_leave_the_newest_revision_indexed_once(index: ProjectI
         assert all("青铜钥匙" not in passage.text and "白玉簪子" not in passage.text for passage in found)
     assert [update.reindexed for update in updates].count(frozenset({"chapter:ch3"})) == 1
     assert lighthouse[0].ref_id == "ch3"
+
+
+def test_the_stores_edits_and_reorders_touch_only_their_chapters(index: ProjectIndex, tmp_path: Path) -> None:
+    store = ProjectStore(tmp_path / "projects.sqlite3")
+    project = store.create_project("alice", ProjectIn(name="红楼")).project_id
+    ids = [
+        store.add_chapter("alice", project, ChapterIn(title=f"第{n}回", content=chapter_text(n, special))).chapter_id
+        for n, special in enumerate([BURIAL, KEY, ""], start=1)
+    ]
+
+    def refresh() -> IndexUpdate:
+        return index.refresh(project, store.revision("alice", project), lambda: store.documents("alice", project))
+
+    refresh()
+    store.update_chapter("alice", project, ids[1], ChapterIn(title="第2回", content=chapter_text(2, HAIRPIN)))
+    edited = refresh()
+    store.reorder_chapters("alice", project, [ids[2], ids[0], ids[1]])
+    reordered = refresh()
+
+    assert edited.reindexed == {f"chapter:{ids[1]}"} and not edited.moved
+    assert not reordered.reindexed and reordered.moved == {f"chapter:{id_}" for id_ in ids}
+    revision = store.revision("alice", project)
+    hairpin = index.search(project, revision, lambda: store.documents("alice", project), "白玉簪子")[0]
+    assert (hairpin.ref_id, hairpin.chapter_position) == (ids[1], 3)
