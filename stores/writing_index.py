@@ -252,14 +252,15 @@ class ProjectIndex:
         started = time.perf_counter()
         rows = self._rows(documents)
         _drop(self._db, name)  # a table an interrupted build left, or one built in another format
-        update = IndexUpdate(built=True, reindexed=frozenset(rows.column("item_key").to_pylist()))
+        items = frozenset(rows.column("item_key").to_pylist())
+        update = IndexUpdate(built=True, reindexed=items, rows_written=rows.num_rows)
         if rows.num_rows == 0:
             return None, update
         table = self._db.create_table(name, data=rows)
         table.create_index("search_text", config=_FTS_CONFIG)  # the first argument names the column
         elapsed = time.perf_counter() - started
         log.info("indexed %s: %d documents, %d passages in %.2f s", name, len(documents), rows.num_rows, elapsed)
-        return table, IndexUpdate(built=True, reindexed=update.reindexed, rows_written=rows.num_rows)
+        return table, update
 
     def _apply(self, name: str, table: Table, documents: list[IndexDocument]) -> IndexUpdate:
         """Rewrites the rows of the items that changed, moved or went, in one commit."""

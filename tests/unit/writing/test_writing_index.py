@@ -12,6 +12,7 @@ import pytest
 
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
 from models.writing.projects import ChapterIn, ProjectIn
+from stores import writing_index
 from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, ProjectIndex, chapter_spans
 from stores.writing_projects import ProjectStore
 
@@ -428,3 +429,25 @@ def test_the_stores_edits_and_reorders_touch_only_their_chapters(index: ProjectI
     revision = store.revision("alice", project)
     hairpin = index.search(project, revision, lambda: store.documents("alice", project), "白玉簪子")[0]
     assert (hairpin.ref_id, hairpin.chapter_position) == (ids[1], 3)
+
+
+def test_updated_rows_are_folded_into_the_full_text_index_past_the_limit(
+    index: ProjectIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unindexed_rows() -> int:
+        table = lancedb.connect(tmp_path / "index").open_table("writing_proj_dream_passages")
+        stats = table.index_stats("search_text_idx")
+        assert stats is not None
+        return stats.num_unindexed_rows
+
+    index.refresh("proj_dream", 1, lambda: dream_project(KEY))
+    index.refresh("proj_dream", 2, lambda: dream_project(HAIRPIN))
+    scanned = unindexed_rows()
+    monkeypatch.setattr(writing_index, "OPTIMIZE_AFTER_ROWS", 0)
+
+    index.refresh("proj_dream", 3, lambda: dream_project(LIGHTHOUSE))
+    found = index.search("proj_dream", 3, lambda: dream_project(LIGHTHOUSE), "lighthouse keeper")
+
+    assert scanned > 0, "under the limit, new rows are scanned"
+    assert unindexed_rows() == 0
+    assert found[0].ref_id == "ch3" and "lighthouse" in found[0].text
