@@ -67,7 +67,7 @@ class Agents:
             agent=agent,
             owner=request.input.owner,
             project_id=request.input.project_id,
-            text=request.input.text,
+            text=request.request_text(),
             intent=intent,
             workflow=plan.kind,
             metadata=AgentMetadata(
