@@ -70,6 +70,20 @@ async def test_req_1_5_a_failing_llm_is_reported_and_the_offline_agent_answers(
     assert outcome.types[-1] == "done"
 
 
+async def test_req_1_5_a_failing_router_emits_an_error_event_and_the_rules_route(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    refused = Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)
+    loopback.queue(refused, chat_stream(["你好，", "我在。"]))
+
+    outcome = await llm_writing.run(llm_project, "今天过得怎么样")  # no rule is sure of it: the model is asked
+
+    [error] = outcome.of_type("error")
+    assert error.data["code"] == "ROUTER_DEGRADED" and error.data["node"] == "router"
+    assert outcome.state.intent is not None and outcome.state.intent.source != "llm"
+    assert outcome.result.status == "completed" and outcome.types[-1] == "done"
+
+
 async def test_req_3_5_the_llm_review_adds_located_issues_to_the_rules_findings(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback
 ) -> None:
