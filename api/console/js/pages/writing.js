@@ -504,7 +504,8 @@ export async function mount(root, ctx) {
         card.element.querySelector('button')?.focus();
       } else if (evt.event === 'user_input_received') questions.get(p.questionId)?.resolve(p);
       else if (evt.event === 'user_input_expired') questions.get(p.questionId)?.expire();
-      else if (evt.event === 'check_result' || evt.event === 'issue_report') checks.show(p);
+      else if ((evt.event === 'check_result' && (p.check ?? 'consistency') === 'consistency') || evt.event === 'issue_report')
+        checks.show(p);
       else if (evt.event === 'chain_summary' && !p.completed) {
         chainContext = p.chainContext;
         chainNote.hidden = false;
