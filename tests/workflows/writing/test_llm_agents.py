@@ -13,7 +13,7 @@ from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Fixture, Loopback
 from tests.workflows.harness import question_of
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
-from tests.workflows.writing.harness import WritingHarness, writing_harness
+from tests.workflows.writing.harness import OWNER, WritingHarness, writing_harness
 from tests.workflows.writing.test_chains import BRAINSTORM, choose
 
 SCENE = "写一段林舟和苏念在码头的场景"
@@ -155,3 +155,26 @@ async def test_issue_25_a_failed_model_review_keeps_the_rules_findings_and_says_
     assert [i["kind"] for i in check["issues"]] == ["dead_character_acts"] and check["passed"] is False
     assert [e.data["code"] for e in outcome.of_type("error")] == ["CHECK_FAILED"]
     assert outcome.result.status == "completed" and outcome.result.text == DEAD_MAN_WALKS
+
+
+async def test_req_10_5_the_relationship_update_reads_the_designs_text_and_characters(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    """A model's design that gives its relationships only in prose: the update reads them from `text`, and merges
+    only those between people the writer knows of (the project's characters and the design's `characters`)."""
+    design = {
+        "characters": [{"name": "周野", "role": "走私头目", "description": "码头的走私头目"}],
+        "relationships": [],
+        "text": "周野是码头的走私头目。\n关系：\n- 周野 → 林舟（旧识）：当年一起在码头长大\n"
+        "- 周野 → 阿九（手下）：随口提到的一个名字",
+    }
+    loopback.queue(chat_completion(design))
+
+    outcome = await llm_writing.run(llm_project, "设计一个新角色：码头的走私头目，他和林舟是旧识")
+
+    child = outcome.one("relationship_update")["runId"]
+    assert await llm_writing.env.client.get_workflow_handle(child).result() == "completed"
+    stored = {(r.source, r.target, r.kind) for r in llm_writing.projects.relationships(OWNER, llm_project)}
+    assert stored == {("周野", "林舟", "旧识")}, "read from the text; 阿九 is nobody the writer knows of"
+    [updated] = [e.data for e in await llm_writing.events(child) if e.type == "relationship_update"]
+    assert updated["added"][0]["description"] == "当年一起在码头长大" and updated["total"] == 1
