@@ -83,7 +83,7 @@ class Agents:
         with self._stream.taking(agent):
             result = await self._run_agent(agent_request, node)
         if not result.streamed:
-            self._stream.show_text(node, agent, result.text)
+            self._stream.show_text(node, agent, result.text, offline=result.offline)
         request.state.result = result
         return result
 
