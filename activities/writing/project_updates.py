@@ -1,11 +1,13 @@
 """Post-processing that writes to the writer's project: the relationship graph after a character design
-(seed 002 Req 4.3, in its own run) and the knowledge base after world building (a world note, which the
+(seed 002 Req 4.3, in its own run; which edges it merges:
+`activities.writing.relationship_edges`) and the knowledge base after world building (a world note, which the
 retrieval index picks up with the project's next revision). Both are idempotent: a retried attempt whose first
 try did write changes nothing twice."""
 
 from pydantic import ValidationError
 
 from activities.writing.project_access import ProjectReader
+from activities.writing.relationship_edges import edges_to_merge
 from models.writing.nodes import (
     UPDATE_KNOWLEDGE,
     UPDATE_RELATIONSHIPS,
@@ -25,9 +27,11 @@ class ProjectUpdater:
 
     @UPDATE_RELATIONSHIPS.defn
     async def update_relationships(self, request: RelationshipUpdateRequest) -> RelationshipUpdateResult:
-        result = RelationshipUpdateResult()
         store = self._reader.projects
-        for edge in request.relationships:
+        cast = await self._reader.read(store.characters, request.owner, request.project_id)
+        edges, unknown = edges_to_merge(request, [character.name for character in cast])
+        result = RelationshipUpdateResult(skipped=unknown)
+        for edge in edges:
             try:
                 relationship = RelationshipIn(
                     source=edge.source, target=edge.target, kind=edge.kind, description=edge.description

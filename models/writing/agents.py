@@ -57,6 +57,9 @@ class ChainContext(RequestModel):
     steps: list[ChainStepOutput] = Field(default_factory=list, max_length=4)
     selection: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     """The writer's choice at the chain's interaction point: an option's id or their own words."""
+    request: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
+    """The request that started the chain: a continued chain works on it (its retrieval, its agents), not on the
+    later request's text (often only the writer's choice, e.g. "C"). None in a context saved before it was kept."""
 
 
 class AgentMetadata(CamelModel):

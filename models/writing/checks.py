@@ -1,4 +1,8 @@
-"""Post-processing's consistency check (seed 002 Req 3.4–3.5, 6.3): its request and the `check_result` it gives."""
+"""Post-processing's checks (seed 002 Req 3.4–3.5, 6.3, 9.5): the consistency check's request, and the
+`check_result` every post-processing step gives (the consistency check's findings, or what a relationship or
+knowledge update did)."""
+
+from typing import Literal
 
 from pydantic import Field
 
@@ -18,8 +22,12 @@ class ConsistencyCheckRequest(CamelModel):
 
 
 class CheckResult(CamelModel):
-    """`check_result`: whether the draft is consistent with the project, and every issue with its place."""
+    """`check_result` (Req 9.5): what a post-processing step found. For the consistency check, whether the draft is
+    consistent with the project and every issue with its place; for a relationship or knowledge update, whether it
+    was done (`passed`) and what it did (`message`)."""
 
+    check: Literal["consistency", "relationships", "knowledge"] = "consistency"
+    """Which post-processing step this is the result of (the names `processing_check` announced)."""
     passed: bool
     issues: list[ConsistencyIssue] = Field(default_factory=list)
     characters_checked: int = 0

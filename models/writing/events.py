@@ -89,6 +89,8 @@ class ContentChunk(CamelModel):
     attempt: int = 1
     restart: bool = False
     """True on the first piece of a retried attempt: what the earlier attempt streamed is void."""
+    offline: bool = False
+    """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""
 
 
 class ProcessingCheck(CamelModel):

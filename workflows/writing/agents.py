@@ -67,7 +67,7 @@ class Agents:
             agent=agent,
             owner=request.input.owner,
             project_id=request.input.project_id,
-            text=request.input.text,
+            text=request.request_text(),
             intent=intent,
             workflow=plan.kind,
             metadata=AgentMetadata(
@@ -83,7 +83,7 @@ class Agents:
         with self._stream.taking(agent):
             result = await self._run_agent(agent_request, node)
         if not result.streamed:
-            self._stream.show_text(node, agent, result.text)
+            self._stream.show_text(node, agent, result.text, offline=result.offline)
         request.state.result = result
         return result
 

@@ -6,7 +6,8 @@ the writer chooses among the last step's options (`workflows.common.human_input.
 on. A step that fails ends the chain with CHAIN_STEP_FAILED, but a step that found the project gone (deleted while
 the chain waited) ends it with PROJECT_NOT_FOUND, as any run on a deleted project ends. A chain that ended (done,
 failed or unanswered) says where it got to in `chain_summary`, whose `chainContext` a later request sends back to
-continue it.
+continue it. The pause takes an offered option's id or the writer's own idea (the question says
+`allowFreeText`), and a continued chain works on the request that started it (`ChainContext.request`).
 """
 
 from datetime import timedelta
@@ -87,9 +88,10 @@ class Chains:
         options = [InputOption(id=option.id, label=f"{option.title}：{option.summary}") for option in offered]
         answer = await self._human.ask(
             USER_SELECTION,
-            "请选择一个方案，我会据此继续写下去（回答选项的 id）",
+            "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去",
             options,
             timeout=timedelta(seconds=request.input.input_timeout_seconds),
+            allow_free_text=True,
         )
         if answer is None:
             return request.run.fail_with(

@@ -3,8 +3,8 @@
 CONSISTENCY checks the draft before `done` (Req 3.4–3.5): when the model's review failed for good the rules check
 alone (their findings kept, the result `degraded`, an `error` event says so); RELATIONSHIPS starts
 `RelationshipGraphWorkflow` as an abandoned child that outlives the request (Req 4.3); KNOWLEDGE saves the setting
-as a project note. A check or a save that fails for good is reported (`WritingRequest.degraded`) and the run still
-ends with its answer.
+as a project note. Each step ends with its `check_result` (Req 9.5). A check or a save that fails for good is
+reported (`WritingRequest.degraded`) and the run still ends with its answer.
 """
 
 from temporalio import workflow
@@ -44,10 +44,14 @@ class Postprocessing:
         if post is PostProcessing.CONSISTENCY:
             await self._check_consistency()
         elif post is PostProcessing.RELATIONSHIPS:
-            await self._schedule_relationship_update()
+            self._checked(await self._schedule_relationship_update())
         elif post is PostProcessing.KNOWLEDGE:
-            await self._update_knowledge()
+            self._checked(await self._update_knowledge())
         return route_after_postprocessing(plan)
+
+    def _checked(self, result: CheckResult) -> None:
+        """Req 9.5: every post-processing step ends with its `check_result`."""
+        self._request.events.emit("check_result", POSTPROCESSING, result)
 
     def _answer(self) -> AgentResult:
         result = self._request.state.result
@@ -80,7 +84,7 @@ class Postprocessing:
         except NodeFailed as err:
             check = await self._check_after_failure(check_request, err)
         request.state.check_result = check
-        request.events.emit("check_result", POSTPROCESSING, check)
+        self._checked(check)
 
     async def _check_after_failure(self, check_request: ConsistencyCheckRequest, err: NodeFailed) -> CheckResult:
         """The rules alone when the model's review was what failed; nothing checked when they fail too."""
@@ -101,7 +105,7 @@ class Postprocessing:
         request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
         return CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
 
-    async def _schedule_relationship_update(self) -> None:
+    async def _schedule_relationship_update(self) -> CheckResult:
         """Req 4.3: the relationship graph is updated by a run of its own, which outlives this request."""
         request = self._request
         result = self._answer()
@@ -133,8 +137,9 @@ class Postprocessing:
             message=f"关系图更新在 {child_id} 中进行，完成后在它的事件流里发出 relationship_update",
         )
         request.events.emit("relationship_update", POSTPROCESSING, update)
+        return CheckResult(check="relationships", passed=True, message=update.message)
 
-    async def _update_knowledge(self) -> None:
+    async def _update_knowledge(self) -> CheckResult:
         """The setting becomes a project note (a world note, indexed for retrieval)."""
         request = self._request
         result = self._answer()
@@ -151,9 +156,10 @@ class Postprocessing:
             )
         except NodeFailed as err:
             request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能写入知识库")
-            return
+            return CheckResult(check="knowledge", passed=False, degraded=True, message="设定未能写入知识库")
         request.events.emit(
             "knowledge_update",
             POSTPROCESSING,
             KnowledgeUpdate(note_id=saved.note_id, title=saved.title, chars=saved.chars),
         )
+        return CheckResult(check="knowledge", passed=True, message=f"设定已写入知识库：{saved.title}")

@@ -1,7 +1,8 @@
 """Phase 1, the Preprocessing node: the plan's context tasks, one activity each, started together (Req 2).
 
-Each task's timing is an event (`preprocessing_task`); a task that fails for good leaves a warning and the run goes
-on with the other tasks' context (Req 2.5). The merged `PreprocessingContext` is what the agents read.
+Each task's timing is an event (`preprocessing_task`); a task that fails for good leaves a warning and an `error`
+event (PREPROCESSING_TASK_FAILED, Req 1.5), and the run goes on with the other tasks' context (Req 2.5). The
+merged `PreprocessingContext` is what the agents read.
 """
 
 import asyncio
@@ -16,6 +17,7 @@ from workflows.writing.request import WritingRequest
 with workflow.unsafe.imports_passed_through():
     from models.writing import nodes
     from models.writing.context import PreprocessingContext, PreprocessingTask, PreprocessPart, PreprocessRequest
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import PreprocessingStarted, TaskTiming
 
 
@@ -65,7 +67,8 @@ class Preprocessing:
         except NodeFailed as err:
             warning = f"{task.value} 失败：{err.cause}"[:300]
             self._timing(TaskTiming(task=task, status="failed", warning=warning))
-            self._request.thought(PREPROCESSING, f"预处理任务 {task.value} 失败，继续使用其余上下文", level="warning")
+            message = f"预处理任务 {task.value} 失败，继续使用其余上下文"
+            self._request.degraded(PREPROCESSING, err, WritingErrorCode.PREPROCESSING_TASK_FAILED, message)
             return None
         self._timing(
             TaskTiming(

@@ -38,7 +38,7 @@ class WritingRequest:
         plan = PLANS[WORKFLOW_FOR_INTENT[intent.intent]]
         self.state.intent, self.state.workflow, self._plan = intent, plan.kind, plan
         if plan.is_chain:
-            self.state.chain = ChainContext(workflow=plan.kind)
+            self.state.chain = ChainContext(workflow=plan.kind, request=self.input.text)
         self.run.tag(INTENT_ACTION.value_set(intent.intent.value))
         return plan
 
@@ -54,12 +54,18 @@ class WritingRequest:
         assert self.state.chain is not None, "chain nodes run only in chain workflows"
         return self.state.chain
 
-    def task_text(self) -> str:
-        """What the agents work on: the request, and in a continued chain the writer's choice with it."""
+    def request_text(self) -> str:
+        """The writer's request: in a continued chain the one that started the chain (the later request's text is
+        often only the writer's choice, e.g. "C"), else this run's text."""
         chain = self.state.chain
-        if chain is not None and chain.selection and chain.selection != self.input.text:
-            return f"{self.input.text}\n{chain.selection}"
-        return self.input.text
+        return chain.request if chain is not None and chain.request else self.input.text
+
+    def task_text(self) -> str:
+        """What retrieval and the skills work on: the request, with the writer's choice at the chain's pause and a
+        continued chain's new words (each once)."""
+        chain = self.state.chain
+        parts = [self.request_text(), chain.selection if chain is not None else None, self.input.text]
+        return "\n".join(dict.fromkeys(part for part in parts if part))
 
     def degraded(self, node: str, err: NodeFailed, code: StrEnum, message: str) -> None:
         """Req 1.5: a failed phase is reported as an `error` event, and the run goes on without it."""

@@ -1,8 +1,8 @@
 """The AgentRouter node: the writer's request becomes an intent, and the intent selects a workflow plan (Req 1).
 
 With an LLM configured the router asks it first and falls back to the keyword rules when that call fails for
-good (with a warning thought); without one, the rules answer. The plan (`WritingRequest.select`) decides what
-comes next (`route_after_router`).
+good (Req 1.5: an `error` event ROUTER_DEGRADED at `router`, and a warning thought); without one, the rules
+answer. The plan (`WritingRequest.select`) decides what comes next (`route_after_router`).
 """
 
 from temporalio import workflow
@@ -14,6 +14,7 @@ from workflows.writing.request import WritingRequest
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
     from models.writing import nodes
+    from models.writing.errors import WritingErrorCode
     from models.writing.events import IntentRecognized
     from models.writing.nodes import RouteRequest
 
@@ -43,7 +44,9 @@ class Router:
             offline=route.model_copy(update={"use_llm": False}),
             offline_options=policies.WRITING_ROUTER_RULES,
             offline_summary="route intent (rules)",
-            degraded=lambda err: request.thought(ROUTER, "LLM 路由失败，改用关键词规则", level="warning"),
+            degraded=lambda err: request.degraded(
+                ROUTER, err, WritingErrorCode.ROUTER_DEGRADED, "LLM 路由失败，改用关键词规则"
+            ),
             code=ErrorCode.ROUTER_FAILED,
         )
         plan = request.select(intent)

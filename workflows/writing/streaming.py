@@ -3,7 +3,8 @@
 An agent with an LLM streams its text into the run as `content_delta` signals (batches, numbered per attempt);
 `AgentStream.receive` shows each batch as a `content` event, once and in order, and a new attempt voids the last
 one's (its first piece says `restart`). An answer that did not stream reaches the events in pieces of at most
-`CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`).
+`CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`), with `offline: true` when an offline
+agent wrote it.
 """
 
 from collections.abc import Iterator
@@ -70,9 +71,10 @@ class AgentStream:
         self._events.emit("content", self._run.node, chunk)
         self._events.publish()
 
-    def show_text(self, node: str, agent: AgentName, text: str) -> None:
-        """An answer that did not stream, as `content` events in pieces."""
+    def show_text(self, node: str, agent: AgentName, text: str, *, offline: bool) -> None:
+        """An answer that did not stream, as `content` events in pieces (`offline`: an offline agent's)."""
         for start in range(0, len(text), CONTENT_EVENT_CHARS):
             piece = text[start : start + CONTENT_EVENT_CHARS]
             restart = start == 0 and self._streamed_before
-            self._events.emit("content", node, ContentChunk(agent=agent, text=piece, restart=restart))
+            chunk = ContentChunk(agent=agent, text=piece, restart=restart, offline=offline)
+            self._events.emit("content", node, chunk)

@@ -21,7 +21,14 @@ T = TypeVar("T")
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _NOT_IN_PLACE = "的了在进出到去来从往向于和与是着过把被这那个座片一上下里中入回满全整半开离走跑经抵达住守攻打返至由对为"
 """Words that end a place name's first part: 走进青石城 is 青石城, 下山 is no place."""
-_PLACE = re.compile(rf"(?:(?![{_NOT_IN_PLACE}])[\u4e00-\u9fff]){{1,3}}(?:城|山|村|府|镇|谷|岛|宗|寺|阁)")
+_PLACE = re.compile(
+    rf"(?:(?![{_NOT_IN_PLACE}])[\u4e00-\u9fff]){{1,3}}(?:城|山|村|府|镇|谷|岛|宗|寺|阁|港|湾|街)"
+    rf"|(?:(?![{_NOT_IN_PLACE}])[\u4e00-\u9fff]){{0,3}}"
+    r"(?:码头|警局|车站|医院|学校|酒店|旅馆|客栈|茶馆|仓库|公寓|广场|公园|大厦|档案室|渡口|驿站)"
+)
+_ENGLISH_PLACE = re.compile(
+    r"\b(?:in|at|to|from|near|into|toward|towards)\s+(?:the\s+)?([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+)
 _TOPIC_NOISE = re.compile(
     r"^(?:请|帮我|帮忙|麻烦|给我|能不能|可以|你能|我想|我要|please|can you|could you|help me|i want to|i'd like to)\s*"
     r"|(?:吧|呢|吗|。|！|？|\.|!|\?)+$",
@@ -45,8 +52,10 @@ def has_cjk(text: str) -> bool:
 
 
 def place_names(text: str) -> list[str]:
-    """Place-like words in `text` (青石城, 北山, 落霞村, 镇南府), in order of first appearance."""
-    return list(dict.fromkeys(m.group() for m in _PLACE.finditer(text)))
+    """Place-like words in `text` (青石城, 北山, 落霞村, 雾港, 码头, 警局; in English, a capitalised name after
+    in/at/to: "at Harrow Dock"), in order of first appearance."""
+    found = [m.group() for m in _PLACE.finditer(text)] + [m.group(1) for m in _ENGLISH_PLACE.finditer(text)]
+    return list(dict.fromkeys(found))
 
 
 def request_topic(text: str, limit: int = 30) -> str:
@@ -168,8 +177,11 @@ class Grounding:
         return [loop for loop in self.context.plot_loops if loop.status == "open"]
 
     def places(self) -> list[str]:
-        """Place names from the passages, then the chapters."""
-        texts = [p.text for p in self.context.passages] + [c.content for c in self.chapters]
+        """The project's own place names: from its world notes (as retrieved), its characters' descriptions, the
+        other passages, then the chapters."""
+        notes = [f"{p.title}\n{p.text}" for p in self.context.passages if p.kind == "world_note"]
+        others = [p.text for p in self.context.passages if p.kind != "world_note"]
+        texts = notes + [c.description for c in self.characters] + others + [c.content for c in self.chapters]
         return list(dict.fromkeys(place for text in texts for place in place_names(text)))
 
     def source_titles(self, limit: int = 3) -> list[str]:

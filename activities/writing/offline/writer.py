@@ -1,4 +1,9 @@
-"""The offline WriterAgent: a scene draft of several paragraphs, built from the project and the request.
+"""The offline WriterAgent: a placeholder scene draft of several paragraphs, built from the project and the request,
+labelled 【离线占位草稿·未接入大模型】 (in English when the request is: `writer_en`).
+
+It sets the scene in one of the project's own places (`Grounding.places`: its world notes, characters and
+chapters; none is made up when it names none), says what the request asked for, and picks its sentences by a hash
+of the request, so another request gets another draft.
 
 It continues from the retrieved passage furthest into the story (its chapter and title, its closing sentence),
 puts on stage the living characters the request names (else the most mentioned ones) or the character a chain's
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from activities.writing.offline.grounding import Grounding, offline_label, without_acting
+from activities.writing.offline.writer_en import english_draft
 from activities.writing.story_facts import split_sentences
 from models.writing.agents import AgentName, AgentResult
 from models.writing.skills.action import ACTION_SKILL
@@ -20,7 +26,7 @@ from models.writing.skills.description import DESCRIPTION_SKILL
 from models.writing.skills.dialogue import DIALOGUE_SKILL
 from models.writing.skills.psychology import PSYCHOLOGY_SKILL
 
-LABEL = offline_label("草稿")
+LABEL = offline_label("占位草稿")
 SHORT_SENTENCE_CHARS = 14
 """A style sample whose sentences average fewer characters than this is written in short sentences."""
 
@@ -30,10 +36,22 @@ _DESIGNED = re.compile(r"姓名：(?P<name>[^\n]+)\n定位：(?P<role>[^\n]+)")
 _TIMES = ("天色将明未明", "雨后的黄昏", "夜已经深了", "正午的日头正毒", "晨雾还没有散尽")
 _SCENERY = (
     "风从{place}的方向吹来，带着潮湿的土腥味",
-    "石板路上积着昨夜的雨水，映出灰白的天色",
-    "檐下的灯笼晃了晃，光影在地上碎成一片",
-    "远处传来几声犬吠，很快又被风声吞没",
+    "{place}的路面积着昨夜的雨水，映出灰白的天色",
+    "{place}檐下的灯晃了晃，光影在地上碎成一片",
+    "{place}远处传来几声犬吠，很快又被风声吞没",
 )
+_SKIES = ("天边压着厚厚的云，像随时要塌下来", "云层裂开一道缝，漏下一线冷光", "空气闷得像一口扣住的锅")
+_STEPS = (
+    ("脚下的碎石发出细小的声响", "每走一步，都觉得暗处有一双眼睛跟着"),
+    ("鞋底踩过积水，声音在空处回荡", "身后的脚步声停了，又响了起来"),
+    ("一路上没有遇见一个人", "越是安静，越让人心里发毛"),
+)
+_RESOLVES = (
+    "深吸一口气，把所有犹豫都压回心底",
+    "攥紧了拳头，指节发白",
+    "把那句到了嘴边的话又咽了回去",
+)
+_MEMORIES = ("出发前的那个夜晚，灯下的影子被拉得很长", "很多年前那场没有说完的争吵", "第一次走进这里时的样子")
 _TURNS = (
     "就在这时，巷口传来急促的脚步声",
     "忽然，远处亮起一点火光，又迅速熄灭",
@@ -138,6 +156,7 @@ class _Scene:
     partner: str | None
     remembered: list[str]
     place: str
+    """One of the project's own places; empty when it names none (no place is made up)."""
     loop: str | None
 
 
@@ -148,7 +167,7 @@ def _scene(grounding: Grounding) -> _Scene:
         lead=lead,
         partner=others[0] if others else None,
         remembered=[c.name for c in grounding.named() if c.name in grounding.dead_names],
-        place=places[0] if places else "城外",
+        place=grounding.pick(places[:3], "place") if places else "",
         loop=loops[0].title if loops else None,
     )
 
@@ -171,22 +190,22 @@ def _sentence(text: str) -> str:
 def _paragraphs(grounding: Grounding, scene: _Scene, voice: _Voice, direction: str) -> list[str]:
     lead, partner, place, skills = scene.lead, scene.partner, scene.place, set(grounding.skills)
     continued, closing = _continuation(grounding)
-    opening = [grounding.pick(_TIMES, "time"), f"{place}一带静得出奇", f"{lead}{grounding.pick(_GESTURES, 'gesture')}"]
+    where = place or "四下里"
+    opening = [grounding.pick(_TIMES, "time"), f"{where}静得出奇", f"{lead}{grounding.pick(_GESTURES, 'gesture')}"]
     if continued:
         opening.append(f"第{continued[0]}章《{continued[1]}》里的那一幕还压在{lead}心头")
     paragraphs = [_prose(opening, voice) + (f"那时的情形是：{closing}" if closing else "")]
-    if direction:
-        paragraphs.append(_sentence(direction))
+    paragraphs.append(_sentence(direction or f"这一场写的是：{grounding.topic}"))
     scenery = [
-        grounding.pick(_SCENERY, "scenery").format(place=place),
+        grounding.pick(_SCENERY, "scenery").format(place=place or "远处"),
         f"{lead}闻得到雨水和泥土混在一起的气味",
-        "天边压着厚厚的云，像随时要塌下来",
+        grounding.pick(_SKIES, "sky"),
     ]
     if DESCRIPTION_SKILL.name in skills:
         scenery += ["街边的旧招牌褪了色，字迹只剩一半", "更远处，群山的轮廓隐在云里，看不分明"]
     paragraphs.append(_prose(scenery, voice))
-    movement = [f"{lead}沿着{place}的小路往前走", "脚下的碎石发出细小的声响"]
-    movement += [f"每走一步，{lead}都觉得暗处有一双眼睛跟着", "却始终没有回头"]
+    step, unease = grounding.pick(_STEPS, "steps")
+    movement = [f"{lead}沿着{place}的路往前走" if place else f"{lead}往前走", step, unease, "却始终没有回头"]
     paragraphs.append(_prose(movement, voice))
     turn = [grounding.pick(_TURNS, "turn"), f"{lead}屏住呼吸，手心里全是汗", "来的会是谁，又为何偏偏是此刻"]
     paragraphs.append(_prose(turn, voice))
@@ -202,15 +221,16 @@ def _paragraphs(grounding: Grounding, scene: _Scene, voice: _Voice, direction: s
     if ACTION_SKILL.name in skills:
         paragraphs.append(_prose([grounding.pick(_ACTIONS, "action").format(lead=lead), "胜负只在一瞬之间"], voice))
     inner = [f"{lead}心里清楚，回头的路早就断了", "该来的总会来，躲是躲不掉的"]
-    inner += [f"{lead}想起出发前的那个夜晚，灯下的影子被拉得很长"]
+    inner += [f"{lead}想起{grounding.pick(_MEMORIES, 'memory')}"]
     inner += [f"{lead}想起了{name}，那个人已经不在了" for name in scene.remembered]
     if PSYCHOLOGY_SKILL.name in skills:
         inner += ["恐惧像一根细线，一头系在胸口，一头系在看不见的地方", f"可{lead}还是往前迈了一步"]
     paragraphs.append(_prose(inner, voice))
     paragraphs.append(
-        _prose([f"{lead}深吸一口气，把所有犹豫都压回心底", "不管前面等着的是什么，这一步总要迈出去"], voice)
+        _prose([f"{lead}{grounding.pick(_RESOLVES, 'resolve')}", "不管前面等着的是什么，这一步总要迈出去"], voice)
     )
-    hook = f"而「{scene.loop}」的谜底，也许就藏在{place}深处" if scene.loop else "夜色渐浓，谁也不知明天会怎样"
+    hidden = f"就藏在{place}深处" if place else "就在不远处"
+    hook = f"而「{scene.loop}」的谜底，也许{hidden}" if scene.loop else "夜色渐浓，谁也不知明天会怎样"
     paragraphs.append(_prose([hook, "风又起了，吹得人心里发紧"], voice))
     return paragraphs
 
@@ -219,6 +239,8 @@ def _header(grounding: Grounding, scene: _Scene, note: str) -> str:
     continued, _ = _continuation(grounding)
     parts = [f"接续：第{continued[0]}章《{continued[1]}》"] if continued else []
     parts.append(f"出场：{'、'.join(n for n in (scene.lead, scene.partner) if n)}")
+    if scene.place:
+        parts.append(f"地点：{scene.place}")
     if scene.remembered:
         parts.append(f"已故（仅以回忆提及）：{'、'.join(scene.remembered)}")
     if grounding.skills:
@@ -231,8 +253,10 @@ def _header(grounding: Grounding, scene: _Scene, note: str) -> str:
 
 
 def write(grounding: Grounding) -> AgentResult:
-    """The offline writer's draft (see the module)."""
+    """The offline writer's draft (see the module); in English when the request is (`writer_en`)."""
     scene, voice = _scene(grounding), _voice(grounding)
+    if grounding.english:
+        return grounding.answer(english_draft(grounding, scene.lead, scene.partner, scene.place, scene.loop))
     note, direction = _direction(grounding)
     paragraphs = _paragraphs(grounding, scene, voice, direction)
     return grounding.answer(f"{LABEL}\n{_header(grounding, scene, note)}\n\n" + "\n\n".join(paragraphs))

@@ -62,3 +62,32 @@ async def test_a_chain_whose_project_was_deleted_while_it_waited_ends_with_proje
     view = (await http.get(f"/v1/runs/{run_id}")).json()
     assert view["state"]["error"]["code"] == "PROJECT_NOT_FOUND"
     assert (await http.get(base)).json()["error"]["code"] == "PROJECT_NOT_FOUND"
+
+
+async def test_req_14_5_the_writers_own_idea_is_taken_at_the_pause_over_http(http: httpx.AsyncClient) -> None:
+    """The offline brainstorm invites the writer's own idea; `POST /v1/runs/{id}/input` takes it (200, not
+    INPUT_NOT_AN_OPTION) and the chain writes from it."""
+    project = (await http.post("/v1/writing/projects", json={"name": "长夜"})).json()["projectId"]
+    base = f"/v1/writing/projects/{project}"
+    await http.post(f"{base}/chapters", json={"title": "雨夜", "content": "林舟推开门，苏念在等他。"})
+    idea = "让林舟独自回到老宅，在灯下翻出那本旧账簿"
+    events: list[SseEvent] = []
+    buffer = ""
+
+    async with http.stream("POST", f"{base}/chat", json={"text": BRAINSTORM}) as response:
+        run_id = response.headers["x-run-id"]
+        async for chunk in response.aiter_text():
+            buffer += chunk
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                events.extend(parse_sse(block + "\n\n"))
+                if events[-1].event == "user_input_required":
+                    assert events[-1].data["data"]["allowFreeText"] is True
+                    answered = await http.post(f"/v1/runs/{run_id}/input", json={"answer": idea})
+                    assert answered.status_code == 200, answered.text
+
+    assert events[-1].event == "done" and events[-1].data["data"]["status"] == "completed"
+    draft = "".join(
+        e.data["data"]["text"] for e in events if e.event == "content" and e.data["data"]["agent"] == "writer"
+    )
+    assert idea in draft

@@ -160,3 +160,37 @@ async def test_a_waiting_chain_survives_a_worker_restart(dev_env: WorkflowEnviro
 
     assert outcome.result.status == "completed"
     assert outcome.types.count("user_input_required") == 1 and "chain_summary" in outcome.types
+
+
+async def test_req_14_5_the_pause_takes_the_writers_own_idea_where_the_question_offers_it(
+    writing: WritingHarness, project: str
+) -> None:
+    """The offline brainstorm invites the writer's own idea: the question says it takes free text, and does."""
+    handle = await writing.start(project, BRAINSTORM)
+    question = await question_of(handle)
+    assert question.allow_free_text and "自己的想法" in question.prompt
+
+    received = await choose(handle, "让林舟独自回到老宅，在灯下翻出那本旧账簿")
+    outcome = await writing.finish(handle)
+
+    assert received.option is None and outcome.result.status == "completed"
+    assert "让林舟独自回到老宅" in outcome.result.text, "the writer's draft follows the writer's own idea"
+    assert outcome.one("user_input_received")["answer"].startswith("让林舟")
+
+
+async def test_req_14_6_a_chain_continued_after_its_deadline_keeps_the_original_request(
+    writing: WritingHarness, project: str
+) -> None:
+    """Continued with "C", the chain still works on the request that started it: its retrieval and its agent."""
+    question = "林舟和苏念在雨夜之后该怎么收场？先想三个结局方案，我选一个再写"
+    expired = await writing.finish(await writing.start(project, question, input_timeout_seconds=60))
+    chain = ChainContext.model_validate(expired.one("chain_summary")["chainContext"])
+    assert chain.request == question
+
+    outcome = await writing.run(project, "C", chain_context=chain)
+
+    context = outcome.state.preprocessing_context
+    assert context is not None and context.passages, "retrieval ran on the original request, not on “C”"
+    assert "雨夜" in {passage.title for passage in context.passages}
+    assert outcome.state.chain is not None and outcome.state.chain.request == question
+    assert outcome.state.chain.selection == "C"

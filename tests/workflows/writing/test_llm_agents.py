@@ -71,6 +71,20 @@ async def test_req_1_5_a_failing_llm_is_reported_and_the_offline_agent_answers(
     assert outcome.types[-1] == "done"
 
 
+async def test_req_1_5_a_failing_router_emits_an_error_event_and_the_rules_route(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    refused = Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)
+    loopback.queue(refused, chat_stream(["你好，", "我在。"]))
+
+    outcome = await llm_writing.run(llm_project, "今天过得怎么样")  # no rule is sure of it: the model is asked
+
+    [error] = outcome.of_type("error")
+    assert error.data["code"] == "ROUTER_DEGRADED" and error.data["node"] == "router"
+    assert outcome.state.intent is not None and outcome.state.intent.source != "llm"
+    assert outcome.result.status == "completed" and outcome.types[-1] == "done"
+
+
 async def test_req_3_5_the_llm_review_adds_located_issues_to_the_rules_findings(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback
 ) -> None:
@@ -225,3 +239,26 @@ async def test_req_11_3_with_a_preprocessing_context_agents_read_summaries_and_p
     unread = [clue for chapter, clues in earlier for clue in clues if clue not in chapter.summary + retrieved]
     assert unread and all(clue not in prompt for clue in unread), "earlier chapters are not re-read whole"
     assert len(prompt) < sum(len(chapter.content) for chapter in chapters) / 2
+
+
+async def test_req_10_5_the_relationship_update_reads_the_designs_text_and_characters(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    """A model's design that gives its relationships only in prose: the update reads them from `text`, and merges
+    only those between people the writer knows of (the project's characters and the design's `characters`)."""
+    design = {
+        "characters": [{"name": "周野", "role": "走私头目", "description": "码头的走私头目"}],
+        "relationships": [],
+        "text": "周野是码头的走私头目。\n关系：\n- 周野 → 林舟（旧识）：当年一起在码头长大\n"
+        "- 周野 → 阿九（手下）：随口提到的一个名字",
+    }
+    loopback.queue(chat_completion(design))
+
+    outcome = await llm_writing.run(llm_project, "设计一个新角色：码头的走私头目，他和林舟是旧识")
+
+    child = outcome.one("relationship_update")["runId"]
+    assert await llm_writing.env.client.get_workflow_handle(child).result() == "completed"
+    stored = {(r.source, r.target, r.kind) for r in llm_writing.projects.relationships(OWNER, llm_project)}
+    assert stored == {("周野", "林舟", "旧识")}, "read from the text; 阿九 is nobody the writer knows of"
+    [updated] = [e.data for e in await llm_writing.events(child) if e.type == "relationship_update"]
+    assert updated["added"][0]["description"] == "当年一起在码头长大" and updated["total"] == 1

@@ -102,3 +102,16 @@ async def test_req_2_5_a_failed_task_leaves_a_warning_and_the_others_context(
     assert context.warnings == ["rag 预处理失败，继续使用其余上下文"]
     assert outcome.result.status == "completed" and "林舟" in outcome.result.text
     assert outcome.one("check_result")["passed"] is True
+
+
+async def test_req_1_5_a_failing_preprocessing_task_emits_an_error_event_with_its_code_and_node(
+    env: WorkflowEnvironment, tmp_path: Path
+) -> None:
+    async with writing_harness(env, tmp_path, project_index=DownSearch()) as writing:
+        project = writing.project(chapters=CHAPTERS, characters=CHARACTERS, style_samples=STYLE_SAMPLES)
+        outcome = await writing.run(project, "写一段林舟和苏念在码头的场景")
+
+    [error] = outcome.of_type("error")
+    assert error.data["code"] == "PREPROCESSING_TASK_FAILED" and error.data["node"] == "preprocessing"
+    assert "rag" in error.data["message"] and "search service unreachable" in error.data["message"]
+    assert outcome.result.status == "completed" and outcome.types[-1] == "done"

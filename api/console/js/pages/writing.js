@@ -48,6 +48,7 @@ registerStrings({
     'writing.continueChain': '下一条消息会接着上一个未完成的链式流程（chainContext）。',
     'writing.checks': '一致性检查',
     'writing.noChecks': '草稿写完后，这里显示检查结果。',
+    'writing.offlineDraft': '离线占位稿：未接入大模型',
     'writing.passed': '通过',
     'writing.failed': '发现问题',
     'writing.degraded': '检查未能运行',
@@ -88,6 +89,7 @@ registerStrings({
     'writing.continueChain': 'Your next message continues the unfinished chain (chainContext).',
     'writing.checks': 'Consistency check',
     'writing.noChecks': 'The check of a finished draft shows here.',
+    'writing.offlineDraft': 'offline placeholder: no model connected',
     'writing.passed': 'Passed',
     'writing.failed': 'Issues found',
     'writing.degraded': 'The check could not run',
@@ -496,6 +498,8 @@ export async function mount(root, ctx) {
       else if (evt.event === 'content') {
         const target = bubbleFor(p.agent);
         if (p.restart) target.textContent = '';
+        if (p.offline && !target.parentElement.querySelector('.tag.offline'))
+          target.before(h('span', { class: 'tag offline' }, t('writing.offlineDraft')));
         target.append(p.text);
       } else if (evt.event === 'user_input_required') {
         const card = questionCard(runId, p);
@@ -504,7 +508,8 @@ export async function mount(root, ctx) {
         card.element.querySelector('button')?.focus();
       } else if (evt.event === 'user_input_received') questions.get(p.questionId)?.resolve(p);
       else if (evt.event === 'user_input_expired') questions.get(p.questionId)?.expire();
-      else if (evt.event === 'check_result' || evt.event === 'issue_report') checks.show(p);
+      else if ((evt.event === 'check_result' && (p.check ?? 'consistency') === 'consistency') || evt.event === 'issue_report')
+        checks.show(p);
       else if (evt.event === 'chain_summary' && !p.completed) {
         chainContext = p.chainContext;
         chainNote.hidden = false;
