@@ -7,7 +7,10 @@ knows when it is stale. Every item has a `version` too (its ETag): a write may n
 (`if_match`), and is refused with `StaleVersionError` when the item changed since, in the same transaction as the
 write, so of two editors racing exactly one wins. Chapters are numbered 1..n without gaps, and every write of one
 keeps a version of it (`stores.chapter_versions`). A database made by an earlier version gains the new tables and
-columns when it is opened (its chapters get their text as version 1); nothing in it is lost. The methods block
+columns when it is opened (its chapters get their text as version 1); nothing in it is lost. What agents want
+written into a project arrives as a proposal (`stores.writing_proposals`) and becomes an item only when the writer
+accepts it; characters, world notes and relationships say where they came from (`origin`: the writer's own, or
+accepted from the run `source_run_id`). The methods block
 (one short connection each, WAL so readers never wait for a writer); async callers run them in a thread with `run`."""
 
 import asyncio
@@ -41,7 +44,8 @@ from models.writing.projects import (
     WorldNote,
     WorldNoteIn,
 )
-from stores import chapter_versions
+from models.writing.proposals import Proposal, ProposalKind, ProposalStatus
+from stores import chapter_versions, writing_proposals
 from stores.chapter_summaries import summarize
 
 P = ParamSpec("P")
@@ -78,6 +82,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS relationships_by_pair
     ON relationships(project_id, min(source, target), max(source, target));
 CREATE INDEX IF NOT EXISTS projects_by_owner ON projects(owner, created_at);
 """
+_PROPOSED_KINDS = ("characters", "world_notes", "relationships")
+"""The tables whose items an agent can propose; each item says where it came from (`origin`, `source_run_id`)."""
 _ADDED_COLUMNS = [
     ("projects", "revision", "INTEGER NOT NULL DEFAULT 0"),
     *(
@@ -86,6 +92,11 @@ _ADDED_COLUMNS = [
     ),
     ("chapters", "summary", "TEXT NOT NULL DEFAULT ''"),
     ("chapter_versions", "summary", "TEXT NOT NULL DEFAULT ''"),
+    *(
+        (table, column, declaration)
+        for table in _PROPOSED_KINDS
+        for column, declaration in (("origin", "TEXT NOT NULL DEFAULT 'writer'"), ("source_run_id", "TEXT"))
+    ),
 ]
 """Columns added to tables of the first release (`CREATE TABLE IF NOT EXISTS` leaves an existing table as it was)."""
 
@@ -168,7 +179,7 @@ class ProjectStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA + chapter_versions.SCHEMA)
+            db.executescript(_SCHEMA + chapter_versions.SCHEMA + writing_proposals.SCHEMA)
             db.execute("BEGIN IMMEDIATE")  # the gateway and the worker may open an old database at once
             for table, column, declaration in _ADDED_COLUMNS:
                 if column not in {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}:
@@ -504,6 +515,51 @@ class ProjectStore:
     ) -> None:
         self._delete(owner, project_id, _RELATIONSHIPS, relationship_id, if_match)
 
+    # proposals (what agents want written into the project: none of it is an item until the writer accepts it)
+
+    def propose(
+        self,
+        owner: str,
+        project_id: str,
+        run_id: str,
+        kind: ProposalKind,
+        key: str,
+        item: dict[str, str],
+        before: tuple[str, int, dict[str, str]] | None = None,
+    ) -> Proposal:
+        """A pending proposal (`writing_proposals.add`); the project's revision stays: nothing in it changed."""
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            _require_project(db, owner, project_id)
+            return writing_proposals.add(db, project_id, run_id, kind, key, item, before)
+
+    def proposals(self, owner: str, project_id: str, status: ProposalStatus | None = None) -> list[Proposal]:
+        with self._connection() as db:
+            _require_project(db, owner, project_id)
+            return writing_proposals.listed(db, project_id, status)
+
+    def reject_proposal(self, owner: str, project_id: str, proposal_id: str) -> Proposal:
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            _require_project(db, owner, project_id)
+            writing_proposals.pending(db, project_id, proposal_id)
+            return writing_proposals.decide(db, proposal_id, "rejected")
+
+    def accept_proposal(self, owner: str, project_id: str, proposal_id: str) -> Proposal:
+        """The proposed item written into the project, marked as accepted from its run, in the same transaction as
+        the proposal's new status. A change of an item refuses (`ProposalStaleError`) unless that item is still as
+        it was proposed; a relationship needs both its characters in the project (`ProposalNeedsCharacterError`)."""
+        with self._editing(owner, project_id) as db:
+            proposal = writing_proposals.pending(db, project_id, proposal_id)
+            origin = {"origin": "accepted", "source_run_id": proposal.run_id}
+            if proposal.kind == "relationship":
+                item_id = _accept_relationship(db, project_id, proposal, origin)
+            elif proposal.kind == "character":
+                item_id = _insert(db, _CHARACTERS, project_id, CharacterIn(**proposal.item), **origin).character_id
+            else:
+                item_id = _insert(db, _WORLD_NOTES, project_id, WorldNoteIn(**proposal.item), **origin).world_note_id
+            return writing_proposals.decide(db, proposal_id, "accepted", item_id)
+
     # any kind of item
 
     def _add(self, owner: str, project_id: str, table: _Table[ItemT], body: BaseModel) -> ItemT:
@@ -537,6 +593,32 @@ class ProjectStore:
     ) -> None:
         with self._editing(owner, project_id) as db:
             _remove(db, table, project_id, item_id, if_match)
+
+
+def _accept_relationship(db: sqlite3.Connection, project_id: str, proposal: Proposal, origin: dict[str, str]) -> str:
+    """The proposed relationship added (its pair still has none) or the pair's changed to it (still at the version
+    it was proposed against); its id."""
+    relationship = RelationshipIn(**proposal.item)
+    names = {row["name"] for row in db.execute("SELECT name FROM characters WHERE project_id = ?", (project_id,))}
+    missing = [name for name in (relationship.source, relationship.target) if name not in names]
+    if missing:
+        raise writing_proposals.ProposalNeedsCharacterError(proposal.proposal_id, missing)
+    pair = (relationship.source, relationship.target) * 2
+    row = db.execute(
+        f"SELECT id, version FROM relationships WHERE project_id = ? AND {_SAME_PAIR}", (project_id, *pair)
+    ).fetchone()
+    now_at = (row["id"], row["version"]) if row is not None else None
+    if now_at != (None if proposal.target_id is None else (proposal.target_id, proposal.target_version)):
+        raise writing_proposals.ProposalStaleError(proposal.proposal_id, "relationship", proposal.target_id)
+    if row is None:
+        return _insert(db, _RELATIONSHIPS, project_id, relationship, **origin).relationship_id
+    _set(db, _RELATIONSHIPS, project_id, row["id"], relationship)
+    db.execute(
+        "UPDATE relationships SET origin = ?, source_run_id = ? WHERE id = ?",
+        (origin["origin"], origin["source_run_id"], row["id"]),
+    )
+    relationship_id: str = row["id"]
+    return relationship_id
 
 
 def _renumber_plot_loops(db: sqlite3.Connection, project_id: str, moved: dict[int, int | None]) -> None:

@@ -1,13 +1,16 @@
-"""Post-processing that writes to the writer's project: the relationship graph after a character design
-(seed 002 Req 4.3, in its own run; which edges it merges:
-`activities.writing.relationship_edges`) and the knowledge base after world building (a world note, which the
-retrieval index picks up with the project's next revision). Both are idempotent: a retried attempt whose first
-try did write changes nothing twice."""
+"""Post-processing that proposes changes to the writer's project (issue 28 item 2: proposals, not silent canon):
+a character design's characters and relationships (seed 002 Req 4.3, in its own run; which edges it considers:
+`activities.writing.relationship_edges`) and world building's setting as a world note. Nothing here writes an item: each becomes a pending proposal of the run, which the writer accepts
+or rejects (`api.routes.writing_proposals`). A relationship for the same pair as one the project has is proposed
+with that one as `before`; one naming a character neither the project nor the design has is dropped (reported in
+`unknown`, and `skipped` as before). Idempotent: a retried attempt finds the proposals its first try made."""
 
 from pydantic import ValidationError
+from temporalio import activity
 
 from activities.writing.project_access import ProjectReader
 from activities.writing.relationship_edges import edges_to_merge
+from models.writing.agents import CharacterSketch, RelationshipEdge
 from models.writing.nodes import (
     UPDATE_KNOWLEDGE,
     UPDATE_RELATIONSHIPS,
@@ -16,21 +19,31 @@ from models.writing.nodes import (
     RelationshipUpdateRequest,
     RelationshipUpdateResult,
 )
-from models.writing.projects import MAX_DESCRIPTION_CHARS, MAX_NAME, RelationshipIn, WorldNoteIn
+from models.writing.projects import MAX_DESCRIPTION_CHARS, MAX_NAME, CharacterIn, Relationship, RelationshipIn
+from models.writing.proposals import RelationshipChange
 
 
 class ProjectUpdater:
-    """The post-processing activities that change a project."""
+    """The post-processing activities that propose changes to a project."""
 
     def __init__(self, reader: ProjectReader) -> None:
         self._reader = reader
 
     @UPDATE_RELATIONSHIPS.defn
     async def update_relationships(self, request: RelationshipUpdateRequest) -> RelationshipUpdateResult:
-        store = self._reader.projects
-        cast = await self._reader.read(store.characters, request.owner, request.project_id)
-        edges, unknown = edges_to_merge(request, [character.name for character in cast])
-        result = RelationshipUpdateResult(skipped=unknown)
+        store, owner, project_id = self._reader.projects, request.owner, request.project_id
+        known = {character.name for character in await self._reader.read(store.characters, owner, project_id)}
+        edges, unknown = edges_to_merge(request, known)
+        result = RelationshipUpdateResult(skipped=list(unknown), unknown=unknown)
+        designed = {sketch.name.strip(): sketch for sketch in request.characters if sketch.name.strip() not in known}
+        existing = await self._reader.read(store.relationships, owner, project_id)
+        by_pair = {frozenset((r.source, r.target)): r for r in existing}
+        run_id = _run_id()
+        for name, sketch in designed.items():
+            character = _character(sketch)
+            if character is not None:
+                await self._reader.read(store.propose, owner, project_id, run_id, "character", name, _values(character))
+                result.characters.append(name)
         for edge in edges:
             try:
                 relationship = RelationshipIn(
@@ -39,23 +52,62 @@ class ProjectUpdater:
             except ValidationError:
                 result.skipped.append(edge)  # e.g. a character related to itself: the others still count
                 continue
-            _, outcome = await self._reader.read(
-                store.upsert_relationship, request.owner, request.project_id, relationship
+            pair = (relationship.source, relationship.target)
+            old = by_pair.get(frozenset(pair))
+            if old is not None and _edge(old) == _edge(relationship):
+                continue  # the project says so already
+            before = None if old is None else (old.relationship_id, old.version, _values(_edge(old)))
+            key = "|".join(sorted(pair))
+            proposal = await self._reader.read(
+                store.propose, owner, project_id, run_id, "relationship", key, _values(relationship), before
             )
-            if outcome == "added":
-                result.added.append(edge)
-            elif outcome == "changed":
-                result.changed.append(edge)
-        result.total = len(await self._reader.read(store.relationships, request.owner, request.project_id))
+            after = _edge(relationship)
+            was = None if old is None else _edge(old)
+            result.changes.append(RelationshipChange(proposal_id=proposal.proposal_id, before=was, after=after))
+            (result.added if old is None else result.changed).append(after)
+        result.total = len(existing)
         return result
 
     @UPDATE_KNOWLEDGE.defn
     async def update_knowledge(self, request: KnowledgeUpdateRequest) -> KnowledgeUpdateResult:
-        note = WorldNoteIn(title=request.title[:MAX_NAME], content=request.content[:MAX_DESCRIPTION_CHARS])
-        store = self._reader.projects
-        existing = await self._reader.read(store.world_notes, request.owner, request.project_id)
-        same = [n for n in existing if (n.title, n.content) == (note.title, note.content)]
-        saved = (
-            same[0] if same else await self._reader.read(store.add_world_note, request.owner, request.project_id, note)
+        note = {"title": request.title[:MAX_NAME], "content": request.content[:MAX_DESCRIPTION_CHARS]}
+        proposal = await self._reader.read(
+            self._reader.projects.propose,
+            request.owner,
+            request.project_id,
+            _run_id(),
+            "world_note",
+            note["title"],
+            note,
         )
-        return KnowledgeUpdateResult(note_id=saved.world_note_id, title=saved.title, chars=len(saved.content))
+        return KnowledgeUpdateResult(proposal_id=proposal.proposal_id, title=note["title"], chars=len(note["content"]))
+
+
+def _run_id() -> str:
+    """The run the proposal comes from: the workflow this activity runs for."""
+    run_id = activity.info().workflow_id
+    assert run_id is not None, "a writing activity runs for a workflow"
+    return run_id
+
+
+def _character(sketch: CharacterSketch) -> CharacterIn | None:
+    """The designed character as the project would hold it (its role leads its description); None for a name the
+    project cannot hold."""
+    description = f"{sketch.role}：{sketch.description}" if sketch.role else sketch.description
+    try:
+        return CharacterIn(name=sketch.name.strip()[:MAX_NAME], description=description[:MAX_DESCRIPTION_CHARS])
+    except ValidationError:
+        return None
+
+
+def _edge(relationship: Relationship | RelationshipIn) -> RelationshipEdge:
+    return RelationshipEdge(
+        source=relationship.source,
+        target=relationship.target,
+        kind=relationship.kind,
+        description=relationship.description,
+    )
+
+
+def _values(item: CharacterIn | RelationshipIn | RelationshipEdge) -> dict[str, str]:
+    return {key: str(value) for key, value in item.model_dump(by_alias=False).items()}

@@ -20,7 +20,7 @@ from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import run_search_attributes
 from api.routes import writing as projects
-from api.routes import writing_chapters, writing_export
+from api.routes import writing_chapters, writing_export, writing_proposals
 from api.routes.writing import Projects, call_store
 from models.runs import SESSION_ID_PATTERN
 from models.settings import Settings
@@ -125,7 +125,7 @@ async def start_writing(
 
 
 GATEWAY = FamilyGateway(
-    routers=(projects.router, writing_chapters.router, writing_export.router, router),
+    routers=(projects.router, writing_chapters.router, writing_export.router, writing_proposals.router, router),
     services=lambda settings: {
         "projects": ProjectStore.under(settings.data_dir),
         "sessions": SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns),

@@ -26,6 +26,7 @@ from models.writing.agents import (
 from models.writing.checks import CheckResult
 from models.writing.context import ConsistencyIssue, PlotLoopState, PreprocessingTask
 from models.writing.intents import IntentResult, WorkflowKind
+from models.writing.proposals import RelationshipChange
 
 
 class IntentRecognized(CamelModel):
@@ -104,10 +105,14 @@ class RelationshipUpdate(CamelModel):
     """`relationship_update` (Req 4.3–4.4): the relationship graph's update, scheduled (by the request) or done
     (by its own run, which outlives the request)."""
 
-    status: Literal["scheduled", "updated", "failed"]
+    status: Literal["scheduled", "updated", "proposed", "failed"]
+    """`proposed`: the design's relationships wait as proposals for the writer (`changes`: before and after)."""
     run_id: str
     added: list[RelationshipEdge] = Field(default_factory=list)
     changed: list[RelationshipEdge] = Field(default_factory=list)
+    changes: list[RelationshipChange] = Field(default_factory=list)
+    unknown: list[RelationshipEdge] = Field(default_factory=list)
+    """Relationships of characters neither the project nor the design has: dropped."""
     total: int | None = None
     message: str = ""
 
@@ -135,9 +140,11 @@ class CharacterDesigned(CamelModel):
 
 
 class KnowledgeUpdate(CamelModel):
-    """`knowledge_update`: world building's setting saved to the project as a world note (indexed for retrieval)."""
+    """`knowledge_update`: world building's setting proposed as a world note (`proposalId`; a run recorded before
+    proposals existed saved it, `noteId`). It reaches the project and the index when the writer accepts it."""
 
-    note_id: str
+    note_id: str | None = None
+    proposal_id: str | None = None
     title: str
     chars: int
 

@@ -9,6 +9,7 @@ from models.writing.agents import AgentName, AgentRequest, AgentResult, Characte
 from models.writing.checks import CheckResult, ConsistencyCheckRequest
 from models.writing.context import PreprocessingTask, PreprocessPart, PreprocessRequest
 from models.writing.intents import IntentResult
+from models.writing.proposals import RelationshipChange
 from models.writing.sessions import TurnIn, TurnRecorded
 
 
@@ -55,12 +56,19 @@ class RelationshipUpdateRequest(CamelModel):
 
 
 class RelationshipUpdateResult(CamelModel):
-    """What changed in the relationship graph."""
+    """What the design proposes for the relationship graph (issue 28 item 2: proposals the writer accepts or
+    rejects; a run recorded before proposals existed wrote `added` and `changed` directly)."""
 
     added: list[RelationshipEdge] = Field(default_factory=list)
     changed: list[RelationshipEdge] = Field(default_factory=list)
     skipped: list[RelationshipEdge] = Field(default_factory=list)
     """Edges the graph cannot hold (a character related to itself, names too long)."""
+    unknown: list[RelationshipEdge] = Field(default_factory=list)
+    """Edges naming a character neither the project nor the design has: dropped, not proposed."""
+    changes: list[RelationshipChange] = Field(default_factory=list)
+    """Each proposed relationship with the pair's relationship as the project has it (`before`)."""
+    characters: list[str] = Field(default_factory=list)
+    """The designed characters proposed for the project (its relationships' characters among them)."""
     total: int = 0
 
 
@@ -68,7 +76,8 @@ UPDATE_RELATIONSHIPS = ActivitySpec("writing.update_relationships", Relationship
 
 
 class KnowledgeUpdateRequest(CamelModel):
-    """Post-processing of world building: the setting saved as a world note of the project (indexed for retrieval)."""
+    """Post-processing of world building: the setting proposed as a world note of the project (indexed for
+    retrieval once the writer accepts it)."""
 
     owner: str
     project_id: str
@@ -77,9 +86,10 @@ class KnowledgeUpdateRequest(CamelModel):
 
 
 class KnowledgeUpdateResult(CamelModel):
-    """The world note the setting was saved as."""
+    """The proposal the setting became (a run recorded before proposals existed saved a world note, `note_id`)."""
 
-    note_id: str
+    note_id: str | None = None
+    proposal_id: str | None = None
     title: str
     chars: int
 

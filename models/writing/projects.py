@@ -8,6 +8,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, StringConstraints, model_validator
 
 from models.base import CamelModel, RequestModel
+from models.writing.proposals import ItemOrigin
 
 MAX_NAME = 200
 MAX_CHAPTER_CHARS = 100_000
@@ -139,6 +140,10 @@ class Character(CamelModel):
     description: str
     updated_at: datetime
     version: int = 1
+    origin: ItemOrigin = "writer"
+    """`accepted`: an agent proposed it and the writer accepted the proposal (issue 28 item 2)."""
+    source_run_id: str | None = None
+    """For an accepted item: the run that proposed it."""
 
 
 class PlotLoop(CamelModel):
@@ -175,6 +180,10 @@ class WorldNote(CamelModel):
     content: str
     updated_at: datetime
     version: int = 1
+    origin: ItemOrigin = "writer"
+    """`accepted`: an agent proposed it and the writer accepted the proposal (issue 28 item 2)."""
+    source_run_id: str | None = None
+    """For an accepted item: the run that proposed it."""
 
 
 class Relationship(CamelModel):
@@ -188,3 +197,7 @@ class Relationship(CamelModel):
     description: str
     updated_at: datetime
     version: int = 1
+    origin: ItemOrigin = "writer"
+    """`accepted`: an agent proposed it and the writer accepted the proposal (issue 28 item 2)."""
+    source_run_id: str | None = None
+    """For an accepted item: the run that proposed it."""

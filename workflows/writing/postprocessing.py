@@ -2,9 +2,10 @@
 
 CONSISTENCY checks the draft before `done` (Req 3.4–3.5): when the model's review failed for good the rules check
 alone (their findings kept, the result `degraded`, an `error` event says so); RELATIONSHIPS starts
-`RelationshipGraphWorkflow` as an abandoned child that outlives the request (Req 4.3); KNOWLEDGE saves the setting
-as a project note. Each step ends with its `check_result` (Req 9.5). A check or a save that fails for good is
-reported (`WritingRequest.degraded`) and the run still ends with its answer.
+`RelationshipGraphWorkflow` as an abandoned child that outlives the request (Req 4.3); KNOWLEDGE proposes the
+setting as a world note, which the writer accepts or rejects (issue 28 item 2). Each step ends with its
+`check_result` (Req 9.5). A check or a proposal that fails for good is reported (`WritingRequest.degraded`) and
+the run still ends with its answer.
 """
 
 from temporalio import workflow
@@ -140,10 +141,10 @@ class Postprocessing:
         return CheckResult(check="relationships", passed=True, message=update.message)
 
     async def _update_knowledge(self) -> CheckResult:
-        """The setting becomes a project note (a world note, indexed for retrieval)."""
+        """The setting becomes a proposed world note (the project and its index get it once the writer accepts it)."""
         request = self._request
         result = self._answer()
-        self._starting("knowledge", "正在把设定写入项目知识库...")
+        self._starting("knowledge", "正在把设定提交为待确认的提议（作者采纳后才写入项目知识库）...")
         note = KnowledgeUpdateRequest(
             owner=request.input.owner,
             project_id=request.input.project_id,
@@ -155,11 +156,10 @@ class Postprocessing:
                 nodes.UPDATE_KNOWLEDGE, note, policies.WRITING_POSTPROCESS, summary="save the setting"
             )
         except NodeFailed as err:
-            request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能写入知识库")
-            return CheckResult(check="knowledge", passed=False, degraded=True, message="设定未能写入知识库")
-        request.events.emit(
-            "knowledge_update",
-            POSTPROCESSING,
-            KnowledgeUpdate(note_id=saved.note_id, title=saved.title, chars=saved.chars),
+            request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能提交为提议")
+            return CheckResult(check="knowledge", passed=False, degraded=True, message="设定未能提交为提议")
+        update = KnowledgeUpdate(
+            note_id=saved.note_id, proposal_id=saved.proposal_id, title=saved.title, chars=saved.chars
         )
-        return CheckResult(check="knowledge", passed=True, message=f"设定已写入知识库：{saved.title}")
+        request.events.emit("knowledge_update", POSTPROCESSING, update)
+        return CheckResult(check="knowledge", passed=True, message=f"设定已提交为待确认的提议：{saved.title}")

@@ -1,4 +1,6 @@
-"""RelationshipGraphWorkflow: the relationship-graph update a character design schedules (seed 002 Req 4.3–4.4).
+"""RelationshipGraphWorkflow: the relationship-graph update a character design schedules (seed 002 Req 4.3–4.4):
+its characters and relationships become proposals the writer accepts or rejects (issue 28 item 2), each
+relationship change with its before and after in the run's `relationship_update`.
 
 The design's request starts it as an abandoned child and ends without waiting: the update outlives the request,
 survives worker restarts like any run, and streams its own `relationship_update` and `done`, which a client
@@ -19,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing import nodes
     from models.writing.errors import WritingErrorCode
     from models.writing.events import WRITING_EVENTS, RelationshipUpdate
+    from models.writing.nodes import RelationshipUpdateResult
     from models.writing.runs import RelationshipRunInput, RelationshipRunState, WritingMetadata
 
 UPDATE = "update_relationships"
@@ -71,14 +74,15 @@ class RelationshipGraphWorkflow:
         )
         self._state.result = result
         run_id = workflow.info().workflow_id
-        message = f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
         update = RelationshipUpdate(
-            status="updated",
+            status="proposed" if result.changes or result.characters or result.unknown else "updated",
             run_id=run_id,
             added=result.added,
             changed=result.changed,
+            changes=result.changes,
+            unknown=result.unknown,
             total=result.total,
-            message=message,
+            message=_message(result),
         )
         self._events.emit("relationship_update", UPDATE, update)
         return END
@@ -92,3 +96,17 @@ class RelationshipGraphWorkflow:
         )
         self._run.report_error(FAILED)
         return END
+
+
+def _message(result: RelationshipUpdateResult) -> str:
+    """What the update proposed, for the writer; a run recorded before proposals existed said what it wrote."""
+    if not (result.changes or result.characters or result.unknown):
+        return f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
+    message = (
+        f"关系图提议（待作者确认）：新增 {len(result.added)}，修改 {len(result.changed)}，"
+        f"新角色 {len(result.characters)}"
+    )
+    if result.unknown:
+        names = "、".join(f"{edge.source}—{edge.target}" for edge in result.unknown)
+        message += f"；项目和设计里都没有的角色，关系未提议：{names}"
+    return message

@@ -1,0 +1,134 @@
+"""The proposals a project holds (`proposals` in the projects database, issue 28 item 2): what agents want written
+into it, pending until the writer accepts or rejects each. A run proposes each item once (a retried activity
+finds its earlier proposal: one per run, kind and key). These helpers run inside a `ProjectStore` transaction;
+writing the accepted item is the store's (`ProjectStore.accept_proposal`)."""
+
+import json
+import sqlite3
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from models.writing.proposals import Proposal, ProposalKind, ProposalStatus
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS proposals (
+    id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    run_id TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, status TEXT NOT NULL, item TEXT NOT NULL,
+    before TEXT, target_id TEXT, target_version INTEGER, item_id TEXT, created_at TEXT NOT NULL, decided_at TEXT,
+    UNIQUE (project_id, run_id, kind, key));
+CREATE INDEX IF NOT EXISTS proposals_by_project ON proposals(project_id, status, created_at);
+"""
+
+
+class ProposalNotFoundError(KeyError):
+    """No such proposal in this project (for this principal)."""
+
+    def __init__(self, proposal_id: str) -> None:
+        super().__init__(proposal_id)
+        self.proposal_id = proposal_id
+
+
+class ProposalDecidedError(ValueError):
+    """The proposal was accepted or rejected already."""
+
+    def __init__(self, proposal_id: str, status: ProposalStatus) -> None:
+        super().__init__(f"proposal {proposal_id} is {status}")
+        self.proposal_id = proposal_id
+        self.status = status
+
+
+class ProposalStaleError(ValueError):
+    """The item the proposal changes was changed (or deleted, or a relationship was added for its pair) since the
+    proposal was made: accepting it would overwrite the writer's edit."""
+
+    def __init__(self, proposal_id: str, kind: str, item_id: str | None) -> None:
+        super().__init__(f"proposal {proposal_id}: the {kind} {item_id or ''} changed since it was proposed")
+        self.proposal_id = proposal_id
+        self.kind = kind
+        self.item_id = item_id
+
+
+class ProposalNeedsCharacterError(ValueError):
+    """A relationship proposal between characters the project does not have (yet): accept them first."""
+
+    def __init__(self, proposal_id: str, names: list[str]) -> None:
+        super().__init__(f"proposal {proposal_id} relates characters the project lacks: {', '.join(names)}")
+        self.proposal_id = proposal_id
+        self.names = names
+
+
+def add(
+    db: sqlite3.Connection,
+    project_id: str,
+    run_id: str,
+    kind: ProposalKind,
+    key: str,
+    item: dict[str, str],
+    before: tuple[str, int, dict[str, str]] | None = None,
+) -> Proposal:
+    """A pending proposal of `item` by `run_id` (`key` names the item within the run's proposals of this kind);
+    the one made already when the run proposed it before. `before` is the item it changes: id, version, values."""
+    target_id, target_version, old = before if before is not None else (None, None, None)
+    db.execute(
+        "INSERT OR IGNORE INTO proposals (id, project_id, run_id, kind, key, status, item, before, target_id, "
+        "target_version, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
+        (
+            f"prop_{uuid.uuid4().hex[:16]}",
+            project_id,
+            run_id,
+            kind,
+            key,
+            json.dumps(item, ensure_ascii=False),
+            None if old is None else json.dumps(old, ensure_ascii=False),
+            target_id,
+            target_version,
+            now(),
+        ),
+    )
+    row = db.execute(
+        "SELECT * FROM proposals WHERE project_id = ? AND run_id = ? AND kind = ? AND key = ?",
+        (project_id, run_id, kind, key),
+    ).fetchone()
+    return _proposal(row)
+
+
+def listed(db: sqlite3.Connection, project_id: str, status: ProposalStatus | None) -> list[Proposal]:
+    """The project's proposals (with `status`, or all), oldest first."""
+    rows = db.execute(
+        "SELECT * FROM proposals WHERE project_id = ? AND (? IS NULL OR status = ?) ORDER BY created_at, rowid",
+        (project_id, status, status),
+    )
+    return [_proposal(row) for row in rows]
+
+
+def pending(db: sqlite3.Connection, project_id: str, proposal_id: str) -> Proposal:
+    """The proposal, which must still be pending."""
+    row = db.execute("SELECT * FROM proposals WHERE id = ? AND project_id = ?", (proposal_id, project_id)).fetchone()
+    if row is None:
+        raise ProposalNotFoundError(proposal_id)
+    proposal = _proposal(row)
+    if proposal.status != "pending":
+        raise ProposalDecidedError(proposal_id, proposal.status)
+    return proposal
+
+
+def decide(db: sqlite3.Connection, proposal_id: str, status: ProposalStatus, item_id: str | None = None) -> Proposal:
+    db.execute(
+        "UPDATE proposals SET status = ?, item_id = ?, decided_at = ? WHERE id = ?",
+        (status, item_id, now(), proposal_id),
+    )
+    return _proposal(db.execute("SELECT * FROM proposals WHERE id = ?", (proposal_id,)).fetchone())
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _proposal(row: sqlite3.Row) -> Proposal:
+    values: dict[str, Any] = dict(zip(row.keys(), row, strict=True))
+    values["proposal_id"] = values.pop("id")
+    values.pop("key")
+    values["item"] = json.loads(values["item"])
+    values["before"] = None if values["before"] is None else json.loads(values["before"])
+    return Proposal.model_validate(values)

@@ -1,0 +1,115 @@
+"""Proposals, not silent canon (issue 28 item 2), over HTTP with two principals and the offline agents: what a
+character design or world building wants written into the project waits as a proposal of its run; a relationship
+for a pair the project has shows its before and after (in the proposal and in the run's stream), and accepting it
+after the writer edited that relationship is a 412 `PROPOSAL_STALE`; the offline world builder's invented places
+are a proposal, never a world note; another principal can neither list nor accept a project's proposals."""
+
+from typing import Any
+
+from tests.api.conftest import Gateway
+from tests.security.test_chapter_drafts import ALICE, BOB, keyed
+from tests.sse import parse_sse
+
+__all__ = ["keyed"]
+
+
+async def cast(gateway: Gateway) -> tuple[str, str]:
+    """Alice's project with 林舟 and 苏念, who are 师徒; its base path and the relationship's id."""
+    http = gateway.http
+    project = (await http.post("/v1/writing/projects", json={"name": "长夜"}, headers=ALICE)).json()["projectId"]
+    base = f"/v1/writing/projects/{project}"
+    await http.post(f"{base}/chapters", json={"title": "雨夜", "content": "林舟推开门，苏念在等他。"}, headers=ALICE)
+    for name in ("林舟", "苏念"):
+        await http.post(f"{base}/characters", json={"name": name, "description": "主角"}, headers=ALICE)
+    bond = {"source": "林舟", "target": "苏念", "kind": "师徒", "description": "十年前收她为徒"}
+    relationship = await http.post(f"{base}/relationships", json=bond, headers=ALICE)
+    assert relationship.status_code == 201, relationship.text
+    return base, relationship.json()["relationshipId"]
+
+
+async def chat(gateway: Gateway, base: str, text: str) -> tuple[str, list[Any]]:
+    response = await gateway.http.post(f"{base}/chat", json={"text": text}, headers=ALICE)
+    assert response.status_code == 200, response.text
+    return response.headers["x-run-id"], parse_sse(response.text)
+
+
+async def test_a_relationship_change_is_a_proposal_with_before_and_after_and_a_stale_one_is_refused(
+    keyed: Gateway,
+) -> None:
+    http = keyed.http
+    base, relationship_id = await cast(keyed)
+
+    _, events = await chat(keyed, base, "设计林舟和苏念的关系：他们变成了宿敌")
+
+    scheduled = next(e.data["data"] for e in events if e.event == "relationship_update")
+    child = parse_sse((await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)).text)
+    update = next(e.data["data"] for e in child if e.event == "relationship_update")
+    assert update["status"] == "proposed" and len(update["changes"]) == 1
+    change = update["changes"][0]
+    assert change["before"]["kind"] == "师徒" and change["after"]["kind"] != "师徒"
+    listed = (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json()
+    assert [(p["proposalId"], p["kind"], p["runId"]) for p in listed] == [
+        (change["proposalId"], "relationship", scheduled["runId"])
+    ]
+    assert listed[0]["before"]["kind"] == "师徒" and listed[0]["targetId"] == relationship_id
+    stored = (await http.get(f"{base}/relationships/{relationship_id}", headers=ALICE)).json()
+    assert stored["kind"] == "师徒" and stored["origin"] == "writer", "the project is unchanged until accepted"
+
+    edit = {"source": "林舟", "target": "苏念", "kind": "师徒", "description": "她已出师"}
+    edited = await http.put(f"{base}/relationships/{relationship_id}", json=edit, headers=ALICE)
+    assert edited.status_code == 200, edited.text
+    accepted = await http.post(f"{base}/proposals/{change['proposalId']}/accept", headers=ALICE)
+
+    assert accepted.status_code == 412 and accepted.json()["error"]["code"] == "PROPOSAL_STALE"
+    kept = (await http.get(f"{base}/relationships/{relationship_id}", headers=ALICE)).json()
+    assert (kept["kind"], kept["description"]) == ("师徒", "她已出师"), "the writer's edit stays"
+    rejected = await http.post(f"{base}/proposals/{change['proposalId']}/reject", headers=ALICE)
+    assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
+    again = await http.post(f"{base}/proposals/{change['proposalId']}/accept", headers=ALICE)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "PROPOSAL_DECIDED"
+
+
+async def test_an_unchanged_relationship_proposal_is_accepted_as_a_change_from_its_run(keyed: Gateway) -> None:
+    http = keyed.http
+    base, relationship_id = await cast(keyed)
+    _, events = await chat(keyed, base, "设计林舟和苏念的关系：他们变成了宿敌")
+    scheduled = next(e.data["data"] for e in events if e.event == "relationship_update")
+    await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)
+    (proposal,) = (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json()
+
+    accepted = await http.post(f"{base}/proposals/{proposal['proposalId']}/accept", headers=ALICE)
+
+    assert accepted.status_code == 200 and accepted.json()["itemId"] == relationship_id
+    stored = (await http.get(f"{base}/relationships/{relationship_id}", headers=ALICE)).json()
+    assert stored["kind"] == proposal["item"]["kind"] and stored["version"] == 2
+    assert (stored["origin"], stored["sourceRunId"]) == ("accepted", scheduled["runId"])
+
+
+async def test_offline_world_building_is_a_proposal_never_a_world_note(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+
+    run_id, events = await chat(keyed, base, "帮我设定这个城市的世界观")
+
+    update = next(e.data["data"] for e in events if e.event == "knowledge_update")
+    assert update["proposalId"] and update.get("noteId") is None
+    assert (await http.get(f"{base}/world-notes", headers=ALICE)).json() == []
+    (proposal,) = (await http.get(f"{base}/proposals", headers=ALICE)).json()
+    assert (proposal["proposalId"], proposal["kind"], proposal["runId"]) == (update["proposalId"], "world_note", run_id)
+    assert proposal["status"] == "pending" and proposal["before"] is None
+
+
+async def test_another_principal_cannot_list_accept_or_reject_a_projects_proposals(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+    await chat(keyed, base, "帮我设定这个城市的世界观")
+    (proposal,) = (await http.get(f"{base}/proposals", headers=ALICE)).json()
+
+    listed = await http.get(f"{base}/proposals", headers=BOB)
+    accepted = await http.post(f"{base}/proposals/{proposal['proposalId']}/accept", headers=BOB)
+    rejected = await http.post(f"{base}/proposals/{proposal['proposalId']}/reject", headers=BOB)
+
+    assert [r.status_code for r in (listed, accepted, rejected)] == [404, 404, 404]
+    assert {r.json()["error"]["code"] for r in (listed, accepted, rejected)} == {"PROJECT_NOT_FOUND"}
+    assert (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json() == [proposal]
+    assert (await http.get(f"{base}/world-notes", headers=ALICE)).json() == []
