@@ -82,9 +82,10 @@ async def test_issue_25_a_consistency_review_of_a_long_book_is_cut_into_calls_wi
 
 
 def stored_texts(harness: WritingHarness, project_id: str) -> list[str]:
-    """What the run left in the writer's project: world notes (the text the retrieval index is built from)."""
-    notes = harness.projects.world_notes("writer", project_id)
-    return [f"{note.title}\n{note.content}" for note in notes]
+    """What the run proposed for the writer's project: world notes (the text the retrieval index is built from once
+    the writer accepts them)."""
+    proposals = harness.projects.proposals("writer", project_id)
+    return [f"{p.item['title']}\n{p.item['content']}" for p in proposals if p.kind == "world_note"]
 
 
 async def test_issue_25_a_model_that_thinks_aloud_leaves_no_think_in_the_project_or_the_result(
@@ -97,7 +98,7 @@ async def test_issue_25_a_model_that_thinks_aloud_leaves_no_think_in_the_project
 
     assert simulator.log and all(call.quirk == Quirk.THINK for call in simulator.log)
     stored = stored_texts(simulated, project)
-    assert outcome.of_type("knowledge_update") and stored, "the world builder's setting is saved as a note"
+    assert outcome.of_type("knowledge_update") and stored, "the world builder's setting is proposed as a note"
     assert not [text for text in stored if "<think>" in text], "a stored note carries the model's reasoning"
     result = outcome.state.result
     assert result is not None and "<think>" not in result.text and "<think>" not in outcome.content

@@ -108,7 +108,7 @@ async def test_req_3_content_generation_injects_context_and_skills_and_checks_be
     assert outcome.types.index("check_result") == len(outcome.types) - 2, "the check is the last thing before done"
 
 
-async def test_req_4_character_design_updates_the_relationship_graph_in_a_run_that_outlives_the_request(
+async def test_req_4_character_design_proposes_to_the_relationship_graph_in_a_run_that_outlives_the_request(
     writing: WritingHarness, project: str
 ) -> None:
     outcome = await writing.run(project, "设计一个新角色：码头的走私头目，他和林舟是旧识")
@@ -120,10 +120,13 @@ async def test_req_4_character_design_updates_the_relationship_graph_in_a_run_th
     assert await child.result() == "completed"
     child_events = await writing.events(scheduled["runId"])
     updated = [e.data for e in child_events if e.type == "relationship_update"]
-    assert updated and updated[0]["status"] == "updated" and updated[0]["total"] >= 1
-    stored = writing.projects.relationships(OWNER, project)
+    assert updated and updated[0]["status"] == "proposed" and updated[0]["changes"]
     new_name = designed[0]["name"]
-    assert any(new_name in (r.source, r.target) for r in stored), "the new character is in the graph"
+    proposed = writing.projects.proposals(OWNER, project, "pending")
+    assert ("character", new_name) in {(p.kind, p.item.get("name")) for p in proposed}
+    assert any(p.kind == "relationship" and new_name in p.item.values() for p in proposed), "proposed to the graph"
+    stored = writing.projects.relationships(OWNER, project)
+    assert not any(new_name in (r.source, r.target) for r in stored), "nothing is canon until the writer accepts it"
 
 
 async def test_req_5_outline_planning_emits_structure_updates_with_the_open_plot_loops(
