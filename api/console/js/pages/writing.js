@@ -4,7 +4,8 @@
 // Each project's chat is a conversation (`sessionId`, kept for the tab): the turns it remembers show above the log,
 // and a revision names the chapter it would become a new version of.
 // Chapters as a book (versions, reorder, applying a draft, export) come from `writing_chapters.js`; every save
-// sends the item's ETag as `If-Match`, and a save over someone else's change says so and keeps the text.
+// sends the item's ETag as `If-Match`, and a save over someone else's change says so and keeps the text. What the
+// agents proposed for the project (world notes, characters, relationships) is reviewed in `writing_proposals.js`.
 
 import { apiJson, streamSse } from '../api.js';
 import { field, hinted, questionCard, text } from '../forms.js';
@@ -18,6 +19,7 @@ import {
   moveButtons,
   versionsPanel,
 } from './writing_chapters.js';
+import { proposalsPanel } from './writing_proposals.js';
 
 registerStrings({
   zh: {
@@ -291,6 +293,7 @@ export async function mount(root, ctx) {
     opened: (base, item) => (item ? versions.show(base, item) : versions.hide()),
   });
   const characters = collectionEditor('characters', report);
+  const proposals = proposalsPanel(report, () => characters.reload());
   const projectBase = () => `/v1/writing/projects/${encodeURIComponent(projectId)}`;
   const projectItems = h(
     'div',
@@ -298,6 +301,7 @@ export async function mount(root, ctx) {
     chapters.element,
     versions.element,
     characters.element,
+    proposals.element,
     exportButtons(projectBase, report),
   );
   const sidebar = h(
@@ -394,7 +398,7 @@ export async function mount(root, ctx) {
     if (!sessionId) startSession();
     else await showMemory();
     try {
-      await Promise.all([chapters.load(base), characters.load(base)]);
+      await Promise.all([chapters.load(base), characters.load(base), proposals.load(base)]);
       projectItems.hidden = false;
     } catch (err) {
       report(err);
@@ -539,6 +543,7 @@ export async function mount(root, ctx) {
       });
       if (runId) await showTarget(runId);
       await showMemory();
+      await proposals.reload();
     } catch (err) {
       if (!abort.signal.aborted) log.append(errorBanner(err));
     } finally {
