@@ -69,7 +69,7 @@ async def test_a_relationship_change_is_a_proposal_with_before_and_after_and_a_s
     assert again.status_code == 409 and again.json()["error"]["code"] == "PROPOSAL_DECIDED"
 
 
-async def test_an_unchanged_relationship_proposal_is_accepted_as_a_change_from_its_run(keyed: Gateway) -> None:
+async def test_a_change_accepted_while_the_relationship_is_as_proposed_is_written_from_its_run(keyed: Gateway) -> None:
     http = keyed.http
     base, relationship_id = await cast(keyed)
     _, events = await chat(keyed, base, "设计林舟和苏念的关系：他们变成了宿敌")
@@ -83,6 +83,30 @@ async def test_an_unchanged_relationship_proposal_is_accepted_as_a_change_from_i
     stored = (await http.get(f"{base}/relationships/{relationship_id}", headers=ALICE)).json()
     assert stored["kind"] == proposal["item"]["kind"] and stored["version"] == 2
     assert (stored["origin"], stored["sourceRunId"]) == ("accepted", scheduled["runId"])
+
+
+async def test_a_new_characters_relationship_is_accepted_only_after_the_character(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+    _, events = await chat(keyed, base, "设计一个新角色：码头的走私头目，他和林舟是旧识")
+    scheduled = next(e.data["data"] for e in events if e.event == "relationship_update")
+    await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)
+    proposed = (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json()
+    (character,) = [p for p in proposed if p["kind"] == "character"]
+    name = character["item"]["name"]
+    relationship = next(p for p in proposed if p["kind"] == "relationship" and name in p["item"].values())
+    assert not [c for c in (await http.get(f"{base}/characters", headers=ALICE)).json() if c["name"] == name]
+
+    early = await http.post(f"{base}/proposals/{relationship['proposalId']}/accept", headers=ALICE)
+    assert early.status_code == 409 and early.json()["error"]["code"] == "PROPOSAL_NEEDS_CHARACTER"
+    added = await http.post(f"{base}/proposals/{character['proposalId']}/accept", headers=ALICE)
+    accepted = await http.post(f"{base}/proposals/{relationship['proposalId']}/accept", headers=ALICE)
+
+    assert (added.status_code, accepted.status_code) == (200, 200)
+    (stored,) = [c for c in (await http.get(f"{base}/characters", headers=ALICE)).json() if c["name"] == name]
+    assert (stored["characterId"], stored["origin"]) == (added.json()["itemId"], "accepted")
+    bond = (await http.get(f"{base}/relationships/{accepted.json()['itemId']}", headers=ALICE)).json()
+    assert name in (bond["source"], bond["target"]) and bond["sourceRunId"] == scheduled["runId"]
 
 
 async def test_offline_world_building_is_a_proposal_never_a_world_note(keyed: Gateway) -> None:

@@ -9,9 +9,13 @@ import time
 
 import pytest
 
+from models.writing.agents import CharacterSketch, RelationshipEdge
 from models.writing.intents import WorkflowKind
+from models.writing.nodes import RelationshipUpdateRequest
 from models.writing.plans import PLANS, PostProcessing
+from models.writing.runs import RelationshipRunInput
 from tests.workflows.writing.harness import OWNER, WritingHarness
+from workflows.writing.relationships import RelationshipGraphWorkflow
 
 MAX_LOOP_STALL_SECONDS = 0.5
 """Far above a busy loop's jitter on 2 cores, far below what one blocking store or index call per run would add."""
@@ -127,6 +131,32 @@ async def test_req_4_character_design_proposes_to_the_relationship_graph_in_a_ru
     assert any(p.kind == "relationship" and new_name in p.item.values() for p in proposed), "proposed to the graph"
     stored = writing.projects.relationships(OWNER, project)
     assert not any(new_name in (r.source, r.target) for r in stored), "nothing is canon until the writer accepts it"
+
+
+async def test_req_4_a_relationship_naming_a_character_nobody_has_is_dropped_not_proposed(
+    writing: WritingHarness, project: str
+) -> None:
+    """Issue 28 item 2: the design's own character is proposed before its relationship; one naming a character
+    neither the project nor the design has is dropped, and the run's stream says so."""
+    stranger = RelationshipEdge(source="苏念", target="王五", kind="旧识")
+    request = RelationshipUpdateRequest(
+        owner=OWNER,
+        project_id=project,
+        characters=[CharacterSketch(name="老周", role="走私头目", description="码头上的熟面孔")],
+        relationships=[RelationshipEdge(source="老周", target="林舟", kind="旧识"), stranger],
+    )
+    handle = await writing.start_run(
+        RelationshipGraphWorkflow.run, RelationshipRunInput(request=request, requested_by="test"), id_prefix="rel"
+    )
+
+    assert await handle.result() == "completed"
+    (update,) = [e.data for e in await writing.events(handle.id) if e.type == "relationship_update"]
+    assert update["status"] == "proposed" and update["unknown"] == [stranger.model_dump(by_alias=True)]
+    assert "苏念—王五" in update["message"]
+    proposed = writing.projects.proposals(OWNER, project)
+    assert [(p.kind, p.run_id) for p in proposed] == [("character", handle.id), ("relationship", handle.id)]
+    assert proposed[0].item["name"] == "老周"
+    assert {proposed[1].item["source"], proposed[1].item["target"]} == {"老周", "林舟"}
 
 
 async def test_req_5_outline_planning_emits_structure_updates_with_the_open_plot_loops(
