@@ -217,6 +217,8 @@ async def test_a_relationship_is_added_once_per_pair_then_changed(gateway: Gatew
         "description": "旧仇",
         "updatedAt": None,
         "version": 2,
+        "origin": "writer",
+        "sourceRunId": None,
     }
     assert moved.status_code == 409 and moved.json()["error"]["code"] == "RELATIONSHIP_EXISTS"
     assert [(r["source"], r["target"], r["kind"]) for r in (await http.get(base)).json()] == [
