@@ -1,9 +1,10 @@
 """Post-processing that proposes changes to the writer's project (issue 28 item 2: proposals, not silent canon):
 a character design's characters and relationships (seed 002 Req 4.3, in its own run; which edges it considers:
-`activities.writing.relationship_edges`) and world building's setting as a world note. Nothing here writes an item: each becomes a pending proposal of the run, which the writer accepts
-or rejects (`api.routes.writing_proposals`). A relationship for the same pair as one the project has is proposed
-with that one as `before`; one naming a character neither the project nor the design has is dropped (reported in
-`unknown`, and `skipped` as before). Idempotent: a retried attempt finds the proposals its first try made."""
+`activities.writing.relationship_edges`) and world building's setting as a world note. Nothing here writes an
+item: each becomes a pending proposal of the run, which the writer accepts or rejects
+(`api.routes.writing_proposals`). A relationship for the same pair as one the project has is proposed with that
+one as `before`; one naming a character neither the project nor the design has is dropped (reported in `unknown`,
+and in `skipped` as before). Idempotent: a retried attempt finds the proposals its first try made."""
 
 from pydantic import ValidationError
 from temporalio import activity

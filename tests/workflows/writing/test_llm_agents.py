@@ -244,7 +244,7 @@ async def test_req_11_3_with_a_preprocessing_context_agents_read_summaries_and_p
 async def test_req_10_5_the_relationship_update_reads_the_designs_text_and_characters(
     llm_writing: WritingHarness, llm_project: str, loopback: Loopback
 ) -> None:
-    """A model's design that gives its relationships only in prose: the update reads them from `text`, and merges
+    """A model's design that gives its relationships only in prose: the update reads them from `text`, and proposes
     only those between people the writer knows of (the project's characters and the design's `characters`)."""
     design = {
         "characters": [{"name": "周野", "role": "走私头目", "description": "码头的走私头目"}],
@@ -258,7 +258,9 @@ async def test_req_10_5_the_relationship_update_reads_the_designs_text_and_chara
 
     child = outcome.one("relationship_update")["runId"]
     assert await llm_writing.env.client.get_workflow_handle(child).result() == "completed"
-    stored = {(r.source, r.target, r.kind) for r in llm_writing.projects.relationships(OWNER, llm_project)}
-    assert stored == {("周野", "林舟", "旧识")}, "read from the text; 阿九 is nobody the writer knows of"
+    proposed = llm_writing.projects.proposals(OWNER, llm_project)
+    edges = {(p.item["source"], p.item["target"], p.item["kind"]) for p in proposed if p.kind == "relationship"}
+    assert edges == {("周野", "林舟", "旧识")}, "read from the text; 阿九 is nobody the writer knows of"
     [updated] = [e.data for e in await llm_writing.events(child) if e.type == "relationship_update"]
-    assert updated["added"][0]["description"] == "当年一起在码头长大" and updated["total"] == 1
+    assert updated["added"][0]["description"] == "当年一起在码头长大"
+    assert [(e["source"], e["target"]) for e in updated["unknown"]] == [("周野", "阿九")]
