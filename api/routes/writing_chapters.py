@@ -111,7 +111,7 @@ async def apply_as_chapter(
     `position` (the later chapters move down one) or last; titled `title`, else after the run's request."""
     state = await finished_run(client, principal, project_id, body.run_id)
     title = body.title or _title_from(state.text)
-    chapter = _chapter(title, _result_of(state).text)
+    chapter = _chapter(title, _draft_text(state))
     added = await call_store(
         store, store.add_chapter, principal, project_id, chapter, body.position, "draft", body.run_id
     )
@@ -138,7 +138,7 @@ async def apply_to_chapter(
     if body.run_id is not None:
         state = await finished_run(client, principal, project_id, body.run_id)
         source = draft_source(_result_of(state), chapter_id)
-        text = text if text is not None else _result_of(state).text
+        text = text if text is not None else _draft_text(state)
     chapter = _chapter(body.title or current.title, text or "")
     # without If-Match, the chapter as just read: a change in between is a 412, not a title silently reverted
     version = current.version if expected is None else expected
@@ -179,6 +179,19 @@ def _chapter(title: str, content: str) -> ChapterIn:
 def _result_of(state: WritingState) -> AgentResult:
     assert state.result is not None  # finished_run refuses a run without one
     return state.result
+
+
+def _draft_text(state: WritingState) -> str:
+    """The run's text to apply as it is; 409 `DRAFT_IS_PLACEHOLDER` for an offline revision, which is the chapter
+    unchanged under a label saying nothing was revised (apply a `text` of your own, or revise with a model)."""
+    result = _result_of(state)
+    if result.offline and result.target_chapter_id is not None:
+        message = (
+            "这是离线占位改写稿：没有接入大模型，章节并没有被改写，不能作为新版本应用"
+            "（配置模型后再改写，或提交你自己改好的 text）"
+        )
+        raise ApiError(409, WritingErrorCode.DRAFT_IS_PLACEHOLDER, message)
+    return result.text
 
 
 def _title_from(request: str) -> str:

@@ -97,6 +97,11 @@ async def test_offline_a_revision_says_it_is_a_placeholder_and_a_follow_up_keeps
         assert result["offline"] and "离线占位" in result["text"] and before[1]["content"] in result["text"]
         assert result["targetChapterId"] == before[1]["chapterId"]
     assert await chapters(gateway, project) == before
+    chapter_url = f"/v1/writing/projects/{project}/chapters/{before[1]['chapterId']}"
+    applied = await gateway.http.post(f"{chapter_url}/apply", json={"runId": first["runId"]})
+    assert applied.status_code == 409 and applied.json()["error"]["code"] == "DRAFT_IS_PLACEHOLDER", applied.text
+    own = await gateway.http.post(f"{chapter_url}/apply", json={"runId": first["runId"], "text": "林舟没有等到天亮。"})
+    assert own.status_code == 200 and own.json()["content"] == "林舟没有等到天亮。", own.text
 
 
 async def test_a_revision_of_a_chapter_that_does_not_exist_is_a_chapter_not_found_error(gateway: Gateway) -> None:
