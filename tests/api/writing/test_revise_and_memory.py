@@ -1,6 +1,7 @@
 """Issue 28 over HTTP: "改写第二章，让节奏更紧凑" proposes a new version of chapter 2 (the run's result names the
 chapter; the project is unchanged until the writer applies it), and a follow-up in the same conversation
-("再紧张一点") revises the same chapter with the previous turn in its prompt. On the model simulator, and offline,
+("再紧张一点") revises the same chapter with the previous turn in its prompt; applied, the revision becomes version 2
+of chapter 2 and version 1 restores. On the model simulator, and offline,
 where the revision says it is a placeholder and a chapter that does not exist is a CHAPTER_NOT_FOUND error."""
 
 from typing import Any
@@ -82,6 +83,19 @@ async def test_a_revision_targets_chapter_2_and_a_follow_up_remembers_it(
         (FOLLOW_UP, "REVISE_CHAPTER", 2),
     ]
     assert await chapters(simulated, project) == before
+
+    chapter_url = f"/v1/writing/projects/{project}/chapters/{before[1]['chapterId']}"
+    applied = await simulated.http.post(f"{chapter_url}/apply", json={"runId": view["runId"]})
+    assert applied.status_code == 200, applied.text
+    assert (applied.json()["version"], applied.json()["content"]) == (2, result["text"])
+    versions = (await simulated.http.get(f"{chapter_url}/versions")).json()
+    assert [(v["number"], v["source"], v["runId"]) for v in versions] == [
+        (2, "revision", view["runId"]),
+        (1, "manual", None),
+    ]
+    restored = await simulated.http.post(f"{chapter_url}/versions/1/restore")
+    assert restored.status_code == 200, restored.text
+    assert (restored.json()["version"], restored.json()["content"]) == (3, before[1]["content"])
 
 
 async def test_offline_a_revision_says_it_is_a_placeholder_and_a_follow_up_keeps_its_chapter(
