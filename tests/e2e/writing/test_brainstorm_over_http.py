@@ -41,8 +41,10 @@ def test_req_14_5_brainstorm_expand_over_http(stack: str) -> None:
                     assert [o["id"] for o in options] == ["A", "B", "C"]
                     view = http.get(f"/v1/runs/{run_id}").json()
                     assert view["awaitingInput"]["questionId"] == event.data["data"]["questionId"]
-                    refused = http.post(f"/v1/runs/{run_id}/input", json={"answer": "D"})
-                    assert refused.status_code == 422 and refused.json()["error"]["code"] == "INPUT_NOT_AN_OPTION"
+                    stale = {"answer": "B", "questionId": "an-earlier-question"}
+                    refused = http.post(f"/v1/runs/{run_id}/input", json=stale)
+                    assert refused.status_code == 409 and refused.json()["error"]["code"] == "INPUT_QUESTION_CHANGED"
+                    assert event.data["data"]["allowFreeText"], "the writer's own idea is taken too (Req 14.5)"
                     chosen_title = options[1]["label"].split("：")[0]
                     answered = http.post(f"/v1/runs/{run_id}/input", json={"answer": "B"})
                     assert answered.status_code == 200, answered.text
