@@ -17,21 +17,8 @@ from pathlib import Path
 
 from models.writing.context import IndexDocument
 from stores.writing_index import ProjectIndex
+from tests.unit.writing.test_writing_index import FILLER as SENTENCES
 
-SENTENCES = [
-    "清晨的薄雾笼罩着整座小城，街角的早点铺已经冒出了热气。",
-    "卖菜的老人推着木车慢慢走过石板路，车轮吱呀作响。",
-    "远处的钟楼敲了七下，惊起一群灰色的鸽子。",
-    "河面上漂着几片落叶，随着水流缓缓向东而去。",
-    "茶馆里的说书人清了清嗓子，拍下醒木，讲起前朝旧事。",
-    "孩子们背着书包跑过桥头，笑声一路洒进巷子深处。",
-    "午后的阳光斜斜照进院子，晒得青砖微微发烫。",
-    "隔壁的裁缝铺传来缝纫机单调的声音，一直响到黄昏。",
-    "晚风吹动屋檐下的风铃，叮当声在空荡的街上回响。",
-    "掌柜的拨着算盘，嘴里念叨着这个月的进项。",
-    "一只黄猫蹲在墙头，眯着眼睛看着来往的行人。",
-    "城外的田野一片金黄，稻穗在风里低低地起伏。",
-]
 EDIT = "林舟在码头的第七号仓库里找到了那只锈迹斑斑的铁皮箱。"
 
 

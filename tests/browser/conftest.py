@@ -4,11 +4,14 @@ Playwright's sync API (`browser`, per module), a fresh page per test at 1280×80
 `browser` and `e2e`; without Chromium at `/usr/bin/chromium` or without Playwright they are skipped."""
 
 import re
+import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from tests.simulator.server import Simulator
 from tests.stack_process import REPO, Stack, running_stack
 
 try:
@@ -76,6 +79,39 @@ def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     data, log = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("logs") / "stack.log"
     with running_stack(data, log, env={"APP_TOOLCHAIN_CHECKS": "off"}) as running:
         yield running
+
+
+@contextmanager
+def app_builder_stack(
+    tmp_path_factory: pytest.TempPathFactory, *, toolchain: bool, simulator: Simulator | None = None
+) -> Iterator[Stack]:
+    """The real stack for an app builder module: with `toolchain` its worker type-checks and builds the projects
+    (npm installs in the session's one cache, as the toolchain tests'; skipped without npm), and with `simulator`
+    its model is that simulator (started here, stopped afterwards). Skipped without the browser."""
+    reason = missing_browser() or (None if not toolchain or shutil.which("npm") else "npm is not installed")
+    if reason:
+        pytest.skip(reason)
+    env = {"APP_TOOLCHAIN_CHECKS": "on" if toolchain else "off"}
+    data, log = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("logs") / "stack.log"
+    if toolchain:
+        shared = tmp_path_factory.getbasetemp() / "app-builder-work" / "npm-cache"
+        shared.mkdir(parents=True, exist_ok=True)
+        (data / "app_builder").mkdir()
+        (data / "app_builder" / "npm-cache").symlink_to(shared, target_is_directory=True)
+    if simulator is not None:
+        simulator.start()
+        env |= {
+            "LLM_PROVIDER": "openai",
+            "LLM_PROTOCOL": "chat",
+            "OPENAI_API_KEY": "test-key",
+            "LLM_BASE_URL": f"{simulator.base_url}/v1",
+        }
+    try:
+        with running_stack(data, log, env=env) as running:
+            yield running
+    finally:
+        if simulator is not None:
+            simulator.stop()
 
 
 def screenshot(page: "Page", name: str, *, full_page: bool = False) -> Path:

@@ -6,14 +6,13 @@ the console's localStorage (where the API key lives) or its cookies, nor reach i
 Screenshot: `test-artifacts/app_builder_preview.png`."""
 
 import re
-import shutil
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Frame, Page, expect
 
-from tests.browser.conftest import missing_browser, screenshot
-from tests.stack_process import Stack, running_stack
+from tests.browser.conftest import app_builder_stack, screenshot
+from tests.stack_process import Stack
 
 TODO = "a todo list to plan my week"
 PROBE = """() => {
@@ -30,16 +29,8 @@ PROBE = """() => {
 
 @pytest.fixture(scope="module")
 def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """The real stack with the toolchain on (its npm installs in the session's one cache, as the toolchain tests')."""
-    reason = missing_browser() or (None if shutil.which("npm") else "npm is not installed")
-    if reason:
-        pytest.skip(reason)
-    data, log = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("logs") / "stack.log"
-    shared = tmp_path_factory.getbasetemp() / "app-builder-work" / "npm-cache"
-    shared.mkdir(parents=True, exist_ok=True)
-    (data / "app_builder").mkdir()
-    (data / "app_builder" / "npm-cache").symlink_to(shared, target_is_directory=True)
-    with running_stack(data, log, env={"APP_TOOLCHAIN_CHECKS": "on"}) as running:
+    """The real stack with the toolchain on."""
+    with app_builder_stack(tmp_path_factory, toolchain=True) as running:
         yield running
 
 

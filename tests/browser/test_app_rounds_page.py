@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import missing_browser, screenshot
+from tests.browser.conftest import app_builder_stack, screenshot
 from tests.simulator.server import Simulator
-from tests.stack_process import Stack, running_stack
+from tests.stack_process import Stack
 
 TODO = "做一个待办事项应用：可以添加、完成和删除待办"
 DARK_MODE = "add a dark mode toggle"
@@ -22,24 +22,8 @@ DARK_MODE = "add a dark mode toggle"
 @pytest.fixture(scope="module")
 def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The real stack for this module, its model the simulator (instant answers), checked without npm."""
-    reason = missing_browser()
-    if reason:
-        pytest.skip(reason)
-    simulator = Simulator()
-    simulator.start()
-    env = {
-        "APP_TOOLCHAIN_CHECKS": "off",
-        "LLM_PROVIDER": "openai",
-        "LLM_PROTOCOL": "chat",
-        "OPENAI_API_KEY": "test-key",
-        "LLM_BASE_URL": f"{simulator.base_url}/v1",
-    }
-    data, log = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("logs") / "stack.log"
-    try:
-        with running_stack(data, log, env=env) as running:
-            yield running
-    finally:
-        simulator.stop()
+    with app_builder_stack(tmp_path_factory, toolchain=False, simulator=Simulator()) as running:
+        yield running
 
 
 def test_a_follow_up_round_is_listed_with_its_diff_zip_and_use_as_base(

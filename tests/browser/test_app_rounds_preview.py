@@ -5,7 +5,6 @@ ThemeToggle.tsx added) and keeps every other file, passes quality with the type 
 preview loads in the console's sandboxed frame, where the toggle works; the rounds panel lists both rounds with
 round 2's per-file diff. Screenshot: `test-artifacts/app_builder_rounds_preview.png`."""
 
-import shutil
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -13,9 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.api.app_builder.project_author import DARK_MODE, TODO_APP, project_files, todo_then_dark_mode
-from tests.browser.conftest import missing_browser, screenshot
+from tests.browser.conftest import app_builder_stack, screenshot
 from tests.simulator.server import Simulator
-from tests.stack_process import Stack, running_stack
+from tests.stack_process import Stack
 
 pytestmark = pytest.mark.toolchain
 
@@ -28,30 +27,11 @@ RUN_S = 300_000
 @pytest.fixture(scope="module")
 def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The real stack, its model the simulator (instant answers) whose `write_file` calls carry the todo app and its
-    dark mode, the toolchain on (npm installs in the session's one cache, as the toolchain tests')."""
-    reason = missing_browser() or (None if shutil.which("npm") else "npm is not installed")
-    if reason:
-        pytest.skip(reason)
+    dark mode, the toolchain on."""
     simulator = Simulator()
     simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
-    simulator.start()
-    env = {
-        "APP_TOOLCHAIN_CHECKS": "on",
-        "LLM_PROVIDER": "openai",
-        "LLM_PROTOCOL": "chat",
-        "OPENAI_API_KEY": "test-key",
-        "LLM_BASE_URL": f"{simulator.base_url}/v1",
-    }
-    data, log = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("logs") / "stack.log"
-    shared = tmp_path_factory.getbasetemp() / "app-builder-work" / "npm-cache"
-    shared.mkdir(parents=True, exist_ok=True)
-    (data / "app_builder").mkdir()
-    (data / "app_builder" / "npm-cache").symlink_to(shared, target_is_directory=True)
-    try:
-        with running_stack(data, log, env=env) as running:
-            yield running
-    finally:
-        simulator.stop()
+    with app_builder_stack(tmp_path_factory, toolchain=True, simulator=simulator) as running:
+        yield running
 
 
 def test_issue_27_a_dark_mode_round_changes_what_it_must_and_its_preview_works(
