@@ -40,5 +40,7 @@ class ProjectAuthor:
 
 
 def todo_then_dark_mode() -> ProjectAuthor:
-    """The todo app for a request about todos (待办), the dark mode files for one that asks for a dark mode."""
-    return ProjectAuthor(rounds=(("dark mode", project_files(DARK_MODE)), ("待办", project_files(TODO_APP))))
+    """The todo app for a request about todos (待办), the dark mode files for one that asks for a dark mode (in
+    English or Chinese)."""
+    dark_mode = project_files(DARK_MODE)
+    return ProjectAuthor(rounds=(("dark mode", dark_mode), ("深色模式", dark_mode), ("待办", project_files(TODO_APP))))

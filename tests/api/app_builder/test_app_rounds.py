@@ -38,8 +38,10 @@ MAX_ROUNDS = 2
 async def keyed(
     env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore, simulator: Simulator
 ) -> AsyncIterator[Gateway]:
-    """The gateway on the simulator with two principals and a chain of at most `MAX_ROUNDS` rounds."""
+    """The gateway on the simulator with two principals and a chain of at most `MAX_ROUNDS` rounds; the model writes
+    the todo app's files, then the dark mode's (the simulator's made-up paths could rewrite every file of round 1)."""
     simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
+    simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
     settings = simulator_settings(simulator) | {"api_keys": KEYS, "app_max_rounds": MAX_ROUNDS}
     async with running_gateway(env, tmp_path, api_style_store, **settings) as gateway:
         yield gateway
