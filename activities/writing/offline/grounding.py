@@ -226,3 +226,12 @@ class Grounding:
         selection = (chain.selection or "").strip() if chain else ""
         offered = {o.id.upper() for o in step.options} if step else set()
         return selection if selection and selection.upper() not in offered else None
+
+    # the story's register
+
+    def story_texts(self) -> list[str]:
+        """Everything that says what kind of story this is: the request, the world notes and other passages, the
+        characters' descriptions and the chapters."""
+        passages = [f"{p.title}\n{p.text}" for p in self.context.passages]
+        characters = [c.description for c in self.characters]
+        return [self.request.text, *passages, *characters, *(c.content for c in self.chapters)]

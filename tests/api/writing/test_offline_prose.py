@@ -1,5 +1,6 @@
 """Issue 28 item 7 over the gateway, offline: the offline writer's draft is an honest placeholder. It follows the
-request's language, is set in the project's own places with its own people, changes with the request, and says
+request's language, is set in the project's own places with its own people, keeps to the story's register (no sword
+in a modern detective story), has nothing but its label line above the scene, changes with the request, and says
 what it is (its label, `offline: true` on its `content` events)."""
 
 import re
@@ -65,3 +66,23 @@ async def test_item_7_the_draft_uses_the_projects_places_and_changes_with_the_re
     assert "雨夜重逢" in first and "追查走私船" in second, "each draft says what its request asked for"
     body = [set(draft.split("\n\n")[1:]) for draft in (first, second)]
     assert len(body[0] & body[1]) <= len(body[0]) // 3, "another request gets another draft, not the same paragraphs"
+
+
+async def test_item_7_a_modern_detective_story_gets_a_modern_scene_and_nothing_above_it_but_the_label(
+    gateway: Gateway,
+) -> None:
+    project = await _project(
+        gateway,
+        "雾港疑案",
+        ("审讯", "林舟把手机扣在警局的桌上。周启坐在对面，一句话也不说。窗外，出租车的灯光一闪而过。"),
+        [("林舟", "刑警，住在雾港的老公寓"), ("周启", "嫌疑人，码头仓库的老板")],
+    )
+
+    for request in ("写一段林舟审问周启的场景，要有动作", "写林舟在雨夜追查周启", "续写下一段，林舟和周启再次交锋"):
+        draft, _ = await _draft(gateway, project, request)
+
+        label, body = draft.split("\n\n", 1)
+        assert label.startswith("【离线占位草稿·未接入大模型】") and "\n" not in label, "only the label above the scene"
+        assert not [w for w in ("接续：", "出场：", "文风参照：", "这一场写的是") if w in draft], draft
+        assert not [w for w in ("剑", "马蹄", "衣襟", "墙头", "灯笼", "酒旗") if w in body], body
+        assert "林舟" in body and "周启" in body
