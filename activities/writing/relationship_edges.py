@@ -3,7 +3,8 @@
 
 - `relationships`: the edges the agent gave explicitly;
 - `text`: when it gave none (a model's design that wrote its relationships only in prose), its relationship lines,
-  `- 甲 → 乙（师徒）：说明`, the form the designs render them in;
+  `- 甲 → 乙（师徒）：说明` or `- Wren Hale → Mara Vell (mentor): description`, the forms the designs render
+  them in (an English name may have spaces);
 - `characters`: who the design introduces. An edge is merged only when both its ends are people the writer knows
   of: a character of the project or one the design introduces; an edge to anyone else (a name the model made up
   in passing) is skipped, never written into the graph.
@@ -15,12 +16,15 @@ from collections.abc import Collection
 from models.writing.agents import RelationshipEdge
 from models.writing.nodes import RelationshipUpdateRequest
 
-_LINE = re.compile(r"^\s*[-*•]\s*(?P<source>[^\s→（(]{1,40})\s*(?:→|->)\s*(?P<target>[^\s（(：:]{1,40})")
+_LINE = re.compile(
+    r"^\s*[-*•]\s*(?P<source>[^\s→（(][^→（(\n]{0,39}?)\s*(?:→|->)\s*"
+    r"(?P<target>[^\s（(：:][^（(：:\n]{0,39}?)\s*(?=[（(：:]|$)"
+)
 _KIND = re.compile(r"[（(](?P<kind>[^）)]{1,40})[）)]\s*(?:[：:]\s*(?P<description>.*))?$")
 
 
 def edges_in_text(text: str) -> list[RelationshipEdge]:
-    """The relationship lines of a design's text (`- 甲 → 乙（师徒）：说明`), in order."""
+    """The relationship lines of a design's text (`- 甲 → 乙（师徒）：说明`, `- A B → C D (kind): …`), in order."""
     edges = []
     for line in text.splitlines():
         head = _LINE.match(line)
