@@ -1,8 +1,9 @@
 """The offline BrainstormAgent: exactly three directions, A (a head-on confrontation), B (an open plot loop or a
 place's secret turns the story) and C (a choice of the heart), each built from the request, the living cast and
 the open plot loops; the text lists them and asks the writer to pick one. A dead character appears only through
-what they left behind, never acting."""
+what they left behind, never acting. In English when the request is (`brainstorm_en`)."""
 
+from activities.writing.offline.brainstorm_en import brainstorm_text_en, options_en
 from activities.writing.offline.grounding import Grounding, offline_label
 from models.writing.agents import AgentResult, BrainstormOption
 
@@ -15,6 +16,9 @@ _CHOICES = ("去与留", "信与疑", "救与舍")
 
 def brainstorm(grounding: Grounding) -> AgentResult:
     """The offline brainstorm (see the module)."""
+    if grounding.english:
+        english = options_en(grounding)
+        return grounding.answer(brainstorm_text_en(grounding, english), options=english)
     topic = grounding.topic
     cast = [c.name for c in grounding.cast(2)] or ["主人公"]
     lead = cast[0]

@@ -4,11 +4,13 @@ The character is the one the request quotes by a new name, else a generated name
 PLAN_CHARACTER about a known character the request names (and no new one: 一个, 新, a new), that character,
 refined. Its role comes from the request's words (反派, 导师, 主角, ...), its archetype is the context's best
 match, and it is tied to one or two existing characters (those the request names, else the most mentioned).
-DESIGN_RELATIONSHIP about two known characters designs their relationship and no new character.
+DESIGN_RELATIONSHIP about two known characters designs their relationship and no new character. In English when
+the request is (`character_en`).
 """
 
 import re
 
+from activities.writing.offline.character_en import edge_en, render_en, sketch_en
 from activities.writing.offline.grounding import Grounding, offline_label
 from activities.writing.offline.names import gender_of, person_names
 from activities.writing.story_facts import DECEASED
@@ -74,30 +76,12 @@ def _render(grounding: Grounding, sketches: list[CharacterSketch], edges: list[R
     return "\n".join(lines)
 
 
-def design(grounding: Grounding) -> AgentResult:
-    """The offline character design (see the module)."""
-    intent = grounding.request.intent.intent
-    text = grounding.request.text
-    named = grounding.named()
-    if intent is WritingIntent.DESIGN_RELATIONSHIP and len(named) >= 2:
-        _, relation = _role(text)
-        edges = [_edge(grounding, named[0].name, named[1], relation)]
-        return grounding.answer(_render(grounding, [], edges), relationships=edges)
-
-    role, relation = _role(text)
-    archetype = _best_archetype(grounding)
-    refining = intent in (WritingIntent.MATCH_ARCHETYPE, WritingIntent.PLAN_CHARACTER) and not _asks_for_new(grounding)
-    refined = named[0] if named and refining else None
+def _sketch(
+    grounding: Grounding, name: str, role: str, refined: CharacterState | None, archetype: Archetype | None
+) -> CharacterSketch:
     if refined is not None:
-        name, base = refined.name, refined.description or f"{refined.name}是故事里已有的角色。"
+        base = refined.description or f"{name}是故事里已有的角色。"
     else:
-        taken = {c.name for c in grounding.characters}
-        quoted = grounding.quoted_names()
-        name = (
-            quoted[0]
-            if quoted
-            else person_names(text, 1, english=grounding.english, gender=gender_of(text), taken=taken)[0]
-        )
         places = grounding.places()
         base = f"{name}是故事里的{role}" + (f"，出身{places[0]}一带。" if places else "。")
     description = (
@@ -108,11 +92,46 @@ def design(grounding: Grounding) -> AgentResult:
             else ""
         )
     )
-    sketch = CharacterSketch(
+    return CharacterSketch(
         name=name, role=role, description=description, archetype=archetype.name if archetype else None
     )
+
+
+def _rendered(grounding: Grounding, sketches: list[CharacterSketch], edges: list[RelationshipEdge]) -> str:
+    if grounding.english:
+        return render_en(grounding, sketches, edges, _best_archetype(grounding))
+    return _render(grounding, sketches, edges)
+
+
+def design(grounding: Grounding) -> AgentResult:
+    """The offline character design (see the module)."""
+    intent = grounding.request.intent.intent
+    text = grounding.request.text
+    named = grounding.named()
+    edge = edge_en if grounding.english else _edge
+    if intent is WritingIntent.DESIGN_RELATIONSHIP and len(named) >= 2:
+        _, relation = _role(text)
+        edges = [edge(grounding, named[0].name, named[1], relation)]
+        return grounding.answer(_rendered(grounding, [], edges), relationships=edges)
+
+    role, relation = _role(text)
+    archetype = _best_archetype(grounding)
+    refining = intent in (WritingIntent.MATCH_ARCHETYPE, WritingIntent.PLAN_CHARACTER) and not _asks_for_new(grounding)
+    refined = named[0] if named and refining else None
+    if refined is not None:
+        name = refined.name
+    else:
+        taken = {c.name for c in grounding.characters}
+        quoted = grounding.quoted_names()
+        name = (
+            quoted[0]
+            if quoted
+            else person_names(text, 1, english=grounding.english, gender=gender_of(text), taken=taken)[0]
+        )
+    make_sketch = sketch_en if grounding.english else _sketch
+    sketch = make_sketch(grounding, name, role, refined, archetype)
     others = [c for c in named if c.name != name] or sorted(
         (c for c in grounding.characters if c.name != name), key=lambda c: -c.mentions
     )
-    edges = [_edge(grounding, name, other, relation) for other in others[:2]]
-    return grounding.answer(_render(grounding, [sketch], edges), characters=[sketch], relationships=edges)
+    edges = [edge(grounding, name, other, relation) for other in others[:2]]
+    return grounding.answer(_rendered(grounding, [sketch], edges), characters=[sketch], relationships=edges)

@@ -3,12 +3,25 @@ shows (or at chapter 1), with every open plot loop assigned to one of them; MANA
 states and ANALYZE_PACING a note on the chapters' lengths.
 
 The text renders each section as `第N章《title》：summary`, the line the offline writer reads back when it
-writes a section of a chain's outline.
+writes a section of a chain's outline. In English when the request is (`planner_en`: `Chapter N "title": summary`).
 """
 
 from statistics import mean
 
 from activities.writing.offline.grounding import Grounding, offline_label
+from activities.writing.offline.grounding_en import drawn_from
+from activities.writing.offline.planner_en import (
+    BEATS_EN,
+    DEFAULT_LEAD,
+    DEFAULT_OTHER,
+    DEFAULT_PLACE,
+    advancing_en,
+    loop_states_en,
+    outline_en,
+    pacing_en,
+    pacing_unknown_en,
+    section_title_en,
+)
 from models.writing.agents import AgentResult, OutlineSection
 from models.writing.context import PlotLoopState
 from models.writing.intents import WritingIntent
@@ -29,28 +42,32 @@ _BEATS = (
 """The beats of an outline of five; shorter outlines take the first, the middle and the last."""
 
 
-def _beats(count: int) -> list[tuple[str, str]]:
+def _beats(count: int, beats: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
     if count == MAX_SECTIONS:
-        return list(_BEATS)
+        return list(beats)
     if count == MIN_SECTIONS:
-        return [_BEATS[0], _BEATS[2], _BEATS[4]]
-    return [_BEATS[0], _BEATS[1], _BEATS[2], _BEATS[4]]
+        return [beats[0], beats[2], beats[4]]
+    return [beats[0], beats[1], beats[2], beats[4]]
 
 
 def _pacing(grounding: Grounding) -> list[str]:
+    english = grounding.english
     if grounding.chapters:
         lengths = {c.position: len(c.content.strip()) for c in grounding.chapters}
         average = mean(lengths.values())
+        long = [p for p, length in lengths.items() if average and length > average * LONG_CHAPTER_RATIO]
+        short = [p for p, length in lengths.items() if length < average * SHORT_CHAPTER_RATIO]
+        if english:
+            return pacing_en(lengths, average, long, short)
         lines = [f"节奏观察：共{len(lengths)}章，平均{average:.0f}字。"]
-        for position, length in lengths.items():
-            if average and length > average * LONG_CHAPTER_RATIO:
-                lines.append(f"- 第{position}章{length}字，明显偏长，可能拖沓，考虑拆分或删减铺陈。")
-            elif length < average * SHORT_CHAPTER_RATIO:
-                lines.append(f"- 第{position}章只有{length}字，明显偏短，情节可能推进过快。")
+        lines += [f"- 第{p}章{lengths[p]}字，明显偏长，可能拖沓，考虑拆分或删减铺陈。" for p in long]
+        lines += [f"- 第{p}章只有{lengths[p]}字，明显偏短，情节可能推进过快。" for p in short]
         if len(lines) == 1:
             lines.append("- 各章篇幅相近，节奏平稳；可在高潮章适当加长。")
         return lines
     seen = sorted({p.chapter_position for p in grounding.chapter_passages() if p.chapter_position is not None})
+    if english:
+        return pacing_unknown_en(seen)
     if seen:
         return [f"节奏观察：检索到的片段来自第{'、'.join(map(str, seen))}章，看不到各章全文，篇幅无法比较。"]
     return ["节奏观察：项目里还没有章节，暂无篇幅可比。"]
@@ -69,38 +86,50 @@ def _loop_states(loops: list[PlotLoopState]) -> list[str]:
 
 def plan(grounding: Grounding) -> AgentResult:
     """The offline outline (see the module)."""
+    english = grounding.english
     last = grounding.last_chapter_position()
     start = last + 1 if last is not None else 1
     loops = grounding.open_loops()
     count = min(max(len(loops), MIN_SECTIONS), MAX_SECTIONS)
-    cast = [c.name for c in grounding.cast(3)] or ["主人公"]
-    places = grounding.places() or ["故事的中心"]
+    cast = [c.name for c in grounding.cast(3)] or [DEFAULT_LEAD if english else "主人公"]
+    places = grounding.places() or [DEFAULT_PLACE if english else "故事的中心"]
     sections = []
-    for index, (beat, summary) in enumerate(_beats(count)):
+    for index, (beat, summary) in enumerate(_beats(count, BEATS_EN if english else _BEATS)):
         assigned = [loop for number, loop in enumerate(loops) if number % count == index]
-        lead, other = cast[index % len(cast)], cast[(index + 1) % len(cast)] if len(cast) > 1 else "对手"
-        title = f"{assigned[0].title}·{beat}" if assigned else f"{places[index % len(places)]}·{beat}"
+        lead = cast[index % len(cast)]
+        other = cast[(index + 1) % len(cast)] if len(cast) > 1 else DEFAULT_OTHER if english else "对手"
+        anchor = assigned[0].title if assigned else places[index % len(places)]
         text = summary.format(lead=lead, other=other, place=places[index % len(places)])
-        if assigned:
-            text += "；" + "；".join(f"推进伏笔「{loop.title}」" for loop in assigned)
+        if english:
+            title, text = section_title_en(anchor, beat), text + advancing_en(assigned)
+        else:
+            title = f"{anchor}·{beat}"
+            text += "；" + "；".join(f"推进伏笔「{loop.title}」" for loop in assigned) if assigned else ""
         sections.append(
             OutlineSection(
                 position=start + index, title=title, summary=text, plot_loops=[loop.title for loop in assigned]
             )
         )
 
-    after = f"接续第{last}章之后" if last is not None else "从第1章开始"
-    lines = [
-        LABEL,
-        f"{after}，规划第{start}—{start + count - 1}章（围绕“{grounding.topic}”，排入{len(loops)}条未回收伏笔）：",
-    ]
-    lines += [f"第{s.position}章《{s.title}》：{s.summary}" for s in sections]
     intent = grounding.request.intent.intent
-    if intent is WritingIntent.MANAGE_PLOTLOOP:
-        lines += _loop_states(grounding.context.plot_loops)
+    if english:
+        lines = outline_en(grounding, last, sections, len(loops))
+        if intent is WritingIntent.MANAGE_PLOTLOOP:
+            lines += loop_states_en(grounding.context.plot_loops)
+    else:
+        after = f"接续第{last}章之后" if last is not None else "从第1章开始"
+        lines = [
+            LABEL,
+            f"{after}，规划第{start}—{start + count - 1}章（围绕“{grounding.topic}”，排入{len(loops)}条未回收伏笔）：",
+        ]
+        lines += [f"第{s.position}章《{s.title}》：{s.summary}" for s in sections]
+        if intent is WritingIntent.MANAGE_PLOTLOOP:
+            lines += _loop_states(grounding.context.plot_loops)
     if intent is WritingIntent.ANALYZE_PACING:
         lines += _pacing(grounding)
-    sources = grounding.source_titles()
-    if sources:
-        lines.append(f"参考：{'、'.join(sources)}")
+    if english:
+        lines += drawn_from(grounding)
+    else:
+        sources = grounding.source_titles()
+        lines += [f"参考：{'、'.join(sources)}"] if sources else []
     return grounding.answer("\n".join(lines), sections=sections)

@@ -1,13 +1,15 @@
 """The offline SimpleAgent, by the request's intent: GENERAL_CHAT (a short reply on the project's state and what
 the assistant can do), GENERATE_NAME (five names: people, places or book titles, as the request asks),
 SUMMARIZE (the first sentences of the chapters the request names, else of all) and EXTRACT_ENTITY (the known
-characters, quoted names and place names the request and chapters mention)."""
+characters, quoted names and place names the request and chapters mention); in English when the request is
+(`simple_en`)."""
 
 import re
 
 from activities.writing.consistency import introduced_names
 from activities.writing.offline.grounding import Grounding, offline_label, place_names
 from activities.writing.offline.names import book_titles, gender_of, invented_places, person_names
+from activities.writing.offline.simple_en import chat_en, entities_en, names_en, summary_en
 from activities.writing.story_facts import name_occurrences, split_sentences
 from models.writing.agents import AgentResult
 from models.writing.intents import WritingIntent
@@ -28,11 +30,7 @@ def _project_state(grounding: Grounding) -> tuple[int, int]:
 def _chat(grounding: Grounding) -> str:
     chapters, characters = _project_state(grounding)
     if grounding.english:
-        return (
-            f"{offline_label('回复')}\nHello! Your project has {chapters} chapter(s) and {characters} character(s). "
-            "I can continue a scene, design characters and relationships, build the world, plan the outline and "
-            "plot loops, check consistency, brainstorm directions, suggest names and summarise chapters."
-        )
+        return chat_en(grounding, chapters, characters)
     cast = "、".join(c.name for c in grounding.characters[:3])
     known = f"（{cast}等）" if cast else ""
     return (
@@ -44,6 +42,9 @@ def _chat(grounding: Grounding) -> str:
 
 def _names(grounding: Grounding) -> str:
     text = grounding.request.text
+    if grounding.english:
+        kind = "title" if _TITLE_REQUEST.search(text) else "place" if _PLACE_REQUEST.search(text) else "person"
+        return names_en(grounding, kind, NAME_COUNT)
     if _TITLE_REQUEST.search(text):
         anchors = grounding.places()[:2] + [c.name for c in grounding.cast(1)]
         names, kind = book_titles(text, NAME_COUNT, anchors), "书名"
@@ -58,13 +59,27 @@ def _names(grounding: Grounding) -> str:
     return "\n".join(lines)
 
 
+def _opening(content: str, *, english: bool = False) -> str:
+    """The first sentences of `content`, at most SUMMARY_SENTENCE_CHARS (twice as many in English, cut at a word)."""
+    sentences = split_sentences(content)[:SUMMARY_SENTENCES]
+    if not english:
+        return "".join(sentences)[:SUMMARY_SENTENCE_CHARS]
+    opening = " ".join(sentences)
+    limit = 2 * SUMMARY_SENTENCE_CHARS
+    return opening if len(opening) <= limit else opening[:limit].rsplit(" ", 1)[0] + "…"
+
+
 def _summary(grounding: Grounding) -> str:
     wanted = set(grounding.requested_chapters())
     chapters = [c for c in grounding.chapters if c.position in wanted] or grounding.chapters
+    if grounding.english:
+        openings = [(c.position, c.title, _opening(c.content, english=True)) for c in chapters]
+        excerpts = [] if chapters else grounding.chapter_passages()
+        found = [(p.chapter_position, p.title, p.text[:SUMMARY_SENTENCE_CHARS]) for p in excerpts]
+        return summary_en(openings, found)
     lines = [offline_label("摘要")]
     for chapter in chapters:
-        opening = "".join(split_sentences(chapter.content)[:SUMMARY_SENTENCES])[:SUMMARY_SENTENCE_CHARS]
-        lines.append(f"第{chapter.position}章《{chapter.title}》：{opening or '（暂无正文）'}")
+        lines.append(f"第{chapter.position}章《{chapter.title}》：{_opening(chapter.content) or '（暂无正文）'}")
     if not chapters:
         passages = grounding.chapter_passages()
         lines += [f"第{p.chapter_position}章《{p.title}》片段：{p.text[:SUMMARY_SENTENCE_CHARS]}" for p in passages]
@@ -85,6 +100,8 @@ def _entities(grounding: Grounding) -> str:
     introduced = [n for n in dict.fromkeys(name for name, _, _ in introduced_names(material)) if n not in known]
     introduced += [n for n in grounding.quoted_names() if n not in introduced]
     places = place_names(material)
+    if grounding.english:
+        return entities_en(counts, introduced, places)
     lines = [offline_label("实体提取")]
     lines.append("已知角色：" + ("、".join(f"{n}（{k}次）" for n, k in counts.items()) or "无"))
     lines.append("新出现的名字：" + ("、".join(introduced) or "无"))

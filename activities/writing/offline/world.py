@@ -1,31 +1,38 @@
 """The offline WorldBuilderAgent: setting notes in four sections (geography, power system, factions, rules),
-built on the places, world notes, characters and plot loops the context holds and on the request's words."""
+built on the places, world notes, characters and plot loops the context holds and on the request's words; in
+English when the request is (`world_en`)."""
 
 from activities.writing.offline.grounding import Grounding, offline_label
 from activities.writing.offline.names import invented_places
+from activities.writing.offline.world_en import world_notes_en
 from models.writing.agents import AgentResult
 
 LABEL = offline_label("世界观笔记")
 MAX_PLACES = 4
 
-_SYSTEMS: tuple[tuple[tuple[str, ...], str], ...] = (
+_SYSTEMS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     (
+        "cultivation",
         ("修仙", "修炼", "灵力", "灵气", "丹药", "宗门", "cultivat"),
         "修炼体系：引气入体、筑基、结丹三境，每进一境都要以心境为代价，境界越高越难回头。",
     ),
     (
+        "magic",
         ("魔法", "法术", "魔力", "咒", "magic", "spell", "wizard"),
         "魔法体系：施法要借助与自身相契的媒介，法力来自誓约，违背誓约的人会失去它。",
     ),
     (
+        "technology",
         ("科技", "赛博", "星际", "机甲", "义体", "cyber", "starship", "android"),
         "技术体系：能力来自改造与装备，越强的义体越依赖稀缺的能源，也越容易被控制者追踪。",
     ),
     (
+        "martial",
         ("剑", "刀", "江湖", "武功", "内力", "武学", "sword", "martial"),
         "武学体系：内力靠经年苦修，招式各有门派传承，重伤或心乱都会让内力失控。",
     ),
 )
+"""A power system's key (`world_en` has its English note), the words that suggest it, its note."""
 _DEFAULT_SYSTEM = "力量来源：稀少而有代价，得到它的人总要放弃另一样东西，这是世界所有冲突的根。"
 _PLACE_NOTES = (
     "依山而建，消息在茶馆里传得比驿马还快",
@@ -36,14 +43,18 @@ _PLACE_NOTES = (
 _FACTION_KINDS = ("守备府", "商会", "旧部")
 
 
-def _power_system(grounding: Grounding) -> str:
+def _power_system(grounding: Grounding) -> tuple[str, str] | None:
+    """The key and note of the power system the request and passages suggest; None when they suggest none."""
     material = " ".join([grounding.request.text, *(p.text for p in grounding.context.passages)]).lower()
-    return next((note for words, note in _SYSTEMS if any(w in material for w in words)), _DEFAULT_SYSTEM)
+    return next(((key, note) for key, words, note in _SYSTEMS if any(w in material for w in words)), None)
 
 
 def build_world(grounding: Grounding) -> AgentResult:
     """The offline world-building notes (see the module)."""
     places = grounding.places()[:MAX_PLACES]
+    system = _power_system(grounding)
+    if grounding.english:
+        return grounding.answer(world_notes_en(grounding, places, system[0] if system else None))
     places += invented_places(grounding.request.text, max(0, 2 - len(places)), taken=places)
     geography = [f"- {place}：{grounding.pick(_PLACE_NOTES, place)}。" for place in places]
     notes = [p for p in grounding.context.passages if p.kind == "world_note"]
@@ -72,7 +83,7 @@ def build_world(grounding: Grounding) -> AgentResult:
         "一、地理",
         *geography,
         "二、力量体系",
-        f"- {_power_system(grounding)}",
+        f"- {system[1] if system else _DEFAULT_SYSTEM}",
         "三、势力",
         *factions,
         "四、规则与禁忌",

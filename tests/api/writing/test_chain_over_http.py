@@ -1,7 +1,9 @@
 """A writing chain over real HTTP (a gateway process, since the chat streams while the chain waits): a chain whose
 project is deleted while it waits for the writer's choice ends with the README's PROJECT_NOT_FOUND, in its
-`error` event and in the run's state, not with CHAIN_STEP_FAILED (issue 26 row 7)."""
+`error` event and in the run's state, not with CHAIN_STEP_FAILED (issue 26 row 7); an English brainstorm chain
+offers English options and writes the chosen one in English (issue 28 item 7)."""
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from tests.sse import SseEvent, parse_sse
 from tests.workflows.harness import serving, settings_for
 
 BRAINSTORM = "先想三个结局方案，我选一个再写"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture
@@ -91,3 +94,45 @@ async def test_req_14_5_the_writers_own_idea_is_taken_at_the_pause_over_http(htt
         e.data["data"]["text"] for e in events if e.event == "content" and e.data["data"]["agent"] == "writer"
     )
     assert idea in draft
+
+
+async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_writes_the_chosen_one(
+    http: httpx.AsyncClient,
+) -> None:
+    """Offline, an English request's brainstorm answers in English (its label, its three options grounded in the
+    project's people and plot thread), and the draft written from the chosen option is English too."""
+    project = (await http.post("/v1/writing/projects", json={"name": "Low Tide"})).json()["projectId"]
+    base = f"/v1/writing/projects/{project}"
+    chapter = {"title": "Harbor", "content": "Mara Vell walked into Greyhaven Docks. Tom Reyes was waiting there."}
+    await http.post(f"{base}/chapters", json=chapter)
+    for name in ("Mara", "Tom"):
+        await http.post(f"{base}/characters", json={"name": name, "description": "a regular"})
+    await http.post(f"{base}/plot-loops", json={"title": "the missing ledger", "plantedInChapter": 1})
+    events: list[SseEvent] = []
+    buffer = ""
+
+    request = {"text": "Brainstorm three endings, then write the one I pick"}
+    async with http.stream("POST", f"{base}/chat", json=request) as response:
+        run_id = response.headers["x-run-id"]
+        async for chunk in response.aiter_text():
+            buffer += chunk
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                events.extend(parse_sse(block + "\n\n"))
+                if events[-1].event == "user_input_required":
+                    answered = await http.post(f"/v1/runs/{run_id}/input", json={"answer": "B"})
+                    assert answered.status_code == 200, answered.text
+
+    assert events[-1].event == "done" and events[-1].data["data"]["status"] == "completed"
+    by_agent = {
+        agent: "".join(
+            e.data["data"]["text"] for e in events if e.event == "content" and e.data["data"]["agent"] == agent
+        )
+        for agent in ("brainstorm", "writer")
+    }
+    assert by_agent["brainstorm"].startswith("[Offline directions: no language model is connected]")
+    options = next(e.data["data"]["options"] for e in events if e.event == "user_input_required")
+    assert [o["id"] for o in options] == ["A", "B", "C"]
+    assert "Mara" in options[0]["label"] and "the missing ledger" in options[1]["label"]
+    for text in (by_agent["brainstorm"], by_agent["writer"], *(o["label"] for o in options)):
+        assert not _CJK.search(text), text

@@ -325,7 +325,7 @@ def simple(intent: WritingIntent, text: str, context: PreprocessingContext | Non
 
 def test_chat_tells_the_projects_state() -> None:
     assert "2章、3个角色（林舟、苏念、沈青衣等）" in simple(W.GENERAL_CHAT, "你好").text
-    assert "2 chapter(s) and 3 character(s)" in simple(W.GENERAL_CHAT, "hello there").text
+    assert "2 chapters and 3 characters" in simple(W.GENERAL_CHAT, "hello there").text
 
 
 def test_five_names_in_the_requests_language() -> None:

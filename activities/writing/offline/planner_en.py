@@ -1,0 +1,74 @@
+"""The offline PlannerAgent's English outline, for a request written in English: the same sections, loop states
+and pacing note as `planner`, rendered in English; each section as `Chapter N "title": summary`."""
+
+from activities.writing.offline.grounding import Grounding
+from activities.writing.offline.grounding_en import counted, joined, offline_label_en, topic_en
+from models.writing.agents import OutlineSection
+from models.writing.context import PlotLoopState
+
+LABEL = offline_label_en("outline")
+
+BEATS_EN = (
+    ("Undercurrents", "{lead} senses something wrong at {place}; old clues surface again"),
+    ("Clash", "{lead} and {other} meet head-on, and where each stands is out in the open for the first time"),
+    ("The Plan Fails", "the plan goes wrong, {lead} pays for it, and everything turns for the worse"),
+    ("Breaking Through", "{lead} finds a way out, and {other}'s choice decides it"),
+    ("Aftermath", "the dust settles, and {lead} sets off with a new question"),
+)
+"""The beats of `planner`'s outline, in the same order, in English."""
+DEFAULT_LEAD = "the protagonist"
+DEFAULT_OTHER = "the opponent"
+DEFAULT_PLACE = "the heart of the story"
+
+
+def section_title_en(anchor: str, beat: str) -> str:
+    return f"{anchor}: {beat}"
+
+
+def advancing_en(loops: list[PlotLoopState]) -> str:
+    return "".join(f'; moves the thread "{loop.title}" forward' for loop in loops)
+
+
+def outline_en(grounding: Grounding, last: int | None, sections: list[OutlineSection], loops: int) -> list[str]:
+    """The outline's opening lines and its sections."""
+    after = f"After chapter {last}" if last is not None else "From chapter 1"
+    span = f"chapters {sections[0].position}–{sections[-1].position}"
+    lines = [
+        LABEL,
+        f'{after}, {span} around "{topic_en(grounding)}", with {counted(loops, "open plot thread")} woven in:',
+    ]
+    return lines + [f'Chapter {s.position} "{s.title}": {s.summary}' for s in sections]
+
+
+def loop_states_en(loops: list[PlotLoopState]) -> list[str]:
+    if not loops:
+        return ["Plot threads: the project has no plot threads recorded yet."]
+    lines = ["Plot threads:"]
+    for loop in loops:
+        planted = (
+            f"planted in chapter {loop.planted_in_chapter}" if loop.planted_in_chapter else "planting not recorded"
+        )
+        state = f"resolved in chapter {loop.resolved_in_chapter}" if loop.status == "resolved" else "still open"
+        lines.append(f'- "{loop.title}": {planted}, {state}.')
+    return lines
+
+
+def pacing_en(lengths: dict[int, int], average: float, long: list[int], short: list[int]) -> list[str]:
+    """The note on the chapters' lengths (`long` and `short` are the positions far from the average)."""
+    lines = [f"Pacing: {counted(len(lengths), 'chapter')}, {average:.0f} characters on average."]
+    lines += [
+        f"- Chapter {p} runs {lengths[p]} characters, much longer: it may drag; consider splitting it." for p in long
+    ]
+    lines += [
+        f"- Chapter {p} has only {lengths[p]} characters, much shorter: the plot may move too fast." for p in short
+    ]
+    if not long and not short:
+        lines.append("- The chapters are of similar length and the pace is steady; a climax can run longer.")
+    return lines
+
+
+def pacing_unknown_en(seen: list[int]) -> list[str]:
+    if seen:
+        found = joined([str(p) for p in seen])
+        return [f"Pacing: the excerpts found come from chapter {found}; the chapters' lengths are not known."]
+    return ["Pacing: the project has no chapters yet, so there are no lengths to compare."]
