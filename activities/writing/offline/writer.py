@@ -34,7 +34,7 @@ SHORT_SENTENCE_CHARS = 14
 """A style sample whose sentences average fewer characters than this is written in short sentences."""
 
 _SECTION_LINE = re.compile(r"第(\d+)章《([^》]+)》：([^\n]+)")
-_DESIGNED = re.compile(r"姓名：(?P<name>[^\n]+)\n定位：(?P<role>[^\n]+)")
+_DESIGNED = re.compile(r"(?:姓名：|Name: )(?P<name>[^\n]+)\n(?:定位：|Role: )(?P<role>[^\n]+)")
 
 _TIMES = Pool(
     neutral=("天色将明未明", "雨后的黄昏", "夜已经深了", "正午的日头正毒", "晨雾还没有散尽"),

@@ -215,6 +215,18 @@ def test_the_draft_puts_the_character_a_chain_designed_on_stage() -> None:
     assert "白芷低声道" in result.text and "林舟说" in result.text, "both are on stage"
 
 
+def test_an_english_chain_puts_the_character_it_designed_on_stage() -> None:
+    text = "Create a character and then write a scene with her"
+    design = compose(request(A.CHARACTER, W.CHARACTER_TO_SCENE, text), CHAPTERS)
+    (sketch,) = design.characters
+    assert f"Name: {sketch.name}\nRole: {sketch.role}" in design.text
+    chain = ChainContext(
+        workflow=WorkflowKind.CHARACTER_TO_SCENE, steps=[ChainStepOutput(agent=A.CHARACTER, text=design.text)]
+    )
+    result = compose(request(A.WRITER, W.CHARACTER_TO_SCENE, text, chain=chain), CHAPTERS)
+    assert result.text.startswith("[Offline placeholder draft") and sketch.name in result.text, "she is on stage"
+
+
 # character
 
 
