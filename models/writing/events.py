@@ -101,9 +101,13 @@ class ProcessingCheck(CamelModel):
     message: str
 
 
+RELATIONSHIP_SIGNAL = "relationship_update"
+"""The signal a relationship update's run sends the request that scheduled it, with its `RelationshipUpdate`."""
+
+
 class RelationshipUpdate(CamelModel):
-    """`relationship_update` (Req 4.3–4.4): the relationship graph's update, scheduled (by the request) or done
-    (by its own run, which outlives the request)."""
+    """`relationship_update` (Req 4.3–4.4): the relationship graph's update, done by its own run (which outlives
+    the request) and shown in the request's stream too; `scheduled` when the request stopped waiting for it."""
 
     status: Literal["scheduled", "updated", "proposed", "failed"]
     """`proposed`: the design's relationships wait as proposals for the writer (`changes`: before and after)."""

@@ -81,7 +81,8 @@ async def image(rec: Recording) -> Histories:
 
 async def writing(rec: Recording) -> Histories:
     """A single-agent run, a character design and the relationship update it started, a chain still waiting for
-    the writer's choice."""
+    the writer's choice (the design and its update from before the update's result reached the request, Req 4.4,
+    are committed as `-before-relationships-in-request-stream` and `-before-report-to-request`)."""
     async with writing_harness(rec.env, rec.data_dir) as harness:
         project = harness.project(
             chapters=CHAPTERS, characters=CHARACTERS, plot_loops=PLOT_LOOPS, style_samples=STYLE_SAMPLES

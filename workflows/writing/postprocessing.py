@@ -6,7 +6,12 @@ alone (their findings kept, the result `degraded`, an `error` event says so); RE
 setting as a world note, which the writer accepts or rejects (issue 28 item 2). Each step ends with its
 `check_result` (Req 9.5). A check or a proposal that fails for good is reported (`WritingRequest.degraded`) and
 the run still ends with its answer.
+
+The relationship update signals its result back (`receive_relationships`); the request waits for it up to
+`RELATIONSHIP_WAIT` and shows it as its own `relationship_update` (Req 4.4), or says it was scheduled.
 """
+
+from datetime import timedelta
 
 from temporalio import workflow
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
@@ -31,6 +36,14 @@ with workflow.unsafe.imports_passed_through():
 
 RULES_AFTER_FAILED_REVIEW = "writing-check-rules-after-failed-review"
 """`workflow.patched` id: a check whose model review failed for good runs again with the rules alone."""
+RELATIONSHIPS_IN_REQUEST_STREAM = "writing-relationship-update-in-request-stream"
+"""`workflow.patched` id: the request waits (bounded) for the relationship update's result and shows it."""
+
+RELATIONSHIP_WAIT = timedelta(seconds=30)
+"""How long a character design's request waits for its relationship update before `done` (workflow clock). The
+update is one activity with a 10 s budget (`policies.WRITING_POSTPROCESS`), so its result, failed or not, arrives
+well within 30 s whenever a worker serves it; past that the workers are busy or down, and the request ends with
+`scheduled` (the run's own stream keeps the result) rather than keep the writer's answer from its `done`."""
 
 
 class Postprocessing:
@@ -38,6 +51,13 @@ class Postprocessing:
 
     def __init__(self, request: WritingRequest) -> None:
         self._request = request
+        self._relationships: RelationshipUpdate | None = None
+
+    def receive_relationships(self, update: RelationshipUpdate) -> None:
+        """The relationship update's result, signalled by the run this request starts (any other is ignored; the
+        signal may come in the same workflow task as the child's start)."""
+        if update.run_id == _relationship_run_id():
+            self._relationships = update
 
     async def postprocessing(self) -> str:
         plan = self._request.plan()
@@ -107,11 +127,19 @@ class Postprocessing:
         return CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
 
     async def _schedule_relationship_update(self) -> CheckResult:
-        """Req 4.3: the relationship graph is updated by a run of its own, which outlives this request."""
+        """Req 4.3–4.4: the relationship graph is updated by a run of its own, which outlives this request; the
+        request waits for its result up to `RELATIONSHIP_WAIT` (runs recorded before the patch did not)."""
         request = self._request
         result = self._answer()
-        self._starting("relationships", "关系图更新已在后台开始（不阻塞本次回答）")
-        child_id = f"{workflow.info().workflow_id}-relationships"
+        waits = workflow.patched(RELATIONSHIPS_IN_REQUEST_STREAM)
+        wait = int(RELATIONSHIP_WAIT.total_seconds())
+        self._starting(
+            "relationships",
+            f"关系图更新在自己的运行中进行，本次回答最多等它 {wait} 秒"
+            if waits
+            else "关系图更新已在后台开始（不阻塞本次回答）",
+        )
+        child_id = _relationship_run_id()
         attributes = [SearchAttributePair(OWNER, request.input.owner)]
         if request.input.session_id is not None:
             attributes.append(SearchAttributePair(SESSION_ID, request.input.session_id))
@@ -131,6 +159,9 @@ class Postprocessing:
             static_summary=f"relationship graph update for {request.input.project_id}",
         )
         request.state.relationship_run_id = child_id
+        done = await self._relationship_result() if waits else None
+        if done is not None:
+            return self._relationships_done(done)
         update = RelationshipUpdate(
             status="scheduled",
             run_id=child_id,
@@ -139,6 +170,34 @@ class Postprocessing:
         )
         request.events.emit("relationship_update", POSTPROCESSING, update)
         return CheckResult(check="relationships", passed=True, message=update.message)
+
+    async def _relationship_result(self) -> RelationshipUpdate | None:
+        """The update's result, or None when it did not arrive within `RELATIONSHIP_WAIT`."""
+        try:
+            await workflow.wait_condition(
+                lambda: self._relationships is not None,
+                timeout=RELATIONSHIP_WAIT,
+                timeout_summary="wait for the relationship update",
+            )
+        except TimeoutError:
+            return None
+        return self._relationships
+
+    def _relationships_done(self, update: RelationshipUpdate) -> CheckResult:
+        """Req 4.4: what changed (or that the update failed) in this request's stream; the design stays the answer."""
+        request = self._request
+        request.events.emit("relationship_update", POSTPROCESSING, update)
+        if update.status != "failed":
+            return CheckResult(check="relationships", passed=True, message=update.message)
+        request.reported(
+            POSTPROCESSING,
+            WritingErrorCode.RELATIONSHIP_UPDATE_FAILED,
+            "关系图更新失败",
+            f"关系图更新失败：{update.message}",
+        )
+        return CheckResult(
+            check="relationships", passed=False, degraded=True, message=f"关系图更新失败：{update.message}"
+        )
 
     async def _update_knowledge(self) -> CheckResult:
         """The setting becomes a proposed world note (the project and its index get it once the writer accepts it)."""
@@ -163,3 +222,8 @@ class Postprocessing:
         )
         request.events.emit("knowledge_update", POSTPROCESSING, update)
         return CheckResult(check="knowledge", passed=True, message=f"设定已提交为待确认的提议：{saved.title}")
+
+
+def _relationship_run_id() -> str:
+    """The id of the relationship update a character design's request starts."""
+    return f"{workflow.info().workflow_id}-relationships"

@@ -2,14 +2,17 @@
 its characters and relationships become proposals the writer accepts or rejects (issue 28 item 2), each
 relationship change with its before and after in the run's `relationship_update`.
 
-The design's request starts it as an abandoned child and ends without waiting: the update outlives the request,
-survives worker restarts like any run, and streams its own `relationship_update` and `done`, which a client
-follows at `GET /v1/runs/{id}/events` (the request's `relationship_update` event names the run).
+The design's request starts it as an abandoned child: the update outlives the request, survives worker restarts
+like any run, and streams its own `relationship_update` and `done`, which a client follows at
+`GET /v1/runs/{id}/events`. It also signals its `relationship_update` to the request (Req 4.4), which waits for it
+a bounded while (`workflows.writing.postprocessing.RELATIONSHIP_WAIT`) and shows it in its own stream; a request
+that stopped waiting and ended is not an error here.
 """
 
 from datetime import timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import FailureError
 
 from workflows import policies
 from workflows.common.event_log import EventLog
@@ -20,13 +23,16 @@ with workflow.unsafe.imports_passed_through():
     from models.events import RunStatus
     from models.writing import nodes
     from models.writing.errors import WritingErrorCode
-    from models.writing.events import WRITING_EVENTS, RelationshipUpdate
+    from models.writing.events import RELATIONSHIP_SIGNAL, WRITING_EVENTS, RelationshipUpdate
     from models.writing.nodes import RelationshipUpdateResult
     from models.writing.runs import RelationshipRunInput, RelationshipRunState, WritingMetadata
 
 UPDATE = "update_relationships"
 FAILED = "update_failed"
 END = "done"
+
+REPORTS_TO_REQUEST = "writing-relationships-report-to-request"
+"""`workflow.patched` id: the update signals its `relationship_update` to the request that scheduled it."""
 
 RELATIONSHIP_GRAPH = Graph(
     name="RelationshipGraphWorkflow",
@@ -85,17 +91,27 @@ class RelationshipGraphWorkflow:
             message=_message(result),
         )
         self._events.emit("relationship_update", UPDATE, update)
+        await self._report(update)
         return END
 
     async def _failed(self) -> str:
         """`relationship_update` says the update failed, then the `error` event (`GraphRun.report_error`)."""
         message = self._state.error.message if self._state.error else "未知错误"
-        run_id = workflow.info().workflow_id
-        self._events.emit(
-            "relationship_update", FAILED, RelationshipUpdate(status="failed", run_id=run_id, message=message)
-        )
+        update = RelationshipUpdate(status="failed", run_id=workflow.info().workflow_id, message=message)
+        self._events.emit("relationship_update", FAILED, update)
+        await self._report(update)
         self._run.report_error(FAILED)
         return END
+
+    async def _report(self, update: RelationshipUpdate) -> None:
+        """Req 4.4: the request that scheduled the update gets it; a request that has ended no longer waits."""
+        if not workflow.patched(REPORTS_TO_REQUEST):
+            return
+        request = workflow.get_external_workflow_handle(self._input.requested_by)
+        try:
+            await request.signal(RELATIONSHIP_SIGNAL, update)
+        except FailureError as err:
+            workflow.logger.info("the request %s no longer waits: %s", self._input.requested_by, err)
 
 
 def _message(result: RelationshipUpdateResult) -> str:

@@ -7,9 +7,9 @@ post-processing. `workflows.common.run.GraphRun` walks the nodes (deadline, canc
 the terminal `done`), `workflows.common.human_input.HumanInput` asks the writer, and every activity's options come
 from `workflows.policies`.
 
-This module holds the workflow's surface (its input, the `state` query, the `content_delta` signal, `run` and its
-result) and the ErrorHandler node; the other nodes live in the phase modules, each given the request's shared
-`WritingRequest`:
+This module holds the workflow's surface (its input, the `state` query, the `content_delta` and
+`relationship_update` signals, `run` and its result) and the ErrorHandler node; the other nodes live in the phase
+modules, each given the request's shared `WritingRequest`:
 
 | node | module |
 |---|---|
@@ -53,7 +53,7 @@ from workflows.writing.streaming import AgentStream
 with workflow.unsafe.imports_passed_through():
     from models.events import RunStatus
     from models.writing.agents import CONTENT_SIGNAL, ContentDelta
-    from models.writing.events import WRITING_EVENTS
+    from models.writing.events import RELATIONSHIP_SIGNAL, WRITING_EVENTS, RelationshipUpdate
     from models.writing.runs import WritingMetadata, WritingResult, WritingRunInput, WritingState
 
 
@@ -88,6 +88,11 @@ class WritingWorkflow:
     def content_delta(self, delta: ContentDelta) -> None:
         """A batch of the agent's text: shown as `content`, once, in order; a new attempt voids the last one's."""
         self._stream.receive(delta)
+
+    @workflow.signal(name=RELATIONSHIP_SIGNAL)
+    def relationship_update(self, update: RelationshipUpdate) -> None:
+        """Req 4.4: the result of the relationship update this request started, which post-processing waits for."""
+        self._postprocessing.receive_relationships(update)
 
     @workflow.run
     async def run(self, input: WritingRunInput) -> WritingResult:

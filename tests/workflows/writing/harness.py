@@ -23,6 +23,8 @@ from stores.embedder import HashingEmbedder
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
+from workflows.common.registration import Registry
+from workflows.registry import REGISTRY
 from workflows.writing.graph import GRAPH
 from workflows.writing.workflow import WritingWorkflow
 
@@ -116,8 +118,10 @@ async def writing_harness(
     project_index: ProjectSearch | None = None,
     embedder: HashingEmbedder | None = None,
     settings: Settings | None = None,
+    registry: Registry = REGISTRY,
 ) -> AsyncIterator[WritingHarness]:
-    """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM."""
+    """A worker for every family on fresh task queues (the workflows of `registry`); `llm_base_url` makes the
+    loopback server the LLM."""
 
     def harness(settings: Settings, blobs: LocalBlobStore) -> WritingHarness:
         return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
@@ -130,5 +134,6 @@ async def writing_harness(
         llm_base_url=llm_base_url,
         project_index=project_index,
         embedder=embedder,
+        registry=registry,
     ) as running:
         yield running

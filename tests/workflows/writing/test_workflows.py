@@ -118,13 +118,13 @@ async def test_req_4_character_design_proposes_to_the_relationship_graph_in_a_ru
     outcome = await writing.run(project, "设计一个新角色：码头的走私头目，他和林舟是旧识")
 
     designed = outcome.one("character_design")["characters"]
-    scheduled = outcome.one("relationship_update")
-    assert scheduled["status"] == "scheduled" and scheduled["added"]
-    child = writing.env.client.get_workflow_handle(scheduled["runId"])
+    in_request = outcome.one("relationship_update")
+    assert in_request["status"] == "proposed" and in_request["changes"], "Req 4.4: what changed, in the request"
+    child = writing.env.client.get_workflow_handle(in_request["runId"])
     assert await child.result() == "completed"
-    child_events = await writing.events(scheduled["runId"])
+    child_events = await writing.events(in_request["runId"])
     updated = [e.data for e in child_events if e.type == "relationship_update"]
-    assert updated and updated[0]["status"] == "proposed" and updated[0]["changes"]
+    assert updated == [in_request], "the update's own run streams the same result"
     new_name = designed[0]["name"]
     proposed = writing.projects.proposals(OWNER, project, "pending")
     assert ("character", new_name) in {(p.kind, p.item.get("name")) for p in proposed}
