@@ -21,7 +21,6 @@ from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
 from activities.writing.memory import ConversationMemory
-from activities.writing.offline.grounding import has_cjk
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
 from activities.writing.revision import offline_revision, revision_section, revision_target, with_target
@@ -44,6 +43,7 @@ from models.writing.agents import (
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
 from models.writing.errors import WritingErrorCode
 from models.writing.intents import WritingIntent
+from models.writing.language import has_cjk
 from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
 from models.writing.prompts import base_prompt

@@ -7,7 +7,9 @@ on. A step that fails ends the chain with CHAIN_STEP_FAILED, but a step that fou
 the chain waited) ends it with PROJECT_NOT_FOUND, as any run on a deleted project ends. A chain that ended (done,
 failed or unanswered) says where it got to in `chain_summary`, whose `chainContext` a later request sends back to
 continue it. The pause takes an offered option's id or the writer's own idea (the question says
-`allowFreeText`), and a continued chain works on the request that started it (`ChainContext.request`).
+`allowFreeText`), and a continued chain works on the request that started it (`ChainContext.request`). The
+pause speaks the request's language: its question, option labels and free-text hint are English when the request
+that started the chain is (`models.writing.language.written_in_english`, the offline agents' rule).
 """
 
 from datetime import timedelta
@@ -21,6 +23,14 @@ from workflows.writing.agents import Agents
 from workflows.writing.graph import CHAIN_STEP, CHAIN_SUMMARY, ERROR_HANDLER, GRAPH, USER_SELECTION, route_in_chain
 from workflows.writing.request import WritingRequest
 
+PAUSE_QUESTION = "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去"
+PAUSE_QUESTION_EN = "Choose a direction (answer with its id), or write your own idea, and I will carry on from it"
+PAUSE_EXPIRED = "截止时间前没有收到选择，链已结束；带上 chain_summary 的 chainContext 重新发送即可继续"
+PAUSE_EXPIRED_EN = (
+    "No choice arrived before the deadline, so the chain has ended; send the chainContext from chain_summary "
+    "again to continue it"
+)
+
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.human_input import InputOption
@@ -28,6 +38,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.errors import WritingErrorCode
     from models.writing.events import ChainSummary, IntentRecognized
     from models.writing.intents import PHASE_OF_INTENT, IntentResult
+    from models.writing.language import written_in_english
     from models.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS
 
 
@@ -84,11 +95,13 @@ class Chains:
     async def user_selection(self) -> str:
         request = self._request
         chain = request.chain()
+        english = written_in_english(request.request_text())
+        colon = ": " if english else "："
         offered = chain.steps[-1].options
-        options = [InputOption(id=option.id, label=f"{option.title}：{option.summary}") for option in offered]
+        options = [InputOption(id=option.id, label=f"{option.title}{colon}{option.summary}") for option in offered]
         answer = await self._human.ask(
             USER_SELECTION,
-            "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去",
+            PAUSE_QUESTION_EN if english else PAUSE_QUESTION,
             options,
             timeout=timedelta(seconds=request.input.input_timeout_seconds),
             allow_free_text=True,
@@ -97,7 +110,7 @@ class Chains:
             return request.run.fail_with(
                 ErrorInfo(
                     code=ErrorCode.INPUT_EXPIRED,
-                    message="截止时间前没有收到选择，链已结束；带上 chain_summary 的 chainContext 重新发送即可继续",
+                    message=PAUSE_EXPIRED_EN if english else PAUSE_EXPIRED,
                     node=USER_SELECTION,
                 )
             )

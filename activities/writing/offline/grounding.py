@@ -14,11 +14,11 @@ from activities.writing.consistency import action_span
 from activities.writing.story_facts import DECEASED, name_occurrences, sentence_bounds, split_sentences
 from models.writing.agents import AgentRequest, AgentResult, BrainstormOption, ChainStepOutput
 from models.writing.context import CharacterState, Passage, PlotLoopState, PreprocessingContext
+from models.writing.language import written_in_english
 from models.writing.projects import Chapter
 
 T = TypeVar("T")
 
-_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _NOT_IN_PLACE = "的了在进出到去来从往向于和与是着过把被这那个座片一上下里中入回满全整半开离走跑经抵达住守攻打返至由对为"
 """Words that end a place name's first part: 走进青石城 is 青石城, 下山 is no place."""
 _PLACE = re.compile(
@@ -45,10 +45,6 @@ def stable_number(*parts: str) -> int:
     """A number that depends only on `parts`: the same request always makes the same choices."""
     digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
-
-
-def has_cjk(text: str) -> bool:
-    return bool(_CJK_CHAR.search(text))
 
 
 def place_names(text: str) -> list[str]:
@@ -117,7 +113,7 @@ class Grounding:
     @property
     def english(self) -> bool:
         """True when the writer wrote in English (Latin letters, no Chinese)."""
-        return not has_cjk(self.request.text) and bool(re.search(r"[A-Za-z]", self.request.text))
+        return written_in_english(self.request.text)
 
     @property
     def topic(self) -> str:

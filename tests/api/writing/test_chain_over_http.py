@@ -1,7 +1,7 @@
 """A writing chain over real HTTP (a gateway process, since the chat streams while the chain waits): a chain whose
 project is deleted while it waits for the writer's choice ends with the README's PROJECT_NOT_FOUND, in its
 `error` event and in the run's state, not with CHAIN_STEP_FAILED (issue 26 row 7); an English brainstorm chain
-offers English options and writes the chosen one in English (issue 28 item 7)."""
+offers English options and writes the chosen one in English (issue 28 item 7), and its pause asks in English."""
 
 import re
 from collections.abc import AsyncIterator
@@ -17,7 +17,8 @@ from tests.sse import SseEvent, parse_sse
 from tests.workflows.harness import serving, settings_for
 
 BRAINSTORM = "先想三个结局方案，我选一个再写"
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+"""Chinese characters and the full-width punctuation (：，「) that goes with them."""
 
 
 @pytest.fixture
@@ -100,7 +101,8 @@ async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_wri
     http: httpx.AsyncClient,
 ) -> None:
     """Offline, an English request's brainstorm answers in English (its label, its three options grounded in the
-    project's people and plot thread), and the draft written from the chosen option is English too."""
+    project's people and plot thread), the pause asks in English (its question, its `title: summary` labels and
+    the invitation to write one's own idea), and the draft written from the chosen option is English too."""
     project = (await http.post("/v1/writing/projects", json={"name": "Low Tide"})).json()["projectId"]
     base = f"/v1/writing/projects/{project}"
     chapter = {"title": "Harbor", "content": "Mara Vell walked into Greyhaven Docks. Tom Reyes was waiting there."}
@@ -131,8 +133,11 @@ async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_wri
         for agent in ("brainstorm", "writer")
     }
     assert by_agent["brainstorm"].startswith("[Offline directions: no language model is connected]")
-    options = next(e.data["data"]["options"] for e in events if e.event == "user_input_required")
+    pause = next(e.data["data"] for e in events if e.event == "user_input_required")
+    options = pause["options"]
     assert [o["id"] for o in options] == ["A", "B", "C"]
     assert "Mara" in options[0]["label"] and "the missing ledger" in options[1]["label"]
-    for text in (by_agent["brainstorm"], by_agent["writer"], *(o["label"] for o in options)):
+    assert pause["prompt"].startswith("Choose a direction") and "your own idea" in pause["prompt"]
+    assert pause["allowFreeText"] is True
+    for text in (by_agent["brainstorm"], by_agent["writer"], pause["prompt"], *(o["label"] for o in options)):
         assert not _CJK.search(text), text
