@@ -7,23 +7,24 @@ chapters; none is made up when it names none), with details of the story's regis
 modern detective story, no car in a wuxia one, neither when nothing tells), and picks its sentences by a hash of
 the request, so another request gets another draft.
 
-It continues from the retrieved passage furthest into the story (its chapter and title, its closing sentence),
-puts on stage the living characters the request names (else the most mentioned ones) or the character a chain's
-previous step designed, follows the chosen brainstorm option or the outline section being written, writes an
-action, dialogue, inner-life or description paragraph for each active skill, and borrows the first style
-sample's quotation marks, ellipses and sentence length. A dead (已故) character is only ever remembered: it never
-speaks or acts.
+It continues from the retrieved passage furthest into the story (its closing sentence, as the moment the lead
+still carries, unless the lead is new to the story), puts on stage the living characters the request names (else
+the most mentioned ones) or the character a chain's previous step designed (the narrator introduces them),
+narrates what the chain points to (the chosen brainstorm option's event, the writer's own idea, the outline
+section's summary: `direction`) as part of the scene, writes an action, dialogue, inner-life or description
+paragraph for each active skill, and borrows the first style sample's quotation marks, ellipses and sentence
+length. A dead (已故) character is only ever remembered: it never speaks or acts.
 """
 
-import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from activities.writing.offline.grounding import Grounding, offline_label, without_acting
+from activities.writing.offline.direction import Direction, chain_direction, designed
+from activities.writing.offline.grounding import Grounding, offline_label
 from activities.writing.offline.register import Pool, Register, setting_register
 from activities.writing.offline.writer_en import english_draft
 from activities.writing.story_facts import split_sentences
-from models.writing.agents import AgentName, AgentResult
+from models.writing.agents import AgentResult
 from models.writing.skills.action import ACTION_SKILL
 from models.writing.skills.description import DESCRIPTION_SKILL
 from models.writing.skills.dialogue import DIALOGUE_SKILL
@@ -33,8 +34,14 @@ LABEL = offline_label("占位草稿")
 SHORT_SENTENCE_CHARS = 14
 """A style sample whose sentences average fewer characters than this is written in short sentences."""
 
-_SECTION_LINE = re.compile(r"第(\d+)章《([^》]+)》：([^\n]+)")
-_DESIGNED = re.compile(r"(?:姓名：|Name: )(?P<name>[^\n]+)\n(?:定位：|Role: )(?P<role>[^\n]+)")
+_NEWCOMERS = {
+    "反派": "日后与众人为敌的，正是这个人",
+    "导师": "日后肯把一身本事倾囊相授的，正是这个人",
+    "感情线角色": "日后叫人牵肠挂肚的，正是这个人",
+    "主角": "往后的事，都要从这个人说起",
+    "配角": "日后在要紧处搭上一把手的，正是这个人",
+}
+"""The offline designer's roles, as the narrator says what the newcomer will be."""
 
 _TIMES = Pool(
     neutral=("天色将明未明", "雨后的黄昏", "夜已经深了", "正午的日头正毒", "晨雾还没有散尽"),
@@ -129,39 +136,20 @@ def _line(voice: _Voice, words: str, speaker: str, verb: str) -> str:
     return f"{voice.open_quote}{words}{voice.close_quote}{speaker}{verb}。"
 
 
-def _direction(grounding: Grounding) -> str:
-    """Where the chain points the scene, as a sentence of the draft; empty outside a chain."""
-    step = grounding.previous_step()
-    if step is None:
-        return ""
-    dead = grounding.dead_names
-    option = grounding.chosen_option()
-    if option is not None:
-        return f"这一场沿着「{option.title}」展开：{without_acting(option.summary, dead)}"
-    selection = grounding.free_selection()
-    if selection:
-        return f"这一场按作者的意思展开：{without_acting(selection, dead)}"
-    if step.agent is AgentName.PLANNER:
-        sections = _SECTION_LINE.findall(step.text)
-        wanted = {str(n) for n in grounding.requested_chapters()}
-        chosen = next((s for s in sections if s[0] in wanted), sections[0] if sections else None)
-        if chosen:
-            number, title, summary = chosen
-            return f"本章照大纲第{number}章《{title}》来写：{without_acting(summary, dead)}"
-    designed = _designed(step.text) if step.agent is AgentName.CHARACTER else None
-    return f"这是{designed[1]}{designed[0]}在故事里的第一场戏" if designed else ""
-
-
-def _designed(text: str) -> tuple[str, str] | None:
-    """The name and role of the character a chain's character step designed, from its rendered text."""
-    match = _DESIGNED.search(text)
-    return (match["name"], match["role"]) if match else None
+def _directed(direction: Direction) -> str:
+    """The chain's direction as the draft narrates it: the newcomer introduced, then what happens."""
+    sentences = []
+    if direction.newcomer is not None:
+        name, role = direction.newcomer
+        sentences.append(f"没有人认得{name}。{_NEWCOMERS.get(role, f'只听说，{name}是个{role}')}。")
+    if direction.event:
+        sentences.append(_sentence(direction.event))
+    return "".join(sentences)
 
 
 def _cast(grounding: Grounding) -> list[str]:
-    step = grounding.previous_step()
-    designed = _designed(step.text) if step and step.agent is AgentName.CHARACTER else None
-    names = [designed[0]] if designed else []
+    newcomer = designed(grounding)
+    names = [newcomer[0]] if newcomer else []
     names += [c.name for c in grounding.cast(2) if c.name not in names]
     names += [n for n in grounding.quoted_names() if n not in names and n not in grounding.dead_names]
     return names[:2] or ["主人公"]
@@ -195,15 +183,12 @@ def _scene(grounding: Grounding) -> _Scene:
     )
 
 
-def _continuation(grounding: Grounding) -> tuple[tuple[int, str] | None, str]:
-    """The chapter the draft continues (its number and title) and its last sentence no dead character acts in."""
+def _continuation(grounding: Grounding) -> str:
+    """The last sentence no dead character acts in of the chapter the draft continues ('' when there is none)."""
     passage = grounding.latest_passage()
     if passage is not None and passage.chapter_position is not None:
-        return (passage.chapter_position, passage.title), grounding.closing_sentence(passage.text)
-    if grounding.chapters:
-        chapter = grounding.chapters[-1]
-        return (chapter.position, chapter.title), grounding.closing_sentence(chapter.content)
-    return None, ""
+        return grounding.closing_sentence(passage.text)
+    return grounding.closing_sentence(grounding.chapters[-1].content) if grounding.chapters else ""
 
 
 def _sentence(text: str) -> str:
@@ -216,15 +201,15 @@ def _paragraphs(grounding: Grounding, scene: _Scene, voice: _Voice) -> list[str]
     def pick(pool: Pool, salt: str) -> str:
         return grounding.pick(pool.of(scene.register), salt)
 
-    continued, closing = _continuation(grounding)
+    direction = chain_direction(grounding)
+    newcomer = direction.newcomer is not None and direction.newcomer[0] == lead
+    closing = "" if newcomer else _continuation(grounding)
     where = place or "四下里"
     opening = [pick(_TIMES, "time"), f"{where}静得出奇", f"{lead}{pick(_GESTURES, 'gesture')}"]
-    if continued:
-        opening.append(f"第{continued[0]}章《{continued[1]}》里的那一幕还压在{lead}心头")
-    paragraphs = [_prose(opening, voice) + (f"那时的情形是：{closing}" if closing else "")]
-    direction = _direction(grounding)
-    if direction:
-        paragraphs.append(_sentence(direction))
+    paragraphs = [_prose(opening, voice) + (f"先前那一幕还压在{lead}心头：{_sentence(closing)}" if closing else "")]
+    directed = _directed(direction)
+    if directed:
+        paragraphs.append(directed)
     scenery = [
         pick(_SCENERY, "scenery").format(place=place or "远处"),
         f"{lead}闻得到雨水和泥土混在一起的气味",

@@ -94,7 +94,7 @@ async def test_req_14_5_the_writers_own_idea_is_taken_at_the_pause_over_http(htt
     draft = "".join(
         e.data["data"]["text"] for e in events if e.event == "content" and e.data["data"]["agent"] == "writer"
     )
-    assert idea in draft
+    assert idea.removeprefix("让") in draft, "what the writer asked for happens in the scene"
 
 
 async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_writes_the_chosen_one(

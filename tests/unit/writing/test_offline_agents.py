@@ -136,10 +136,11 @@ def test_without_a_context_every_agent_still_answers(agent: AgentName, intent: W
 def test_the_draft_continues_the_latest_passage_with_the_named_characters() -> None:
     result = compose(request(A.WRITER, W.WRITE_CONTENT, "写一段林舟和沈青衣在雨中的对话"), CHAPTERS)
     assert cjk_chars(result.text) >= 300
-    assert "第2章《夜雨》" in result.text
+    assert "先前那一幕还压在林舟心头：沈青衣撑着伞走来，递给他一块玉佩。" in result.text, "the last chapter's close"
+    assert "第2章" not in result.text and "那时的情形是" not in result.text, "no process words"
     assert "林舟" in result.text and "沈青衣" in result.text
     assert "断剑之谜" in result.text  # the first open plot loop
-    assert "「" in result.text and "“" not in result.text.split("\n\n", 1)[1].split("那时的情形是")[0]
+    assert "「" in result.text and "“" not in result.text.split("\n\n", 1)[1].split("先前那一幕")[0]
 
 
 def test_without_a_style_sample_the_draft_quotes_with_curly_quotes() -> None:
@@ -184,14 +185,16 @@ def test_the_draft_follows_the_chosen_brainstorm_option() -> None:
     chain = brainstorm_chain("b")
     option = chain.steps[0].options[1]
     result = compose(request(A.WRITER, W.BRAINSTORM_AND_EXPAND, "展开", chain=chain), CHAPTERS)
-    assert f"这一场沿着「{option.title}」展开" in result.text
-    assert option.summary in result.text
+    assert "\n\n「断剑之谜」突然有了新线索" in result.text and "让林舟此前的判断全部落空。" in result.text
+    assert option.summary.startswith("第3章里，") and "第3章" not in result.text
+    assert "展开" not in result.text.split("\n\n", 1)[1], "the scene happens; no process words"
 
 
 def test_the_draft_follows_the_writers_own_words_at_the_choice() -> None:
     chain = brainstorm_chain("让沈青衣背叛林舟。")
     result = compose(request(A.WRITER, W.BRAINSTORM_AND_EXPAND, "展开", chain=chain), CHAPTERS)
-    assert "这一场按作者的意思展开：让沈青衣背叛林舟。" in result.text
+    assert "\n\n沈青衣背叛林舟。\n\n" in result.text, "what the writer asked for happens in the scene"
+    assert "作者" not in result.text and "展开" not in result.text.split("\n\n", 1)[1]
 
 
 def test_the_draft_writes_the_outline_section_the_request_names() -> None:
@@ -201,7 +204,9 @@ def test_the_draft_writes_the_outline_section_the_request_names() -> None:
     )
     result = compose(request(A.WRITER, W.OUTLINE_TO_CHAPTER, "根据大纲写第四章", chain=chain), CHAPTERS)
     fourth = next(s for s in outline.sections if s.position == 4)
-    assert f"大纲第4章《{fourth.title}》" in result.text
+    assert f"\n\n{fourth.summary.split('；')[0]}。\n\n" in result.text, "the section's summary is what happens"
+    scene = result.text.split("\n\n", 1)[1]
+    assert "大纲" not in scene and fourth.title not in scene
 
 
 def test_the_draft_puts_the_character_a_chain_designed_on_stage() -> None:
@@ -211,7 +216,9 @@ def test_the_draft_puts_the_character_a_chain_designed_on_stage() -> None:
         workflow=WorkflowKind.CHARACTER_TO_SCENE, steps=[ChainStepOutput(agent=A.CHARACTER, text=design.text)]
     )
     result = compose(request(A.WRITER, W.CHARACTER_TO_SCENE, text, chain=chain), CHAPTERS)
-    assert "白芷在故事里的第一场戏" in result.text
+    introduced = "\n\n没有人认得白芷。日后在要紧处搭上一把手的，正是这个人。\n\n"
+    assert introduced in result.text, "the narrator introduces her, as what her role (配角) will be"
+    assert "第一场戏" not in result.text and "压在白芷心头" not in result.text, "she carries no earlier chapter"
     assert "白芷低声道" in result.text and "林舟说" in result.text, "both are on stage"
 
 

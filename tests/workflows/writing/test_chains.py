@@ -19,6 +19,11 @@ from workflows.common.human_input import INPUT_UPDATE
 BRAINSTORM = "先想三个结局方案，我选一个再写"
 
 
+def what_happens(summary: str) -> str:
+    """The first clause of an option's or section's summary: the event the draft narrates."""
+    return summary.split("；")[0]
+
+
 async def choose(handle: WorkflowHandle[Any, Any], option: str) -> ReceivedAnswer:
     received: ReceivedAnswer = await handle.execute_update(
         INPUT_UPDATE, InputAnswer(answer=option), result_type=ReceivedAnswer
@@ -50,8 +55,9 @@ async def test_req_14_5_brainstorm_waits_for_choice_and_the_writer_continues_fro
     ]
     required = outcome.one("user_input_required")
     assert [o["id"] for o in required["options"]] == ["A", "B", "C"]
-    title = chosen.label.split("：")[0]
-    assert title in outcome.result.text, "the writer works from the chosen option"
+    summary = outcome.state.chain.steps[0].options[1].summary  # type: ignore[union-attr]
+    assert chosen.label.endswith(summary)
+    assert what_happens(summary) in outcome.result.text, "the chosen option's event happens in the draft"
     assert outcome.types.index("user_input_required") < outcome.types.index("user_input_received")
 
 
@@ -64,8 +70,8 @@ async def test_req_13_2_and_req_14_2_outline_to_chapter_passes_the_planners_outl
     assert [(s["agent"], s["step"]) for s in started] == [("planner", 1), ("writer", 2)]
     chain = outcome.state.chain
     assert chain is not None and [step.agent for step in chain.steps] == ["planner", "writer"]
-    first_section = outcome.one("structure_update")["sections"][0]["title"]
-    assert first_section in outcome.result.text, "the writer's draft follows the planner's first section"
+    first_section = outcome.one("structure_update")["sections"][0]["summary"]
+    assert what_happens(first_section) in outcome.result.text, "the draft narrates the planner's first section"
 
 
 async def test_req_14_3_character_to_scene_designs_then_writes_the_character(
@@ -139,7 +145,7 @@ async def test_req_14_6_and_req_14_7_a_chain_context_continues_the_chain_with_th
     assert recognized["continuedChain"] is True and recognized["workflow"] == WorkflowKind.BRAINSTORM_EXPAND
     assert outcome.path == ["preprocessing", "chain_step", "postprocessing", "chain_summary", "done"]
     assert "user_input_required" not in outcome.types
-    assert option_c.title in outcome.result.text
+    assert what_happens(option_c.summary) in outcome.result.text
 
 
 async def test_a_waiting_chain_survives_a_worker_restart(dev_env: WorkflowEnvironment, tmp_path: Path) -> None:
@@ -174,7 +180,7 @@ async def test_req_14_5_the_pause_takes_the_writers_own_idea_where_the_question_
     outcome = await writing.finish(handle)
 
     assert received.option is None and outcome.result.status == "completed"
-    assert "让林舟独自回到老宅" in outcome.result.text, "the writer's draft follows the writer's own idea"
+    assert "林舟独自回到老宅" in outcome.result.text, "the writer's own idea happens in the draft"
     assert outcome.one("user_input_received")["answer"].startswith("让林舟")
 
 
