@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from activities.writing.offline.grounding import Grounding, without_acting
 from models.writing.agents import AgentName
-from models.writing.language import has_cjk
 
 _SECTION_LINE = re.compile(r"第(\d+)章《([^》]+)》：([^\n]+)|Chapter (\d+) \"([^\"]+)\": ([^\n]+)")
 _DESIGNED = re.compile(r"(?:姓名：|Name: )(?P<name>[^\n]+)\n(?:定位：|Role: )(?P<role>[^\n]+)")
@@ -37,13 +36,14 @@ def designed(grounding: Grounding) -> tuple[str, str] | None:
     return (match["name"].strip(), match["role"].strip()) if match else None
 
 
-def _story_only(text: str) -> str:
-    """`text` without the chapter it is meant for and its clauses about the story (pace, plot loops)."""
+def _story_only(text: str, english: bool) -> str:
+    """`text` without the chapter it is meant for and its clauses about the story (pace, plot loops), as a
+    sentence of the draft's language."""
     clauses = [c for c in _CLAUSES.split(_FOR_CHAPTER.sub("", text.strip())) if not _NOTE_TO_WRITER.search(c)]
-    joined = "；".join(clauses).strip().rstrip("。.；;")
+    joined = ("; " if english else "；").join(clauses).strip().rstrip("。.；;")
     if not joined:
         return ""
-    return joined + "。" if has_cjk(joined) else joined[:1].upper() + joined[1:] + "."
+    return joined[:1].upper() + joined[1:] + "." if english else joined + "。"
 
 
 def _section(grounding: Grounding, text: str) -> str:
@@ -62,10 +62,10 @@ def chain_direction(grounding: Grounding) -> Direction:
     dead = grounding.dead_names
     option = grounding.chosen_option()
     if option is not None:
-        return Direction(event=without_acting(_story_only(option.summary), dead))
+        return Direction(event=without_acting(_story_only(option.summary, grounding.english), dead))
     selection = grounding.free_selection()
     if selection:
         return Direction(event=without_acting(_ASKING.sub("", selection.strip()), dead))
     if step.agent is AgentName.PLANNER:
-        return Direction(event=without_acting(_story_only(_section(grounding, step.text)), dead))
+        return Direction(event=without_acting(_story_only(_section(grounding, step.text), grounding.english), dead))
     return Direction(newcomer=designed(grounding))

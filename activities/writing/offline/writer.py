@@ -251,8 +251,9 @@ def write(grounding: Grounding) -> AgentResult:
     """The offline writer's draft (see the module); in English when the request is (`writer_en`)."""
     scene, voice = _scene(grounding), _voice(grounding)
     if grounding.english:
+        direction = chain_direction(grounding)
         return grounding.answer(
-            english_draft(grounding, scene.lead, scene.partner, scene.place, scene.register, scene.loop)
+            english_draft(grounding, scene.lead, scene.partner, scene.place, scene.register, scene.loop, direction)
         )
     paragraphs = _paragraphs(grounding, scene, voice)
     return grounding.answer(f"{LABEL}{grounding.topic}\n\n" + "\n\n".join(paragraphs))

@@ -1,8 +1,9 @@
 """The offline WriterAgent's English draft, for a request written in English: the same honest placeholder as the
 Chinese one (labelled as such with the request it stands in for, set in one of the project's own places, its
-people on stage, its details in the story's register, its sentences picked by a hash of the request), in English.
-Below the label there is only the scene."""
+people on stage, its details in the story's register, its sentences picked by a hash of the request, the chain's
+direction narrated as part of the scene: `direction`), in English. Below the label there is only the scene."""
 
+from activities.writing.offline.direction import Direction
 from activities.writing.offline.grounding import Grounding, request_topic
 from activities.writing.offline.register import Pool, Register
 
@@ -37,11 +38,38 @@ _TURNS = Pool(
     period=("Hoofbeats came up the road and stopped close by", "Steel rang once somewhere in the dark"),
 )
 _LINES = ("So you came after all,", "Someone has to do it,", "Don't look back,")
+_NEWCOMERS = {
+    "antagonist": "One day {name} would stand against them all",
+    "mentor": "One day {name} would be the one they learned from",
+    "love interest": "{name} would not be easy to forget",
+    "protagonist": "Everything that followed would turn on {name}",
+    "supporting character": "When it counted, {name} would be the one to lend a hand",
+}
+"""The offline designer's English roles, as the narrator says what the newcomer will be."""
 _RESOLVES = Pool(neutral=("took a slow breath and set the doubt aside", "closed a fist until the knuckles went white"))
 
 
+def _directed(direction: Direction) -> str:
+    """The chain's direction as the draft narrates it: the newcomer introduced, then what happens."""
+    sentences = []
+    if direction.newcomer is not None:
+        name, role = direction.newcomer
+        becomes = _NEWCOMERS.get(role.lower(), "Word was, {name} was a " + role).format(name=name)
+        sentences.append(f"Nobody there knew {name} yet. {becomes}.")
+    if direction.event:
+        event = direction.event
+        sentences.append(event if event.endswith((".", "!", "?", '"')) else f"{event}.")
+    return " ".join(sentences)
+
+
 def english_draft(
-    grounding: Grounding, lead: str, partner: str | None, place: str, register: Register, loop: str | None
+    grounding: Grounding,
+    lead: str,
+    partner: str | None,
+    place: str,
+    register: Register,
+    loop: str | None,
+    direction: Direction,
 ) -> str:
     """The draft: the label with what was asked, then the scene's paragraphs."""
     topic = request_topic(grounding.request.text, 120).rstrip(".")
@@ -55,6 +83,9 @@ def english_draft(
         f"{pick(_SENSES, 'sense')}. {lead} went on{f' through {place}' if place else ''}, without looking back.",
         f"{pick(_TURNS, 'turn')}. {lead} held still, palms damp.",
     ]
+    directed = _directed(direction)
+    if directed:
+        paragraphs.insert(1, directed)
     if partner is not None:
         question = f"How far have you got with {loop}?" if loop else "You came all this way. Say it."
         paragraphs.append(f'"{grounding.pick(_LINES, "line")}" {partner} said. "{question}" {lead} answered quietly.')

@@ -102,7 +102,7 @@ async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_wri
 ) -> None:
     """Offline, an English request's brainstorm answers in English (its label, its three options grounded in the
     project's people and plot thread), the pause asks in English (its question, its `title: summary` labels and
-    the invitation to write one's own idea), and the draft written from the chosen option is English too."""
+    the invitation to write one's own idea), and the draft narrates the chosen option's event, in English too."""
     project = (await http.post("/v1/writing/projects", json={"name": "Low Tide"})).json()["projectId"]
     base = f"/v1/writing/projects/{project}"
     chapter = {"title": "Harbor", "content": "Mara Vell walked into Greyhaven Docks. Tom Reyes was waiting there."}
@@ -137,6 +137,7 @@ async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_wri
     options = pause["options"]
     assert [o["id"] for o in options] == ["A", "B", "C"]
     assert "Mara" in options[0]["label"] and "the missing ledger" in options[1]["label"]
+    assert 'A new clue turns up in "the missing ledger"' in by_agent["writer"], "the chosen option (B) happens"
     assert pause["prompt"].startswith("Choose a direction") and "your own idea" in pause["prompt"]
     assert pause["allowFreeText"] is True
     for text in (by_agent["brainstorm"], by_agent["writer"], pause["prompt"], *(o["label"] for o in options)):

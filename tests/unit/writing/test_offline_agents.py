@@ -234,6 +234,44 @@ def test_an_english_chain_puts_the_character_it_designed_on_stage() -> None:
     assert result.text.startswith("[Offline placeholder draft") and sketch.name in result.text, "she is on stage"
 
 
+def test_the_english_draft_follows_the_chosen_option_the_writers_idea_and_the_outline_section() -> None:
+    """The English writer narrates the chain's direction too, as the Chinese one does: the chosen option's event,
+    the writer's own idea and the outline section's summary happen in the scene, without the planner's notes."""
+    ask = "Brainstorm three endings for chapter 3, then write one"
+    ideas = compose(request(A.BRAINSTORM, W.BRAINSTORM_AND_EXPAND, ask), CHAPTERS)
+    step = ChainStepOutput(agent=A.BRAINSTORM, text=ideas.text, options=ideas.options)
+    for selection, happens in (
+        ("b", '\n\nA new clue turns up in "断剑之谜", and '),
+        ("Mara finds the ledger.", "\n\nMara finds the ledger.\n\n"),
+    ):
+        chain = ChainContext(workflow=WorkflowKind.BRAINSTORM_EXPAND, steps=[step], selection=selection)
+        draft = compose(request(A.WRITER, W.BRAINSTORM_AND_EXPAND, ask, chain=chain), CHAPTERS).text
+        assert happens in draft and "chapter 3" not in draft.split("\n\n", 1)[1], selection
+
+    ask = "Write chapter 4 from the outline"
+    outline = compose(request(A.PLANNER, W.OUTLINE_TO_CHAPTER, ask), CHAPTERS)
+    fourth = next(s for s in outline.sections if s.position == 4)
+    chain = ChainContext(
+        workflow=WorkflowKind.OUTLINE_TO_CHAPTER, steps=[ChainStepOutput(agent=A.PLANNER, text=outline.text)]
+    )
+    draft = compose(request(A.WRITER, W.OUTLINE_TO_CHAPTER, ask, chain=chain), CHAPTERS).text
+    happens = fourth.summary.split("; moves the thread")[0]
+    assert f"\n\n{happens[0].upper()}{happens[1:]}.\n\n" in draft and "moves the thread" not in draft
+
+
+def test_the_english_draft_introduces_the_character_a_chain_designed() -> None:
+    text = "Create a villain and then write a scene with her"
+    design = compose(request(A.CHARACTER, W.CHARACTER_TO_SCENE, text), CHAPTERS)
+    (sketch,) = design.characters
+    chain = ChainContext(
+        workflow=WorkflowKind.CHARACTER_TO_SCENE, steps=[ChainStepOutput(agent=A.CHARACTER, text=design.text)]
+    )
+    draft = compose(request(A.WRITER, W.CHARACTER_TO_SCENE, text, chain=chain), CHAPTERS).text
+    assert sketch.role == "antagonist"
+    introduced = f"Nobody there knew {sketch.name} yet. One day {sketch.name} would stand against them all."
+    assert f"\n\n{introduced}\n\n" in draft
+
+
 # character
 
 
