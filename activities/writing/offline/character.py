@@ -4,13 +4,14 @@ The character is the one the request quotes by a new name, else a generated name
 PLAN_CHARACTER about a known character the request names (and no new one: 一个, 新, a new), that character,
 refined. Its role comes from the request's words (反派, 导师, 主角, ...), its archetype is the context's best
 match, and it is tied to one or two existing characters (those the request names, else the most mentioned).
-DESIGN_RELATIONSHIP about two known characters designs their relationship and no new character. In English when
-the request is (`character_en`).
+DESIGN_RELATIONSHIP about two known characters designs their relationship and no new character. The relationship
+is the kind the request names (宿敌, 师徒, 恋人, ...; rival, mentor, old friend, ...: the one after 变成/became when
+it names a change, else the first), else the one the role has. In English when the request is (`character_en`).
 """
 
 import re
 
-from activities.writing.offline.character_en import edge_en, render_en, sketch_en
+from activities.writing.offline.character_en import BECOMING_EN, KINDS_EN, edge_en, kind_en, render_en, sketch_en
 from activities.writing.offline.grounding import Grounding, offline_label
 from activities.writing.offline.names import gender_of, person_names
 from activities.writing.story_facts import DECEASED
@@ -27,6 +28,11 @@ _ROLES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("主角", "主人公", "protagonist", "hero"), "主角", "同伴"),
 )
 """Words of the request → the role, and the relationship that role has to the cast."""
+_KINDS = re.compile(
+    "宿敌|死敌|师徒|恋人|情侣|夫妻|兄弟|姐妹|兄妹|姐弟|仇人|盟友|旧识|故交|对手|朋友|知己|搭档|同伴|同门|情敌|主仆|父子|母女"
+)
+"""The kinds of relationship a Chinese request may name, as the design names them."""
+_BECOMING = re.compile(r"变成|变为|成为|成了|转为")
 _NEW_CHARACTER = re.compile(r"一个|一位|一名|新的?|\b(?:a|an|new)\b", re.IGNORECASE)
 _DEFAULT_ROLE = ("配角", "旧识")
 _TEMPERAMENTS = ("外冷内热，说话不多却句句算数", "看似随和，心里有一本谁也看不到的账", "倔强、记仇，也极重承诺")
@@ -40,6 +46,20 @@ def _role(text: str) -> tuple[str, str]:
         if any(word in lowered for word in words):
             return role, relation
     return _DEFAULT_ROLE
+
+
+def _named_kind(grounding: Grounding) -> str | None:
+    """The kind of relationship the request names, in its language: the one named after 变成/became when it names
+    a change (从师徒变成宿敌 → 宿敌), else the first; None when it names none."""
+    text = grounding.request.text
+    kinds, becoming = (KINDS_EN, BECOMING_EN) if grounding.english else (_KINDS, _BECOMING)
+    named = list(kinds.finditer(text))
+    change = becoming.search(text)
+    after = [m for m in named if change and m.start() >= change.end()]
+    found = (after or named)[:1]
+    if not found:
+        return None
+    return kind_en(found[0].group()) if grounding.english else found[0].group()
 
 
 def _asks_for_new(grounding: Grounding) -> bool:
@@ -109,12 +129,12 @@ def design(grounding: Grounding) -> AgentResult:
     text = grounding.request.text
     named = grounding.named()
     edge = edge_en if grounding.english else _edge
+    role, relation = _role(text)
+    relation = _named_kind(grounding) or relation
     if intent is WritingIntent.DESIGN_RELATIONSHIP and len(named) >= 2:
-        _, relation = _role(text)
         edges = [edge(grounding, named[0].name, named[1], relation)]
         return grounding.answer(_rendered(grounding, [], edges), relationships=edges)
 
-    role, relation = _role(text)
     archetype = _best_archetype(grounding)
     refining = intent in (WritingIntent.MATCH_ARCHETYPE, WritingIntent.PLAN_CHARACTER) and not _asks_for_new(grounding)
     refined = named[0] if named and refining else None

@@ -1,6 +1,9 @@
 """The offline CharacterAgent's English sketch, for a request written in English: the same character and
 relationships as `character`, with its role, temperament, motive and ties in English, rendered as
-`Name: …` / `Role: …` lines and relationship lines `- A → B (kind): description`."""
+`Name: …` / `Role: …` lines and relationship lines `- A → B (kind): description`. The kinds of relationship an
+English request names (`KINDS_EN`, `BECOMING_EN`) are read by `character`."""
+
+import re
 
 from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.grounding_en import drawn_from, offline_label_en, topic_en
@@ -20,6 +23,45 @@ ROLES = {
 """The role `character` chose → its English name."""
 RELATIONS = {"对手": "rival", "师徒": "mentor", "恋人": "lover", "同伴": "companion", "旧识": "old acquaintance"}
 """The relationship `character` chose → its English kind."""
+_KIND_WORDS = {
+    "old friend": "old friend",
+    "old friends": "old friend",
+    "rival": "rival",
+    "rivals": "rival",
+    "rivalry": "rival",
+    "nemesis": "nemesis",
+    "mentor": "mentor",
+    "apprentice": "mentor",
+    "lover": "lover",
+    "lovers": "lover",
+    "enemy": "enemy",
+    "enemies": "enemy",
+    "ally": "ally",
+    "allies": "ally",
+    "friend": "friend",
+    "friends": "friend",
+    "partner": "partner",
+    "partners": "partner",
+    "brother": "brother",
+    "brothers": "brother",
+    "sister": "sister",
+    "sisters": "sister",
+    "sibling": "sibling",
+    "siblings": "sibling",
+    "companion": "companion",
+    "companions": "companion",
+}
+"""Words an English request names a relationship with → the kind the design uses."""
+KINDS_EN = re.compile(r"\b(?:" + "|".join(sorted(_KIND_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+BECOMING_EN = re.compile(r"\b(?:become|becomes|became|turn into|turns into|turned into|now)\b", re.IGNORECASE)
+"""Words after which a request names the kind a relationship changes to (from friends, they became rivals)."""
+
+
+def kind_en(word: str) -> str:
+    """The kind an English relationship word names (`enemies` → `enemy`)."""
+    return _KIND_WORDS[word.lower()]
+
+
 _TEMPERAMENTS = (
     "cold on the surface and warm underneath, saying little but meaning every word",
     "easy-going to all appearances, while keeping a ledger nobody else can see",
@@ -43,7 +85,7 @@ def edge_en(grounding: Grounding, source: str, target: CharacterState, relation:
     if target.status == DECEASED:
         description = f"{target.name} has died, but the bond still shapes {source}."
         return RelationshipEdge(source=source, target=target.name, kind="the departed", description=description)
-    kind = RELATIONS[relation]
+    kind = RELATIONS.get(relation, relation)
     description = f"{source} and {target.name}: {grounding.pick(_TIES, target.name)}."
     return RelationshipEdge(source=source, target=target.name, kind=kind, description=description)
 

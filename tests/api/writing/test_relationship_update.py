@@ -1,6 +1,6 @@
 """Req 4.4 over HTTP: a character design's own stream says what its relationship update changed (an existing
-pair's kind with its before and after), before its `check_result` and `done`, the same result the update's own
-run streams."""
+pair's kind with its before and after, the after being the kind the request names), before its `check_result` and
+`done`, the same result the update's own run streams."""
 
 from tests.api.conftest import Gateway
 from tests.security.test_chapter_drafts import ALICE, keyed
@@ -18,7 +18,7 @@ async def test_req_4_4_a_designs_own_stream_shows_a_changed_relationship_with_be
     update = next(e.data["data"] for e in events if e.event == "relationship_update")
     assert update["status"] == "proposed"
     (change,) = update["changes"]
-    assert change["before"]["kind"] == "师徒" and change["after"]["kind"] not in ("", "师徒")
+    assert (change["before"]["kind"], change["after"]["kind"]) == ("师徒", "宿敌"), "the kind the request names"
     assert {change["after"]["source"], change["after"]["target"]} == {"林舟", "苏念"}
     assert update["changed"] == [change["after"]] and update["total"] == 1
     assert [e.event for e in events][-3:] == ["relationship_update", "check_result", "done"]

@@ -299,6 +299,24 @@ def test_a_relationship_between_two_named_characters() -> None:
     assert [(e.source, e.target, e.kind) for e in result.relationships] == [("林舟", "沈青衣", "恋人")]
 
 
+@pytest.mark.parametrize(
+    ("intent", "text", "kind"),
+    [
+        (W.DESIGN_RELATIONSHIP, "设计林舟和沈青衣的关系：他们变成了宿敌", "宿敌"),
+        (W.DESIGN_RELATIONSHIP, "林舟和沈青衣从师徒变成仇人，设计一下他们的关系", "仇人"),
+        (W.PLAN_CHARACTER, "设计一个叫「白芷」的角色，她是林舟的盟友", "盟友"),
+        (W.PLAN_CHARACTER, "Create a new character, once a friend who became an enemy of the hero", "enemy"),
+        (W.PLAN_CHARACTER, "Design a new character who is an old friend of the hero", "old friend"),
+    ],
+)
+def test_the_relationship_is_the_kind_the_request_names(intent: WritingIntent, text: str, kind: str) -> None:
+    """The kind named after 变成/became when the request names a change, else the one it names."""
+    result = compose(request(A.CHARACTER, intent, text), CHAPTERS)
+    assert result.relationships[0].target in {"林舟", "沈青衣"}
+    assert result.relationships[0].kind == kind
+    assert f"（{kind}）" in result.text or f"({kind})" in result.text
+
+
 # world builder, planner
 
 
