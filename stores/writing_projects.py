@@ -44,7 +44,7 @@ from models.writing.projects import (
     WorldNote,
     WorldNoteIn,
 )
-from models.writing.proposals import Proposal, ProposalKind, ProposalStatus
+from models.writing.proposals import AlreadyThere, Proposal, ProposalKind, ProposalStatus
 from stores import chapter_versions, writing_proposals
 from stores.chapter_summaries import summarize
 
@@ -526,8 +526,9 @@ class ProjectStore:
         key: str,
         item: dict[str, str],
         before: tuple[str, int, dict[str, str]] | None = None,
-    ) -> Proposal:
-        """A pending proposal (`writing_proposals.add`); the project's revision stays: nothing in it changed."""
+    ) -> Proposal | AlreadyThere:
+        """A pending proposal (`writing_proposals.add`), or what says the same already; the project's revision
+        stays: nothing in it changed."""
         with self._connection() as db:
             db.execute("BEGIN IMMEDIATE")
             _require_project(db, owner, project_id)

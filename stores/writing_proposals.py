@@ -1,6 +1,8 @@
 """The proposals a project holds (`proposals` in the projects database, issue 28 item 2): what agents want written
 into it, pending until the writer accepts or rejects each. A run proposes each item once (a retried activity
-finds its earlier proposal: one per run, kind and key). These helpers run inside a `ProjectStore` transaction;
+finds its earlier proposal: one per run, kind and key), and nothing the project or a pending proposal says already
+is filed again (`AlreadyThere`): whitespace aside, the same world-note text, a character's name, the same
+relationship. These helpers run inside a `ProjectStore` transaction;
 writing the accepted item is the store's (`ProjectStore.accept_proposal`)."""
 
 import json
@@ -9,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from models.writing.proposals import Proposal, ProposalKind, ProposalStatus
+from models.writing.proposals import AlreadyThere, Proposal, ProposalKind, ProposalStatus
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proposals (
@@ -66,9 +68,15 @@ def add(
     key: str,
     item: dict[str, str],
     before: tuple[str, int, dict[str, str]] | None = None,
-) -> Proposal:
+) -> Proposal | AlreadyThere:
     """A pending proposal of `item` by `run_id` (`key` names the item within the run's proposals of this kind);
-    the one made already when the run proposed it before. `before` is the item it changes: id, version, values."""
+    the one made already when the run proposed it before; `AlreadyThere` when the project or another run's
+    pending proposal says the same. `before` is the item it changes: id, version, values."""
+    mine = "SELECT * FROM proposals WHERE project_id = ? AND run_id = ? AND kind = ? AND key = ?"
+    if db.execute(mine, (project_id, run_id, kind, key)).fetchone() is None:
+        already = _already_there(db, project_id, kind, item)
+        if already is not None:
+            return already
     target_id, target_version, old = before if before is not None else (None, None, None)
     db.execute(
         "INSERT OR IGNORE INTO proposals (id, project_id, run_id, kind, key, status, item, before, target_id, "
@@ -86,11 +94,45 @@ def add(
             now(),
         ),
     )
-    row = db.execute(
-        "SELECT * FROM proposals WHERE project_id = ? AND run_id = ? AND kind = ? AND key = ?",
-        (project_id, run_id, kind, key),
-    ).fetchone()
-    return _proposal(row)
+    return _proposal(db.execute(mine, (project_id, run_id, kind, key)).fetchone())
+
+
+_SAME = {
+    "world_note": ("content",),
+    "character": ("name",),
+    "relationship": ("source", "target", "kind", "description"),
+}
+"""What makes two items of a kind the same: a note's text (not its title), a character's name, all of an edge."""
+_ITEMS = {"world_note": "world_notes", "character": "characters", "relationship": "relationships"}
+
+
+def _already_there(
+    db: sqlite3.Connection, project_id: str, kind: ProposalKind, item: dict[str, str]
+) -> AlreadyThere | None:
+    """The project's item or pending proposal that says what `item` says, if any."""
+    wanted = _same(kind, item)
+    columns = ", ".join(_SAME[kind])
+    for row in db.execute(f"SELECT id, {columns} FROM {_ITEMS[kind]} WHERE project_id = ?", (project_id,)):
+        if _same(kind, dict(zip(row.keys(), row, strict=True))) == wanted:
+            return AlreadyThere(kind=kind, label=_label(kind, item), existing_id=row["id"])
+    rows = db.execute(
+        "SELECT id, item FROM proposals WHERE project_id = ? AND kind = ? AND status = 'pending' ORDER BY rowid",
+        (project_id, kind),
+    )
+    for row in rows:
+        if _same(kind, json.loads(row["item"])) == wanted:
+            return AlreadyThere(kind=kind, label=_label(kind, item), existing_id=row["id"])
+    return None
+
+
+def _same(kind: ProposalKind, item: dict[str, str]) -> tuple[str, ...]:
+    return tuple(" ".join(str(item.get(field, "")).split()) for field in _SAME[kind])
+
+
+def _label(kind: ProposalKind, item: dict[str, str]) -> str:
+    if kind == "relationship":
+        return f"{item['source']}—{item['target']}（{item['kind']}）"
+    return item["title"] if kind == "world_note" else item["name"]
 
 
 def listed(db: sqlite3.Connection, project_id: str, status: ProposalStatus | None) -> list[Proposal]:

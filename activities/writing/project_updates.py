@@ -4,7 +4,8 @@ a character design's characters and relationships (seed 002 Req 4.3, in its own 
 item: each becomes a pending proposal of the run, which the writer accepts or rejects
 (`api.routes.writing_proposals`). A relationship for the same pair as one the project has is proposed with that
 one as `before`; one naming a character neither the project nor the design has is dropped (reported in `unknown`,
-and in `skipped` as before). Idempotent: a retried attempt finds the proposals its first try made."""
+and in `skipped` as before). What the project or a pending proposal says already is not proposed again
+(`already_there`). Idempotent: a retried attempt finds the proposals its first try made."""
 
 from pydantic import ValidationError
 from temporalio import activity
@@ -21,7 +22,7 @@ from models.writing.nodes import (
     RelationshipUpdateResult,
 )
 from models.writing.projects import MAX_DESCRIPTION_CHARS, MAX_NAME, CharacterIn, Relationship, RelationshipIn
-from models.writing.proposals import RelationshipChange
+from models.writing.proposals import AlreadyThere, RelationshipChange
 
 
 class ProjectUpdater:
@@ -43,8 +44,13 @@ class ProjectUpdater:
         for name, sketch in designed.items():
             character = _character(sketch)
             if character is not None:
-                await self._reader.read(store.propose, owner, project_id, run_id, "character", name, _values(character))
-                result.characters.append(name)
+                filed = await self._reader.read(
+                    store.propose, owner, project_id, run_id, "character", name, _values(character)
+                )
+                if isinstance(filed, AlreadyThere):
+                    result.already_there.append(filed)
+                else:
+                    result.characters.append(name)
         for edge in edges:
             try:
                 relationship = RelationshipIn(
@@ -62,6 +68,9 @@ class ProjectUpdater:
             proposal = await self._reader.read(
                 store.propose, owner, project_id, run_id, "relationship", key, _values(relationship), before
             )
+            if isinstance(proposal, AlreadyThere):
+                result.already_there.append(proposal)
+                continue
             after = _edge(relationship)
             was = None if old is None else _edge(old)
             result.changes.append(RelationshipChange(proposal_id=proposal.proposal_id, before=was, after=after))
@@ -72,7 +81,7 @@ class ProjectUpdater:
     @UPDATE_KNOWLEDGE.defn
     async def update_knowledge(self, request: KnowledgeUpdateRequest) -> KnowledgeUpdateResult:
         note = {"title": request.title[:MAX_NAME], "content": request.content[:MAX_DESCRIPTION_CHARS]}
-        proposal = await self._reader.read(
+        filed = await self._reader.read(
             self._reader.projects.propose,
             request.owner,
             request.project_id,
@@ -81,7 +90,12 @@ class ProjectUpdater:
             note["title"],
             note,
         )
-        return KnowledgeUpdateResult(proposal_id=proposal.proposal_id, title=note["title"], chars=len(note["content"]))
+        result = KnowledgeUpdateResult(title=note["title"], chars=len(note["content"]))
+        if isinstance(filed, AlreadyThere):
+            result.already_there = filed
+        else:
+            result.proposal_id = filed.proposal_id
+        return result
 
 
 def _run_id() -> str:

@@ -26,7 +26,7 @@ from models.writing.agents import (
 from models.writing.checks import CheckResult
 from models.writing.context import ConsistencyIssue, PlotLoopState, PreprocessingTask
 from models.writing.intents import IntentResult, WorkflowKind
-from models.writing.proposals import RelationshipChange
+from models.writing.proposals import AlreadyThere, RelationshipChange
 
 
 class IntentRecognized(CamelModel):
@@ -117,6 +117,8 @@ class RelationshipUpdate(CamelModel):
     changes: list[RelationshipChange] = Field(default_factory=list)
     unknown: list[RelationshipEdge] = Field(default_factory=list)
     """Relationships of characters neither the project nor the design has: dropped."""
+    already_there: list[AlreadyThere] = Field(default_factory=list)
+    """Characters and relationships not proposed again: a pending proposal says the same already."""
     total: int | None = None
     message: str = ""
 
@@ -149,6 +151,8 @@ class KnowledgeUpdate(CamelModel):
 
     note_id: str | None = None
     proposal_id: str | None = None
+    already_there: AlreadyThere | None = None
+    """The world note or pending proposal with the same text: this setting was not filed again."""
     title: str
     chars: int
 

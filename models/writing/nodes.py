@@ -9,7 +9,7 @@ from models.writing.agents import AgentName, AgentRequest, AgentResult, Characte
 from models.writing.checks import CheckResult, ConsistencyCheckRequest
 from models.writing.context import PreprocessingTask, PreprocessPart, PreprocessRequest
 from models.writing.intents import IntentResult
-from models.writing.proposals import RelationshipChange
+from models.writing.proposals import AlreadyThere, RelationshipChange
 from models.writing.sessions import TurnIn, TurnRecorded
 
 
@@ -69,6 +69,8 @@ class RelationshipUpdateResult(CamelModel):
     """Each proposed relationship with the pair's relationship as the project has it (`before`)."""
     characters: list[str] = Field(default_factory=list)
     """The designed characters proposed for the project (its relationships' characters among them)."""
+    already_there: list[AlreadyThere] = Field(default_factory=list)
+    """Characters and relationships not proposed because a pending proposal of another run says the same."""
     total: int = 0
 
 
@@ -86,10 +88,12 @@ class KnowledgeUpdateRequest(CamelModel):
 
 
 class KnowledgeUpdateResult(CamelModel):
-    """The proposal the setting became (a run recorded before proposals existed saved a world note, `note_id`)."""
+    """The proposal the setting became (a run recorded before proposals existed saved a world note, `note_id`), or
+    the world note or pending proposal with the same text (`already_there`: none is filed)."""
 
     note_id: str | None = None
     proposal_id: str | None = None
+    already_there: AlreadyThere | None = None
     title: str
     chars: int
 

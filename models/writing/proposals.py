@@ -45,3 +45,15 @@ class RelationshipChange(CamelModel):
     proposal_id: str
     before: RelationshipEdge | None = None
     after: RelationshipEdge
+
+
+class AlreadyThere(CamelModel):
+    """A proposal not filed because the project, or a pending proposal of another run, says the same already (after
+    whitespace normalisation): a world note with the same text, a character of the same name, the same
+    relationship."""
+
+    kind: ProposalKind
+    label: str
+    """What it is: the note's title, the character's name, `甲—乙（kind）`."""
+    existing_id: str
+    """The project's item that says it (`note_…`, `char_…`, `rel_…`) or the pending proposal (`prop_…`)."""

@@ -137,3 +137,54 @@ async def test_another_principal_cannot_list_accept_or_reject_a_projects_proposa
     assert {r.json()["error"]["code"] for r in (listed, accepted, rejected)} == {"PROJECT_NOT_FOUND"}
     assert (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json() == [proposal]
     assert (await http.get(f"{base}/world-notes", headers=ALICE)).json() == []
+
+
+async def test_a_setting_the_project_or_a_pending_proposal_says_already_is_not_filed_again(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+    await chat(keyed, base, "帮我设定这个城市的世界观")
+    (first,) = (await http.get(f"{base}/proposals", headers=ALICE)).json()
+
+    _, events = await chat(keyed, base, "帮我设定这个城市的世界观")
+
+    update = next(e.data["data"] for e in events if e.event == "knowledge_update")
+    assert update.get("proposalId") is None and update["alreadyThere"]["existingId"] == first["proposalId"]
+    checked = next(
+        e.data["data"] for e in events if e.event == "check_result" and e.data["data"]["check"] == "knowledge"
+    )
+    assert "已有" in checked["message"]
+    assert [p["proposalId"] for p in (await http.get(f"{base}/proposals", headers=ALICE)).json()] == [
+        first["proposalId"]
+    ]
+    rejected = await http.post(f"{base}/proposals/{first['proposalId']}/reject", headers=ALICE)
+    assert rejected.status_code == 200
+
+    _, events = await chat(keyed, base, "帮我设定这个城市的世界观")
+
+    update = next(e.data["data"] for e in events if e.event == "knowledge_update")
+    assert update["proposalId"] and "alreadyThere" not in update, "a rejected proposal does not hold a setting back"
+
+
+async def test_a_design_proposing_what_is_pending_already_files_nothing_new(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+    request = "设计一个新角色：码头的走私头目，他和林舟是旧识"
+    for _ in range(2):
+        _, events = await chat(keyed, base, request)
+        scheduled = next(e.data["data"] for e in events if e.event == "relationship_update")
+        child = parse_sse((await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)).text)
+        update = next(e.data["data"] for e in child if e.event == "relationship_update")
+
+    proposals = (await http.get(f"{base}/proposals", headers=ALICE)).json()
+    assert {p["runId"] for p in proposals} != {scheduled["runId"]}, "the second design filed nothing"
+    assert not any(p["runId"] == scheduled["runId"] for p in proposals)
+    assert update["changes"] == [] and {a["kind"] for a in update["alreadyThere"]} >= {"character", "relationship"}
+    assert "已有" in update["message"]
+    edited = {"source": "林舟", "target": "苏念", "kind": "宿敌", "description": "反目"}
+    rel = (await http.get(f"{base}/relationships", headers=ALICE)).json()[0]
+    await http.put(f"{base}/relationships/{rel['relationshipId']}", json=edited, headers=ALICE)
+    _, events = await chat(keyed, base, "设计林舟和苏念的关系：他们变成了宿敌")
+    scheduled = next(e.data["data"] for e in events if e.event == "relationship_update")
+    await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)
+    pairs = [p for p in (await http.get(f"{base}/proposals", headers=ALICE)).json() if p["runId"] == scheduled["runId"]]
+    assert all(p["item"] != edited for p in pairs), "the edge the project has is not proposed"

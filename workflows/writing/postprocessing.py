@@ -218,9 +218,17 @@ class Postprocessing:
             request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能提交为提议")
             return CheckResult(check="knowledge", passed=False, degraded=True, message="设定未能提交为提议")
         update = KnowledgeUpdate(
-            note_id=saved.note_id, proposal_id=saved.proposal_id, title=saved.title, chars=saved.chars
+            note_id=saved.note_id,
+            proposal_id=saved.proposal_id,
+            already_there=saved.already_there,
+            title=saved.title,
+            chars=saved.chars,
         )
         request.events.emit("knowledge_update", POSTPROCESSING, update)
+        if saved.already_there is not None:
+            where = "提议" if saved.already_there.existing_id.startswith("prop_") else "世界设定"
+            message = f"项目已有同样的{where}（{saved.already_there.existing_id}），这次的设定未重复提交"
+            return CheckResult(check="knowledge", passed=True, message=message)
         return CheckResult(check="knowledge", passed=True, message=f"设定已提交为待确认的提议：{saved.title}")
 
 

@@ -81,12 +81,15 @@ class RelationshipGraphWorkflow:
         self._state.result = result
         run_id = workflow.info().workflow_id
         update = RelationshipUpdate(
-            status="proposed" if result.changes or result.characters or result.unknown else "updated",
+            status="proposed"
+            if result.changes or result.characters or result.unknown or result.already_there
+            else "updated",
             run_id=run_id,
             added=result.added,
             changed=result.changed,
             changes=result.changes,
             unknown=result.unknown,
+            already_there=result.already_there,
             total=result.total,
             message=_message(result),
         )
@@ -116,7 +119,7 @@ class RelationshipGraphWorkflow:
 
 def _message(result: RelationshipUpdateResult) -> str:
     """What the update proposed, for the writer; a run recorded before proposals existed said what it wrote."""
-    if not (result.changes or result.characters or result.unknown):
+    if not (result.changes or result.characters or result.unknown or result.already_there):
         return f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
     message = (
         f"关系图提议（待作者确认）：新增 {len(result.added)}，修改 {len(result.changed)}，"
@@ -125,4 +128,7 @@ def _message(result: RelationshipUpdateResult) -> str:
     if result.unknown:
         names = "、".join(f"{edge.source}—{edge.target}" for edge in result.unknown)
         message += f"；项目和设计里都没有的角色，关系未提议：{names}"
+    if result.already_there:
+        labels = "、".join(already.label for already in result.already_there)
+        message += f"；已有同样的待确认提议，未重复提交：{labels}"
     return message

@@ -17,6 +17,7 @@ from models.writing.projects import (
     StyleSampleIn,
     WorldNoteIn,
 )
+from models.writing.proposals import AlreadyThere, Proposal
 from stores.chapter_versions import KEPT_VERSIONS
 from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore, StaleVersionError
 
@@ -270,3 +271,27 @@ def test_a_chapter_placed_before_others_moves_them_and_the_plot_loops_that_name_
     ]
     moved = store.plot_loop(OWNER, project, loop.plot_loop_id)
     assert (moved.planted_in_chapter, moved.resolved_in_chapter, moved.version) == (2, 3, 2)
+
+
+def test_what_the_project_or_a_pending_proposal_says_already_is_not_proposed_again(store: ProjectStore) -> None:
+    project = new_project(store)
+    note = store.add_world_note(OWNER, project, WorldNoteIn(title="城", content="沧石关\n  三面环山。"))
+    hero = store.add_character(OWNER, project, CharacterIn(name="林舟", description="主角"))
+    same_text = {"title": "设定：别的标题", "content": " 沧石关 三面环山。\n"}
+    pending = store.propose(OWNER, project, "run_a", "character", "苏念", {"name": "苏念", "description": "徒弟"})
+    assert isinstance(pending, Proposal)
+
+    filed = [
+        store.propose(OWNER, project, "run_b", "world_note", "设定", same_text),
+        store.propose(OWNER, project, "run_b", "character", "林舟", {"name": "林舟", "description": "别的"}),
+        store.propose(OWNER, project, "run_b", "character", "苏念", {"name": " 苏念", "description": "另一个"}),
+    ]
+
+    assert [(f.kind, f.existing_id) for f in filed if isinstance(f, AlreadyThere)] == [
+        ("world_note", note.world_note_id),
+        ("character", hero.character_id),
+        ("character", pending.proposal_id),
+    ]
+    assert [p.proposal_id for p in store.proposals(OWNER, project)] == [pending.proposal_id]
+    retried = store.propose(OWNER, project, "run_a", "character", "苏念", {"name": "苏念", "description": "徒弟"})
+    assert isinstance(retried, Proposal) and retried.proposal_id == pending.proposal_id, "a retry finds its own"
