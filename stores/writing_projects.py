@@ -14,6 +14,7 @@ accepted from the run `source_run_id`). The methods block
 (one short connection each, WAL so readers never wait for a writer); async callers run them in a thread with `run`."""
 
 import asyncio
+import hashlib
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -352,10 +353,17 @@ class ProjectStore:
             )
             _renumber_plot_loops(db, project_id, {position: None} | {n: n - 1 for n in range(position + 1, left + 2)})
 
-    def reorder_chapters(self, owner: str, project_id: str, chapter_ids: list[str]) -> list[Chapter]:
+    def reorder_chapters(
+        self, owner: str, project_id: str, chapter_ids: list[str], if_match: int | None = None
+    ) -> list[Chapter]:
         """The chapters numbered 1..n in the order of `chapter_ids`, which must name each of them exactly once
-        (`ChapterOrderError` otherwise)."""
+        (`ChapterOrderError` otherwise). `if_match` is the chapter list's tag (`chapter_list_tag`) as the caller
+        read it: `StaleVersionError` (kind `chapter_list`) when a chapter was added, removed, moved or edited since."""
         with self._editing(owner, project_id) as db:
+            if if_match is not None:
+                current_tag = chapter_list_tag(_rows(db, _CHAPTERS, project_id))
+                if current_tag != if_match:
+                    raise StaleVersionError("chapter_list", project_id, current_tag)
             rows = db.execute("SELECT id, position FROM chapters WHERE project_id = ?", (project_id,)).fetchall()
             current = {row["id"]: row["position"] for row in rows}
             if len(set(chapter_ids)) != len(chapter_ids):
@@ -594,6 +602,13 @@ class ProjectStore:
     ) -> None:
         with self._editing(owner, project_id) as db:
             _remove(db, table, project_id, item_id, if_match)
+
+
+def chapter_list_tag(chapters: list[Chapter]) -> int:
+    """The ETag of a project's chapter list: a hash of each chapter's id, position and version, so it changes when a
+    chapter is added, removed, moved or edited. A number (56 bits of SHA-256) like every item's version."""
+    listed = "\n".join(f"{chapter.chapter_id}:{chapter.position}:{chapter.version}" for chapter in chapters)
+    return int(hashlib.sha256(listed.encode()).hexdigest()[:14], 16)
 
 
 def _accept_relationship(db: sqlite3.Connection, project_id: str, proposal: Proposal, origin: dict[str, str]) -> str:

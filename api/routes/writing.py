@@ -31,7 +31,14 @@ from models.writing.projects import (
     WorldNoteIn,
 )
 from stores.chapter_versions import VersionNotFoundError
-from stores.writing_projects import ChapterOrderError, NotFoundError, PairTakenError, ProjectStore, StaleVersionError
+from stores.writing_projects import (
+    ChapterOrderError,
+    NotFoundError,
+    PairTakenError,
+    ProjectStore,
+    StaleVersionError,
+    chapter_list_tag,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -108,9 +115,11 @@ async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args,
         message = f"{err.source}与{err.target}之间已有一条关系，请修改那一条"
         raise ApiError(409, WritingErrorCode.RELATIONSHIP_EXISTS, message) from err
     except StaleVersionError as err:
-        message = (
-            f"{_NOT_FOUND[err.kind][1].removeprefix('没有')}已被修改（现在是版本 {err.current}），请重新读取后再改"
-        )
+        if err.kind == "chapter_list":
+            message = "章节列表在你读取之后已有改动（增删、移动或修改了章节），请重新读取后再排序"
+        else:
+            what = _NOT_FOUND[err.kind][1].removeprefix("没有")
+            message = f"{what}已被修改（现在是版本 {err.current}），请重新读取后再改"
         raise ApiError(412, WritingErrorCode.ITEM_CHANGED, message, {"ETag": etag(err.current)}) from err
     except ChapterOrderError as err:
         raise ApiError(422, WritingErrorCode.CHAPTER_ORDER_INVALID, str(err)) from err
@@ -156,8 +165,11 @@ async def add_chapter(
 
 
 @router.get("/{project_id}/chapters", response_model=list[Chapter])
-async def list_chapters(project_id: str, store: Projects, principal: Principal) -> list[Chapter]:
-    return await call_store(store, store.chapters, principal, project_id)
+async def list_chapters(project_id: str, response: Response, store: Projects, principal: Principal) -> list[Chapter]:
+    """The chapters in order; the list's ETag (`If-Match` of `POST …/chapters/order`) changes with any of them."""
+    chapters = await call_store(store, store.chapters, principal, project_id)
+    response.headers["ETag"] = etag(chapter_list_tag(chapters))
+    return chapters
 
 
 @router.get("/{project_id}/chapters/{chapter_id}", response_model=Chapter)

@@ -14,7 +14,7 @@ from api.bodies import StrictJsonRoute
 from api.deps import Principal, TemporalClient
 from api.errors import ApiError
 from api.routes.runs import answered, owned_run
-from api.routes.writing import WRITE_RESPONSES, IfMatch, Projects, call_store, tagged
+from api.routes.writing import WRITE_RESPONSES, IfMatch, Projects, call_store, etag, tagged
 from models.errors import ErrorCode
 from models.writing.agents import AgentResult
 from models.writing.chapters import (
@@ -30,6 +30,7 @@ from models.writing.chapters import (
 from models.writing.errors import WritingErrorCode
 from models.writing.projects import Chapter, ChapterIn
 from models.writing.runs import WritingState
+from stores.writing_projects import chapter_list_tag
 from workflows.writing.workflow import WritingWorkflow
 
 router = APIRouter(prefix="/v1/writing/projects", tags=["writing"], route_class=StrictJsonRoute)
@@ -89,13 +90,22 @@ async def restore_version(
     return tagged(response, restored)
 
 
-@router.post("/{project_id}/chapters/order", response_model=list[Chapter])
+@router.post("/{project_id}/chapters/order", response_model=list[Chapter], responses=WRITE_RESPONSES)
 async def reorder_chapters(
-    project_id: str, body: ChapterOrderIn, store: Projects, principal: Principal
+    project_id: str,
+    body: ChapterOrderIn,
+    response: Response,
+    store: Projects,
+    principal: Principal,
+    expected: IfMatch,
 ) -> list[Chapter]:
     """The chapters renumbered 1..n in the order given; `chapterIds` lists every chapter exactly once (422
-    `CHAPTER_ORDER_INVALID` otherwise). Answers with the chapters in their new order."""
-    return await call_store(store, store.reorder_chapters, principal, project_id, body.chapter_ids)
+    `CHAPTER_ORDER_INVALID` otherwise). `If-Match` is the chapter list's ETag (`GET …/chapters`): a list changed
+    since is 412 `ITEM_CHANGED` with the current one; without it the order applies. Answers with the chapters in
+    their new order and the list's new ETag."""
+    chapters = await call_store(store, store.reorder_chapters, principal, project_id, body.chapter_ids, expected)
+    response.headers["ETag"] = etag(chapter_list_tag(chapters))
+    return chapters
 
 
 @router.post("/{project_id}/chapters/apply", response_model=Chapter, status_code=201)

@@ -88,3 +88,20 @@ def test_a_save_over_a_change_made_elsewhere_keeps_the_text_and_saves_after_load
     expect(chapter_list.locator("button[data-id]").first).to_have_text("1. 码头")
     titles = [c["title"] for c in page.request.get(f"{base}/chapters").json()]
     assert titles == ["码头", "雨夜", "旧案"]
+
+
+def test_a_reorder_from_a_list_changed_elsewhere_is_refused_and_the_list_loads_again(
+    page: Page, console_stack: Stack
+) -> None:
+    base, ids = project_with_three_chapters(page)
+    chapter_list = page.locator(".ws-collection[data-kind=chapters] .ws-items")
+    expect(chapter_list.locator("button[data-id]").first).to_have_text("1. 雨夜")
+    moved = page.request.post(f"{base}/chapters/order", data={"chapterIds": [ids[2], ids[0], ids[1]]})
+    assert moved.status == 200
+
+    chapter_list.get_by_role("button", name="下移: 雨夜").click()
+
+    expect(page.locator(".ws-errors")).to_contain_text("章节列表在你读取之后已有改动")
+    expect(chapter_list.locator("button[data-id]").first).to_have_text("1. 旧案")
+    titles = [c["title"] for c in page.request.get(f"{base}/chapters").json()]
+    assert titles == ["旧案", "雨夜", "码头"], "the order made elsewhere stays"

@@ -99,3 +99,36 @@ async def test_deleting_a_project_that_changed_since_it_was_read_is_refused(gate
 
     assert stale.status_code == 412 and stale.json()["error"]["code"] == "ITEM_CHANGED"
     assert fresh.status_code == 204
+
+
+async def test_two_editors_reordering_from_the_same_chapter_list_the_second_is_refused(gateway: Gateway) -> None:
+    http = gateway.http
+    base = await new_project(gateway)
+    for title in ("一", "二", "三"):
+        await http.post(f"{base}/chapters", json={"title": title, "content": f"第{title}章。"})
+    first_read, second_read = await http.get(f"{base}/chapters"), await http.get(f"{base}/chapters")
+    tag = first_read.headers["etag"]
+    assert tag == second_read.headers["etag"]
+    ids = [chapter["chapterId"] for chapter in first_read.json()]
+
+    first = await http.post(f"{base}/chapters/order", json={"chapterIds": ids[::-1]}, headers={"If-Match": tag})
+    second = await http.post(
+        f"{base}/chapters/order", json={"chapterIds": ids[1:] + ids[:1]}, headers={"If-Match": tag}
+    )
+
+    assert first.status_code == 200, first.text
+    assert [c["title"] for c in first.json()] == ["三", "二", "一"]
+    assert second.status_code == 412 and second.json()["error"]["code"] == "ITEM_CHANGED"
+    assert second.headers["etag"] == first.headers["etag"] == (await http.get(f"{base}/chapters")).headers["etag"]
+    assert [c["title"] for c in (await http.get(f"{base}/chapters")).json()] == ["三", "二", "一"], "the first stays"
+    again = await http.post(
+        f"{base}/chapters/order", json={"chapterIds": ids[1:] + ids[:1]}, headers={"If-Match": second.headers["etag"]}
+    )
+    assert again.status_code == 200 and [c["title"] for c in again.json()] == ["二", "三", "一"]
+    await http.put(f"{base}/chapters/{ids[0]}", json={"title": "一", "content": "改过了。"})
+    edited = await http.post(
+        f"{base}/chapters/order", json={"chapterIds": ids}, headers={"If-Match": again.headers["etag"]}
+    )
+    assert edited.status_code == 412, "a chapter edited since the list was read changes the list's ETag"
+    plain = await http.post(f"{base}/chapters/order", json={"chapterIds": ids})
+    assert plain.status_code == 200, "without If-Match a reorder applies as before"

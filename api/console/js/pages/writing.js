@@ -7,7 +7,7 @@
 // sends the item's ETag as `If-Match`, and a save over someone else's change says so and keeps the text. What the
 // agents proposed for the project (world notes, characters, relationships) is reviewed in `writing_proposals.js`.
 
-import { apiJson, streamSse } from '../api.js';
+import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, questionCard, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
@@ -127,6 +127,15 @@ const COLLECTIONS = {
   },
 };
 
+/** The list at `url` with its ETag as `list.etag` (the chapters' is what a reorder names in `If-Match`). */
+async function listed(url) {
+  const response = await apiFetch(url);
+  if (!response.ok) throw await errorFrom(response);
+  const list = await response.json();
+  list.etag = response.headers.get('ETag');
+  return list;
+}
+
 /** A project's chapters or characters: the list (each opens in the form) and the form that adds or saves one.
  * Hooks: `tools(base, items, index, reload)` adds controls to an item's row, `opened(base, item)` follows the item
  * the form edits (null for a new one). */
@@ -198,13 +207,13 @@ function collectionEditor(kind, report, { tools = null, opened = null } = {}) {
   async function load(projectBase) {
     base = projectBase;
     edit(null);
-    items = await apiJson(`${base}/${kind}`);
+    items = await listed(`${base}/${kind}`);
     render();
   }
 
   /** The items again, the one in the form too (as stored now). */
   async function reload() {
-    items = await apiJson(`${base}/${kind}`);
+    items = await listed(`${base}/${kind}`);
     render();
     if (editing) edit(items.find((item) => item[spec.idKey] === editing[spec.idKey]) ?? null);
   }
@@ -224,7 +233,7 @@ function collectionEditor(kind, report, { tools = null, opened = null } = {}) {
     try {
       const headers = editing ? ifMatch(editing) : {};
       const saved = await apiJson(path, { method: editing ? 'PUT' : 'POST', body, headers });
-      items = await apiJson(`${base}/${kind}`);
+      items = await listed(`${base}/${kind}`);
       render();
       edit(items.find((item) => item[spec.idKey] === saved[spec.idKey]) ?? null);
       status.textContent = t('writing.saved');

@@ -193,16 +193,20 @@ function diffClass(line) {
   return null;
 }
 
-/** Up and down buttons for chapter `index` of `items`: each sends the whole new order, then `reload`s. */
+/** Up and down buttons for chapter `index` of `items`: each sends the whole new order with the list's ETag as
+ * `If-Match` (a list changed elsewhere meanwhile is refused: the notice says so and the list is loaded again),
+ * then `reload`s. */
 export function moveButtons(base, items, index, reload, report) {
   async function move(offset) {
     const ids = items.map((item) => item.chapterId);
     [ids[index], ids[index + offset]] = [ids[index + offset], ids[index]];
+    const headers = items.etag ? { 'If-Match': items.etag } : {};
     try {
-      await apiJson(`${base}/chapters/order`, { method: 'POST', body: { chapterIds: ids } });
+      await apiJson(`${base}/chapters/order`, { method: 'POST', body: { chapterIds: ids }, headers });
       await reload();
     } catch (err) {
       report(err);
+      if (err.status === 412) await reload();
     }
   }
   const title = items[index].title;
