@@ -176,3 +176,8 @@ class Settings(BaseSettings):
     @property
     def lancedb_dir(self) -> Path:
         return self.data_dir / "lancedb"
+
+    @property
+    def writing_index_dir(self) -> Path:
+        """The writers' projects' search index: one LanceDB table per project (`stores.writing_index`)."""
+        return self.lancedb_dir / "writing"

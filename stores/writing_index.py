@@ -209,7 +209,7 @@ class ProjectIndex:
             cached = self._cached(project_id, revision)  # another thread of this process indexed it meanwhile
             if cached is not None:
                 return cached[1], IndexUpdate()
-            name = f"{_TABLE_PREFIX}{key}{_TABLE_SUFFIX}"
+            name = _table_name(key)
             table = self._complete_table(name)
             if table is not None and self._indexed_revision(key) >= revision:  # another process indexed it
                 update = IndexUpdate()
@@ -540,6 +540,31 @@ def _unique(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         by_id.setdefault(row["passage_id"], row)
     return list(by_id.values())
+
+
+def remove_project(directory: Path, project_id: str) -> list[str]:
+    """Drops the project's table (and any of the format that kept one per revision) and its revision and lock
+    files, holding its lock so an update in progress finishes first; the tables dropped. A search after this loads
+    the project's documents again, and a deleted project has none to load (its store says it is not found), so
+    nothing is built again."""
+    key = _project_key(project_id)
+    locks = directory / ".locks"
+    if not locks.is_dir():
+        return []
+    db = lancedb.connect(directory)
+    legacy = re.compile(rf"{re.escape(_TABLE_PREFIX + key)}_r-?\d+")
+    lock = locks / f"{key}.lock"
+    with _exclusive(lock):
+        names = [name for name in _table_names(db) if name == _table_name(key) or legacy.fullmatch(name)]
+        for name in names:
+            _drop(db, name)
+        (locks / f"{key}.revision").unlink(missing_ok=True)
+        lock.unlink()  # a search waiting on it gets it, then finds the project gone
+    return names
+
+
+def _table_name(key: str) -> str:
+    return f"{_TABLE_PREFIX}{key}{_TABLE_SUFFIX}"
 
 
 def _project_key(project_id: str) -> str:

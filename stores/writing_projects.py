@@ -255,6 +255,11 @@ class ProjectStore:
             rows = db.execute(f"{_PROJECTS} WHERE p.owner = ? ORDER BY p.created_at", (owner,)).fetchall()
         return [Project.model_validate(_values(row)) for row in rows]
 
+    def has_project(self, owner: str, project_id: str) -> bool:
+        with self._connection() as db:
+            found = db.execute("SELECT 1 FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone()
+        return found is not None
+
     def revision(self, owner: str, project_id: str) -> int:
         """How many changes the project has had (see `Project.revision`)."""
         with self._connection() as db:

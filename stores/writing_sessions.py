@@ -5,7 +5,7 @@ principal never reads another's conversation. Bounded: a session keeps its last 
 `TURN_TEXT_CHARS`. The methods block (one short connection each); async callers run them in a thread."""
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,12 +52,15 @@ class SessionStore:
         finally:
             db.close()
 
-    def record(self, turn: TurnIn) -> int:
+    def record(self, turn: TurnIn, project_exists: Callable[[], bool] | None = None) -> int:
         """Add `turn` (once per run: a retried record changes nothing), drop the session's turns beyond the last
-        `keep`; how many it keeps."""
+        `keep`; how many it keeps. `project_exists` is asked inside the write transaction: a turn of a project
+        deleted meanwhile is not kept (0), and a delete that comes after it finds it (`forget_project`)."""
         session = (turn.owner, turn.project_id, turn.session_id)
         with self._connection() as db:
             db.execute("BEGIN IMMEDIATE")
+            if project_exists is not None and not project_exists():
+                return 0
             db.execute(
                 "INSERT OR IGNORE INTO turns (owner, project_id, session_id, run_id, text, intent, answer,"
                 " target_chapter_id, target_chapter_position, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -82,6 +85,12 @@ class SessionStore:
                 "SELECT count(*) FROM turns WHERE owner = ? AND project_id = ? AND session_id = ?", session
             ).fetchone()
         return int(row[0])
+
+    def forget_project(self, owner: str, project_id: str) -> int:
+        """Every turn of the owner's project, in every session, deleted (the project was); how many."""
+        with self._connection() as db:
+            deleted = db.execute("DELETE FROM turns WHERE owner = ? AND project_id = ?", (owner, project_id))
+        return deleted.rowcount
 
     def turns(self, owner: str, project_id: str, session_id: str) -> list[SessionTurn]:
         """The session's kept turns, oldest first; none for a session this owner has not had on this project."""

@@ -120,7 +120,7 @@ class WorkerDependencies:
     @cached_property
     def project_index(self) -> ProjectSearch:
         """The writing family's search over the writers' projects (embedded LanceDB under `DATA_DIR`)."""
-        return self.given.get("project_index") or ProjectIndex.open(self.settings.lancedb_dir / "writing")
+        return self.given.get("project_index") or ProjectIndex.open(self.settings.writing_index_dir)
 
     def _http(self, needed_by: str) -> httpx.AsyncClient:
         if self.http is None:

@@ -19,9 +19,10 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
     """The router, the preprocessing tasks, the agents, the draft check, the project updates and the
     conversations' memory."""
     settings = deps.settings
-    reader = ProjectReader(ProjectStore.under(settings.data_dir), deps.project_index)
+    projects = ProjectStore.under(settings.data_dir)
+    reader = ProjectReader(projects, deps.project_index)
     sessions = SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns)
-    memory = ConversationMemory(sessions, settings.writing_memory_budget_tokens)
+    memory = ConversationMemory(sessions, settings.writing_memory_budget_tokens, projects)
     preprocessor = Preprocessor(reader, deps.embedder)
     agents = WritingAgents(reader, deps.llm, memory)
     updater = ProjectUpdater(reader)

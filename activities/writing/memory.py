@@ -4,9 +4,11 @@ records its turn with; `turns`, a session's kept turns (the router reads the las
 (`WRITING_MEMORY_BUDGET_TOKENS`, about one token per Chinese character), oldest first, each answer cut."""
 
 import asyncio
+from functools import partial
 
 from models.writing import nodes
 from models.writing.sessions import SessionTurn, TurnIn, TurnRecorded
+from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore, capped
 
 PROMPT_ANSWER_CHARS = 600
@@ -16,13 +18,16 @@ PROMPT_ANSWER_CHARS = 600
 class ConversationMemory:
     """The sessions' turns: recorded by finished runs, read by the router and the agents."""
 
-    def __init__(self, store: SessionStore, budget_tokens: int) -> None:
+    def __init__(self, store: SessionStore, budget_tokens: int, projects: ProjectStore) -> None:
         self._store = store
         self._budget = budget_tokens
+        self._projects = projects
 
     @nodes.RECORD_TURN.defn
     async def record_turn(self, turn: TurnIn) -> TurnRecorded:
-        return TurnRecorded(kept=await asyncio.to_thread(self._store.record, turn))
+        """The turn kept, unless its project was deleted meanwhile (a run still going when the writer deleted it)."""
+        exists = partial(self._projects.has_project, turn.owner, turn.project_id)
+        return TurnRecorded(kept=await asyncio.to_thread(self._store.record, turn, exists))
 
     async def turns(self, owner: str | None, project_id: str | None, session_id: str | None) -> list[SessionTurn]:
         """The session's kept turns, oldest first; none outside a session."""

@@ -31,6 +31,7 @@ from models.writing.projects import (
     WorldNoteIn,
 )
 from stores.chapter_versions import VersionNotFoundError
+from stores.project_removal import ProjectRemoval
 from stores.writing_projects import (
     ChapterOrderError,
     NotFoundError,
@@ -149,10 +150,14 @@ async def get_project(project_id: str, response: Response, store: Projects, prin
 
 
 @router.delete("/{project_id}", status_code=204, response_class=Response, responses=WRITE_RESPONSES)
-async def delete_project(project_id: str, store: Projects, principal: Principal, expected: IfMatch) -> Response:
-    """The project with all its chapters, characters and notes; runs already started on it end with
-    PROJECT_NOT_FOUND where they next read it."""
-    await call_store(store, store.delete_project, principal, project_id, expected)
+async def delete_project(
+    project_id: str, request: Request, store: Projects, principal: Principal, expected: IfMatch
+) -> Response:
+    """The project with all its chapters (and their versions), characters, notes and proposals, its conversations'
+    turns and its search index (`stores.project_removal`, in a thread); runs already started on it end with
+    PROJECT_NOT_FOUND where they next read it, and the turn they would record is not kept."""
+    removal: ProjectRemoval = request.app.state.project_removal
+    await call_store(store, removal.delete, principal, project_id, expected)
     return Response(status_code=204)
 
 

@@ -28,6 +28,7 @@ from models.writing.errors import WritingErrorCode
 from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
 from models.writing.sessions import SessionTurns
+from stores.project_removal import ProjectRemoval
 from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore
 from workflows.writing.family import WRITING
@@ -124,11 +125,16 @@ async def start_writing(
     return run_id
 
 
+def _services(settings: Settings) -> dict[str, object]:
+    """The stores the writing routes use, and the deletion of a project from all of them."""
+    projects = ProjectStore.under(settings.data_dir)
+    sessions = SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns)
+    removal = ProjectRemoval(projects, sessions, settings.writing_index_dir)
+    return {"projects": projects, "sessions": sessions, "project_removal": removal}
+
+
 GATEWAY = FamilyGateway(
     routers=(projects.router, writing_chapters.router, writing_export.router, writing_proposals.router, router),
-    services=lambda settings: {
-        "projects": ProjectStore.under(settings.data_dir),
-        "sessions": SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns),
-    },
+    services=lambda settings: _services(settings),
 )
 """The writing family's routes: the writers' projects (`api.routes.writing`) and the conversation about them."""

@@ -16,6 +16,7 @@ from models.writing.intents import WORKFLOW_FOR_INTENT, CreationPhase, IntentRes
 from models.writing.nodes import RouteRequest
 from models.writing.projects import Chapter
 from models.writing.sessions import SessionTurn, TurnIn
+from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore
 
 W = WritingIntent
@@ -158,7 +159,7 @@ async def test_the_router_reads_the_conversation_and_sends_a_follow_up_to_the_la
             target_chapter_position=2,
         )
     )
-    router = Router(None, ConversationMemory(store, budget_tokens=1000))
+    router = Router(None, ConversationMemory(store, budget_tokens=1000, projects=ProjectStore.under(tmp_path)))
 
     async def route(text: str, owner: str = "alice", session: str = "s1") -> IntentResult:
         request = RouteRequest(text=text, use_llm=False, owner=owner, project_id="p", session_id=session)

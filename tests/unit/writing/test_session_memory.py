@@ -7,6 +7,7 @@ from pathlib import Path
 from activities.writing.memory import ConversationMemory, within_budget
 from models.writing.intents import WritingIntent
 from models.writing.sessions import TURN_TEXT_CHARS, TurnIn
+from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore
 
 
@@ -56,6 +57,7 @@ def test_a_turn_is_read_only_by_its_owner_in_its_project_and_session(tmp_path: P
 
 async def test_the_prompt_gets_the_newest_turns_within_the_budget(tmp_path: Path) -> None:
     store = SessionStore.under(tmp_path, keep=10)
+    projects = ProjectStore.under(tmp_path)
     for n in range(1, 6):
         store.record(turn_in(n, answer="答" * 100))
     turns = store.turns("alice", "p1", "s1")
@@ -65,10 +67,10 @@ async def test_the_prompt_gets_the_newest_turns_within_the_budget(tmp_path: Path
         kept = within_budget(turns, budget)
         counts.append(len(kept))
         assert kept == turns[len(turns) - len(kept) :], "the newest turns, oldest first"
-        section = ConversationMemory(store, budget).prompt_section(turns)
+        section = ConversationMemory(store, budget, projects).prompt_section(turns)
         body = section.split("\n", 1)[1] if section else ""
         assert len(body) <= budget + len(kept), "the turns shown fit the budget"
 
     assert counts == sorted(counts) and counts[0] == 0 and counts[-1] == 5 and {1, 2, 3, 4} <= set(counts)
-    assert ConversationMemory(store, 0).prompt_section(turns) is None
-    assert await ConversationMemory(store, 100).turns("alice", "p1", None) == []
+    assert ConversationMemory(store, 0, projects).prompt_section(turns) is None
+    assert await ConversationMemory(store, 100, projects).turns("alice", "p1", None) == []
