@@ -105,3 +105,22 @@ def test_a_reorder_from_a_list_changed_elsewhere_is_refused_and_the_list_loads_a
     expect(chapter_list.locator("button[data-id]").first).to_have_text("1. 旧案")
     titles = [c["title"] for c in page.request.get(f"{base}/chapters").json()]
     assert titles == ["旧案", "雨夜", "码头"], "the order made elsewhere stays"
+
+
+def test_each_chapter_in_the_list_shows_its_summary_which_follows_a_save(page: Page, console_stack: Stack) -> None:
+    base, ids = project_with_three_chapters(page)
+    chapter_list = page.locator(".ws-collection[data-kind=chapters] .ws-items")
+    summaries = [c["summary"] for c in page.request.get(f"{base}/chapters").json()]
+    assert all(summaries), summaries
+
+    for index, summary in enumerate(summaries):
+        expect(chapter_list.locator("li").nth(index).locator(".ws-item-note")).to_have_text(summary)
+    chapter_list.get_by_role("button", name="2. 码头").click()
+    form = page.locator("form[data-kind=chapters]")
+    form.get_by_label("章节正文").fill("苏念在码头等了一夜。天亮时，她看见林舟的船靠岸。")
+    form.get_by_role("button", name="保存修改").click()
+
+    saved = page.request.get(f"{base}/chapters/{ids[1]}").json()["summary"]
+    assert "苏念在码头等了一夜" in saved
+    expect(chapter_list.locator("li").nth(1).locator(".ws-item-note")).to_have_text(saved)
+    screenshot(page, "writing_chapter_summaries")

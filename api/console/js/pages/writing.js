@@ -115,6 +115,7 @@ const COLLECTIONS = {
       { name: 'content', label: 'writing.chapterContent', multiline: true, required: false },
     ],
     itemLabel: (item) => `${item.position}. ${item.title}`,
+    itemNote: (item) => item.summary,
   },
   characters: {
     heading: 'writing.characters',
@@ -198,6 +199,7 @@ function collectionEditor(kind, report, { tools = null, opened = null } = {}) {
                 },
                 spec.itemLabel(item),
               ),
+              spec.itemNote?.(item) ? h('p', { class: 'ws-item-note muted' }, spec.itemNote(item)) : null,
             ),
           )
         : [h('li', { class: 'muted', 'data-i18n': 'writing.empty' }, t('writing.empty'))]),
