@@ -83,7 +83,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS relationships_by_pair
     ON relationships(project_id, min(source, target), max(source, target));
 CREATE INDEX IF NOT EXISTS projects_by_owner ON projects(owner, created_at);
 """
-_PROPOSED_KINDS = ("characters", "world_notes", "relationships")
+_PROPOSED_KINDS = ("characters", "world_notes", "relationships", "plot_loops")
 """The tables whose items an agent can propose; each item says where it came from (`origin`, `source_run_id`)."""
 _ADDED_COLUMNS = [
     ("projects", "revision", "INTEGER NOT NULL DEFAULT 0"),
@@ -570,6 +570,9 @@ class ProjectStore:
                 item_id = _accept_relationship(db, project_id, proposal, origin)
             elif proposal.kind == "character":
                 item_id = _insert(db, _CHARACTERS, project_id, CharacterIn(**proposal.item), **origin).character_id
+            elif proposal.kind == "plot_loop":
+                loop = PlotLoopIn.model_validate(proposal.item)
+                item_id = _insert(db, _PLOT_LOOPS, project_id, loop, **origin).plot_loop_id
             else:
                 item_id = _insert(db, _WORLD_NOTES, project_id, WorldNoteIn(**proposal.item), **origin).world_note_id
             return writing_proposals.decide(db, proposal_id, "accepted", item_id)

@@ -101,9 +101,16 @@ _SAME = {
     "world_note": ("content",),
     "character": ("name",),
     "relationship": ("source", "target", "kind", "description"),
+    "plot_loop": ("title",),
 }
-"""What makes two items of a kind the same: a note's text (not its title), a character's name, all of an edge."""
-_ITEMS = {"world_note": "world_notes", "character": "characters", "relationship": "relationships"}
+"""What makes two items of a kind the same: a note's text (not its title), a character's name, all of an edge, a
+plot loop's title."""
+_ITEMS = {
+    "world_note": "world_notes",
+    "character": "characters",
+    "relationship": "relationships",
+    "plot_loop": "plot_loops",
+}
 
 
 def _already_there(
@@ -132,7 +139,7 @@ def _same(kind: ProposalKind, item: dict[str, str]) -> tuple[str, ...]:
 def _label(kind: ProposalKind, item: dict[str, str]) -> str:
     if kind == "relationship":
         return f"{item['source']}—{item['target']}（{item['kind']}）"
-    return item["title"] if kind == "world_note" else item["name"]
+    return item["name"] if kind == "character" else item["title"]
 
 
 def listed(db: sqlite3.Connection, project_id: str, status: ProposalStatus | None) -> list[Proposal]:

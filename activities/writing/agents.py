@@ -23,6 +23,7 @@ from activities.writing.consistency import check_chapters
 from activities.writing.memory import ConversationMemory
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
+from activities.writing.project_updates import propose_plot_loops
 from activities.writing.revision import offline_revision, revision_section, revision_target, with_target
 from activities.writing.story_facts import character_states
 from activities.writing.story_so_far import REVIEW_LIST_CHARS, ChapterPiece, chapter_list, review_chunks
@@ -38,6 +39,8 @@ from models.writing.agents import (
     CharacterSketch,
     ContextSource,
     OutlineSection,
+    PlotLoopSketch,
+    ProposedPlotLoop,
     RelationshipEdge,
 )
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
@@ -64,6 +67,7 @@ class PlanAnswer(BaseModel):
     """The JSON the planner asks for."""
 
     sections: list[OutlineSection] = Field(min_length=1, max_length=20)
+    plot_loops: list[PlotLoopSketch] = Field(default_factory=list, max_length=5, description="这份大纲新埋下的伏笔")
     text: str
 
 
@@ -116,7 +120,8 @@ class WritingAgents:
 
     @AGENTS[AgentName.PLANNER].defn
     async def planner(self, request: AgentRequest) -> AgentResult:
-        return await self._answer(AgentName.PLANNER, request)
+        """The outline; the new plot loops it sets up are proposed to the project (`propose_plot_loops`)."""
+        return await propose_plot_loops(self._reader, request, await self._answer(AgentName.PLANNER, request))
 
     @AGENTS[AgentName.CONSISTENCY].defn
     async def consistency(self, request: AgentRequest) -> AgentResult:
@@ -194,7 +199,8 @@ class WritingAgents:
             return base.model_copy(update={"text": ideas.text, "options": ideas.options})
         if request.agent is AgentName.PLANNER:
             plan = await _json_answer(llm, request, PlanAnswer, messages, system)
-            return base.model_copy(update={"text": plan.text, "sections": plan.sections})
+            loops = [ProposedPlotLoop.model_validate(loop.model_dump()) for loop in plan.plot_loops]
+            return base.model_copy(update={"text": plan.text, "sections": plan.sections, "plot_loops": loops})
         if request.agent is AgentName.CHARACTER:
             design = await _json_answer(llm, request, CharacterAnswer, messages, system)
             update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}

@@ -1,6 +1,7 @@
 """Post-processing that proposes changes to the writer's project (issue 28 item 2: proposals, not silent canon):
 a character design's characters and relationships (seed 002 Req 4.3, in its own run; which edges it considers:
-`activities.writing.relationship_edges`) and world building's setting as a world note. Nothing here writes an
+`activities.writing.relationship_edges`), world building's setting as a world note, and the new plot loops (伏笔) a
+planner's outline sets up (`propose_plot_loops`, called by the planner activity itself). Nothing here writes an
 item: each becomes a pending proposal of the run, which the writer accepts or rejects
 (`api.routes.writing_proposals`). A relationship for the same pair as one the project has is proposed with that
 one as `before`; one naming a character neither the project nor the design has is dropped (reported in `unknown`,
@@ -12,7 +13,7 @@ from temporalio import activity
 
 from activities.writing.project_access import ProjectReader
 from activities.writing.relationship_edges import edges_to_merge
-from models.writing.agents import CharacterSketch, RelationshipEdge
+from models.writing.agents import AgentRequest, AgentResult, CharacterSketch, RelationshipEdge
 from models.writing.nodes import (
     UPDATE_KNOWLEDGE,
     UPDATE_RELATIONSHIPS,
@@ -21,7 +22,14 @@ from models.writing.nodes import (
     RelationshipUpdateRequest,
     RelationshipUpdateResult,
 )
-from models.writing.projects import MAX_DESCRIPTION_CHARS, MAX_NAME, CharacterIn, Relationship, RelationshipIn
+from models.writing.projects import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_NAME,
+    CharacterIn,
+    PlotLoopIn,
+    Relationship,
+    RelationshipIn,
+)
 from models.writing.proposals import AlreadyThere, RelationshipChange
 
 
@@ -96,6 +104,33 @@ class ProjectUpdater:
         else:
             result.proposal_id = filed.proposal_id
         return result
+
+
+async def propose_plot_loops(reader: ProjectReader, request: AgentRequest, result: AgentResult) -> AgentResult:
+    """The planner's answer with each new plot loop its outline sets up proposed to the project (a pending
+    `plot_loop` proposal of the run, its `proposal_id`), unless the project or a pending proposal has one of that
+    title already (its `existing_id`). One the project cannot hold (a blank title, a chapter number out of range)
+    is left out."""
+    loops = []
+    store, owner, project_id = reader.projects, request.owner, request.project_id
+    for loop in result.plot_loops:
+        try:
+            valid = PlotLoopIn(
+                title=loop.title.strip()[:MAX_NAME],
+                description=loop.description[:MAX_DESCRIPTION_CHARS],
+                planted_in_chapter=loop.planted_in_chapter,
+            )
+        except ValidationError:
+            continue
+        item = {"title": valid.title, "description": valid.description}
+        if valid.planted_in_chapter is not None:
+            item["plantedInChapter"] = str(valid.planted_in_chapter)
+        filed = await reader.read(store.propose, owner, project_id, _run_id(), "plot_loop", item["title"], item)
+        if isinstance(filed, AlreadyThere):
+            loops.append(loop.model_copy(update={"existing_id": filed.existing_id}))
+        else:
+            loops.append(loop.model_copy(update={"proposal_id": filed.proposal_id}))
+    return result.model_copy(update={"plot_loops": loops})
 
 
 def _run_id() -> str:

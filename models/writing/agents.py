@@ -106,6 +106,24 @@ class OutlineSection(CamelModel):
     """Titles of the plot loops this section plants or pays off."""
 
 
+class PlotLoopSketch(CamelModel):
+    """A plot loop (伏笔) the Planner's outline sets up (issue 28): proposed to the project, which holds it once the
+    writer accepts the proposal."""
+
+    title: str = Field(min_length=1, description="伏笔的简短名称，如“玉佩的来历”")
+    description: str = Field(default="", description="埋下了什么、打算怎样回收")
+    planted_in_chapter: int | None = Field(default=None, ge=1, description="埋下它的章节号（大纲里的章节）")
+
+
+class ProposedPlotLoop(PlotLoopSketch):
+    """A plot loop the outline sets up, as the run proposed it."""
+
+    proposal_id: str | None = None
+    """The pending proposal it became."""
+    existing_id: str | None = None
+    """Not proposed because the project or a pending proposal has a plot loop of that title already: which."""
+
+
 class CharacterSketch(CamelModel):
     """A character the Character agent designed or refined."""
 
@@ -139,6 +157,8 @@ class AgentResult(CamelModel):
     streamed: bool = False
     """True when the text already reached the run as `content` deltas while it was written."""
     sections: list[OutlineSection] = Field(default_factory=list)
+    plot_loops: list[ProposedPlotLoop] = Field(default_factory=list)
+    """The new plot loops the planner's outline sets up, each proposed to the project (issue 28)."""
     characters: list[CharacterSketch] = Field(default_factory=list)
     relationships: list[RelationshipEdge] = Field(default_factory=list)
     issues: list[ConsistencyIssue] = Field(default_factory=list)

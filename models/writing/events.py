@@ -21,6 +21,7 @@ from models.writing.agents import (
     ChainStepOutput,
     CharacterSketch,
     OutlineSection,
+    ProposedPlotLoop,
     RelationshipEdge,
 )
 from models.writing.checks import CheckResult
@@ -128,6 +129,9 @@ class StructureUpdate(CamelModel):
 
     sections: list[OutlineSection]
     plot_loops: list[PlotLoopState] = Field(default_factory=list)
+    proposed_plot_loops: list[ProposedPlotLoop] = Field(default_factory=list)
+    """The new plot loops (伏笔) the outline sets up, each a pending `plot_loop` proposal (`proposalId`) unless the
+    project or a pending proposal has one of that title already (`existingId`)."""
 
 
 class IssueReport(CamelModel):

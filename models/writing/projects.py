@@ -158,6 +158,10 @@ class PlotLoop(CamelModel):
     resolved_in_chapter: int | None
     updated_at: datetime
     version: int = 1
+    origin: ItemOrigin = "writer"
+    """`accepted`: the planner's outline set it up and the writer accepted the proposal (issue 28)."""
+    source_run_id: str | None = None
+    """For an accepted plot loop: the run that proposed it."""
 
 
 class StyleSample(CamelModel):

@@ -9,7 +9,7 @@ from typing import Literal
 from models.base import CamelModel
 from models.writing.agents import RelationshipEdge
 
-ProposalKind = Literal["world_note", "character", "relationship"]
+ProposalKind = Literal["world_note", "character", "relationship", "plot_loop"]
 ProposalStatus = Literal["pending", "accepted", "rejected"]
 ItemOrigin = Literal["writer", "accepted"]
 """Where a project's item came from: written by the writer, or an agent's proposal the writer accepted."""
@@ -26,7 +26,8 @@ class Proposal(CamelModel):
     status: ProposalStatus
     item: dict[str, str]
     """The proposed item, as its `POST` body would be (a world note's title and content, a character's name and
-    description, a relationship's source, target, kind and description)."""
+    description, a relationship's source, target, kind and description, a plot loop's title, description and
+    `plantedInChapter`, a number written as text)."""
     before: dict[str, str] | None = None
     """For a change of an item the project has: that item as it was when the proposal was made."""
     target_id: str | None = None

@@ -188,3 +188,27 @@ async def test_a_design_proposing_what_is_pending_already_files_nothing_new(keye
     await http.get(f"/v1/runs/{scheduled['runId']}/events", headers=ALICE)
     pairs = [p for p in (await http.get(f"{base}/proposals", headers=ALICE)).json() if p["runId"] == scheduled["runId"]]
     assert all(p["item"] != edited for p in pairs), "the edge the project has is not proposed"
+
+
+async def test_the_outline_s_new_plot_loop_is_a_proposal_the_writer_accepts(keyed: Gateway) -> None:
+    http = keyed.http
+    base, _ = await cast(keyed)
+
+    run_id, events = await chat(keyed, base, "帮我规划接下来三章的大纲")
+
+    structure = next(e.data["data"] for e in events if e.event == "structure_update")
+    (planned,) = structure["proposedPlotLoops"]
+    assert planned["proposalId"] and planned["title"] in structure["sections"][0]["plotLoops"]
+    assert (await http.get(f"{base}/plot-loops", headers=ALICE)).json() == [], "not canon until accepted"
+    (proposal,) = (await http.get(f"{base}/proposals?status=pending", headers=ALICE)).json()
+    assert (proposal["proposalId"], proposal["kind"], proposal["runId"]) == (planned["proposalId"], "plot_loop", run_id)
+
+    accepted = await http.post(f"{base}/proposals/{proposal['proposalId']}/accept", headers=ALICE)
+
+    assert accepted.status_code == 200, accepted.text
+    (loop,) = (await http.get(f"{base}/plot-loops", headers=ALICE)).json()
+    assert (loop["plotLoopId"], loop["title"], loop["status"]) == (accepted.json()["itemId"], planned["title"], "open")
+    assert (loop["origin"], loop["sourceRunId"], loop["plantedInChapter"]) == ("accepted", run_id, 2)
+    _, events = await chat(keyed, base, "帮我规划接下来三章的大纲")
+    again = next(e.data["data"] for e in events if e.event == "structure_update")["proposedPlotLoops"]
+    assert [p.get("existingId") for p in again if p["title"] == planned["title"]] == [loop["plotLoopId"]]

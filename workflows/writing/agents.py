@@ -118,7 +118,8 @@ class Agents:
         if result.sections:
             context = self._request.state.preprocessing_context
             loops = context.plot_loops if context else []
-            events.emit("structure_update", node, StructureUpdate(sections=result.sections, plot_loops=loops))
+            update = StructureUpdate(sections=result.sections, plot_loops=loops, proposed_plot_loops=result.plot_loops)
+            events.emit("structure_update", node, update)
         if result.agent is AgentName.CONSISTENCY:
             errors = sum(issue.severity == "error" for issue in result.issues)
             warnings = sum(issue.severity == "warning" for issue in result.issues)

@@ -1,6 +1,7 @@
 """The offline PlannerAgent: three to five outline sections that start after the furthest chapter the context
 shows (or at chapter 1), with every open plot loop assigned to one of them; MANAGE_PLOTLOOP adds the loops'
-states and ANALYZE_PACING a note on the chapters' lengths.
+states and ANALYZE_PACING a note on the chapters' lengths. Its first section sets up one new plot loop (a secret
+its lead keeps about the request's topic), which the run proposes to the project.
 
 The text renders each section as `第N章《title》：summary`, the line the offline writer reads back when it
 writes a section of a chain's outline. In English when the request is (`planner_en`: `Chapter N "title": summary`).
@@ -20,11 +21,13 @@ from activities.writing.offline.planner_en import (
     outline_en,
     pacing_en,
     pacing_unknown_en,
+    secret_en,
     section_title_en,
 )
-from models.writing.agents import AgentResult, OutlineSection
+from models.writing.agents import AgentResult, OutlineSection, ProposedPlotLoop
 from models.writing.context import PlotLoopState
 from models.writing.intents import WritingIntent
+from models.writing.projects import MAX_NAME
 
 LABEL = offline_label("大纲")
 MIN_SECTIONS = 3
@@ -111,6 +114,10 @@ def plan(grounding: Grounding) -> AgentResult:
             )
         )
 
+    secret = _secret(grounding, cast[0], start)
+    sections[0].plot_loops.append(secret.title)
+    sections[0].summary += f'; plants a new thread "{secret.title}"' if english else f"；埋下新伏笔「{secret.title}」"
+
     intent = grounding.request.intent.intent
     if english:
         lines = outline_en(grounding, last, sections, len(loops))
@@ -129,7 +136,19 @@ def plan(grounding: Grounding) -> AgentResult:
         lines += _pacing(grounding)
     if english:
         lines += drawn_from(grounding)
+        lines.append(f'New plot loop (the writer accepts or rejects it): "{secret.title}": {secret.description}')
     else:
         sources = grounding.source_titles()
         lines += [f"参考：{'、'.join(sources)}"] if sources else []
-    return grounding.answer("\n".join(lines), sections=sections)
+        lines.append(f"新伏笔（待作者确认）：「{secret.title}」——{secret.description}")
+    return grounding.answer("\n".join(lines), sections=sections, plot_loops=[secret])
+
+
+def _secret(grounding: Grounding, lead: str, start: int) -> ProposedPlotLoop:
+    """The new plot loop the outline's first section plants: a secret its lead keeps about the request's topic."""
+    if grounding.english:
+        title, description = secret_en(lead, grounding.topic, start)
+    else:
+        title = f"{lead}隐瞒的事"
+        description = f"第{start}章埋下：{lead}对“{grounding.topic}”知道得比说出来的多，留待后文揭开。"
+    return ProposedPlotLoop(title=title[:MAX_NAME], description=description, planted_in_chapter=start)

@@ -46,3 +46,28 @@ async def test_a_world_building_answer_reaches_the_project_and_retrieval_only_wh
     since = len(simulator.log)
     await chat(simulated, project, WORLD)
     assert retrieved(simulator, since, setting[:60]), "the accepted note is retrieved"
+
+
+async def test_the_model_s_outline_proposes_its_new_plot_loops(simulated: Gateway, simulator: Simulator) -> None:
+    http = simulated.http
+    project = await sample_project(simulated)
+    base = f"/v1/writing/projects/{project}"
+
+    events, view = await chat(simulated, project, "帮我规划接下来三章的大纲")
+
+    assert not view["state"]["result"]["offline"]
+    structure = next(e.data["data"] for e in events if e.event == "structure_update")
+    planned = structure["proposedPlotLoops"]
+    assert planned and all(p["proposalId"] for p in planned)
+    pending = (await http.get(f"{base}/proposals?status=pending")).json()
+    assert {p["proposalId"] for p in pending if p["kind"] == "plot_loop"} == {p["proposalId"] for p in planned}
+    assert all(p["runId"] == view["runId"] for p in pending)
+    before = len((await http.get(f"{base}/plot-loops")).json())
+
+    accepted = await http.post(f"{base}/proposals/{planned[0]['proposalId']}/accept")
+
+    assert accepted.status_code == 200, accepted.text
+    loops = (await http.get(f"{base}/plot-loops")).json()
+    assert len(loops) == before + 1
+    (loop,) = [loop for loop in loops if loop["plotLoopId"] == accepted.json()["itemId"]]
+    assert (loop["title"], loop["origin"], loop["sourceRunId"]) == (planned[0]["title"], "accepted", view["runId"])

@@ -15,6 +15,7 @@ registerStrings({
     'proposals.kind.world_note': '设定',
     'proposals.kind.character': '角色',
     'proposals.kind.relationship': '关系',
+    'proposals.kind.plot_loop': '伏笔',
     'proposals.fromRun': '来自运行 {runId}',
     'proposals.before': '原来',
     'proposals.after': '提议',
@@ -27,6 +28,7 @@ registerStrings({
     'proposals.kind.world_note': 'World note',
     'proposals.kind.character': 'Character',
     'proposals.kind.relationship': 'Relationship',
+    'proposals.kind.plot_loop': 'Plot loop',
     'proposals.fromRun': 'from run {runId}',
     'proposals.before': 'Before',
     'proposals.after': 'Proposed',
@@ -41,7 +43,7 @@ function describe(kind, item) {
     return `${item.source} — ${item.kind} — ${item.target}${item.description ? `：${item.description}` : ''}`;
   }
   const head = kind === 'character' ? item.name : item.title;
-  const body = kind === 'character' ? item.description : item.content;
+  const body = kind === 'world_note' ? item.content : item.description;
   return body ? `${head}：${body}` : head;
 }
 
