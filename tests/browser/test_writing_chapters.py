@@ -120,6 +120,7 @@ def test_each_chapter_in_the_list_shows_its_summary_which_follows_a_save(page: P
     form.get_by_label("章节正文").fill("苏念在码头等了一夜。天亮时，她看见林舟的船靠岸。")
     form.get_by_role("button", name="保存修改").click()
 
+    expect(form.get_by_role("status")).to_contain_text("已保存")
     saved = page.request.get(f"{base}/chapters/{ids[1]}").json()["summary"]
     assert "苏念在码头等了一夜" in saved
     expect(chapter_list.locator("li").nth(1).locator(".ws-item-note")).to_have_text(saved)
