@@ -1,7 +1,7 @@
 """The offline PlannerAgent: three to five outline sections that start after the furthest chapter the context
 shows (or at chapter 1), with every open plot loop assigned to one of them; MANAGE_PLOTLOOP adds the loops'
 states and ANALYZE_PACING a note on the chapters' lengths. Its first section sets up one new plot loop (a secret
-its lead keeps about the request's topic), which the run proposes to the project.
+its lead keeps), which the run proposes to the project.
 
 The text renders each section as `第N章《title》：summary`, the line the offline writer reads back when it
 writes a section of a chain's outline. In English when the request is (`planner_en`: `Chapter N "title": summary`).
@@ -145,10 +145,10 @@ def plan(grounding: Grounding) -> AgentResult:
 
 
 def _secret(grounding: Grounding, lead: str, start: int) -> ProposedPlotLoop:
-    """The new plot loop the outline's first section plants: a secret its lead keeps about the request's topic."""
+    """The new plot loop the outline's first section plants: a secret its lead keeps."""
     if grounding.english:
-        title, description = secret_en(lead, grounding.topic, start)
+        title, description = secret_en(lead, start)
     else:
         title = f"{lead}隐瞒的事"
-        description = f"第{start}章埋下：{lead}对“{grounding.topic}”知道得比说出来的多，留待后文揭开。"
+        description = f"第{start}章埋下：{lead}有一件事瞒着身边的人，留待后文揭开。"
     return ProposedPlotLoop(title=title[:MAX_NAME], description=description, planted_in_chapter=start)

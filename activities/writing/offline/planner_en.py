@@ -29,10 +29,10 @@ def advancing_en(loops: list[PlotLoopState]) -> str:
     return "".join(f'; moves the thread "{loop.title}" forward' for loop in loops)
 
 
-def secret_en(lead: str, topic: str, start: int) -> tuple[str, str]:
+def secret_en(lead: str, start: int) -> tuple[str, str]:
     """The title and description of the new plot loop an outline plants: what its lead is hiding."""
     title = f"What {lead} is hiding"
-    return title, f"Planted in chapter {start}: {lead} knows more about “{topic}” than they let on, to be revealed."
+    return title, f"Planted in chapter {start}: {lead} keeps something from the people around them, revealed later."
 
 
 def outline_en(grounding: Grounding, last: int | None, sections: list[OutlineSection], loops: int) -> list[str]:
