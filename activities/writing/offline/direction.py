@@ -14,7 +14,7 @@ from models.writing.agents import AgentName
 _SECTION_LINE = re.compile(r"第(\d+)章《([^》]+)》：([^\n]+)|Chapter (\d+) \"([^\"]+)\": ([^\n]+)")
 _DESIGNED = re.compile(r"(?:姓名：|Name: )(?P<name>[^\n]+)\n(?:定位：|Role: )(?P<role>[^\n]+)")
 _FOR_CHAPTER = re.compile(r"^(?:第\d+章里，|In chapter \d+, )")
-_NOTE_TO_WRITER = re.compile(r"节奏|\bpace\b|推进伏笔|\bmoves the thread\b")
+_NOTE_TO_WRITER = re.compile(r"节奏|\bpace\b|推进伏笔|埋下新伏笔|\bmoves the thread\b|\bplants a new thread\b")
 """A clause of an option or a section that speaks of the story rather than in it."""
 _CLAUSES = re.compile(r"[；;]\s*")
 _ASKING = re.compile(r"^(?:我想|我希望|希望|请)?(?:让|叫)")

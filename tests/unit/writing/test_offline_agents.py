@@ -207,6 +207,10 @@ def test_the_draft_writes_the_outline_section_the_request_names() -> None:
     assert f"\n\n{fourth.summary.split('；')[0]}。\n\n" in result.text, "the section's summary is what happens"
     scene = result.text.split("\n\n", 1)[1]
     assert "大纲" not in scene and fourth.title not in scene
+    first = outline.sections[0]
+    ask = f"根据大纲写第{first.position}章"
+    opening = compose(request(A.WRITER, W.OUTLINE_TO_CHAPTER, ask, chain=chain), CHAPTERS).text
+    assert "埋下新伏笔" in first.summary and "伏笔" not in opening, "the outline's note on its new loop is not story"
 
 
 def test_the_draft_puts_the_character_a_chain_designed_on_stage() -> None:
@@ -257,6 +261,10 @@ def test_the_english_draft_follows_the_chosen_option_the_writers_idea_and_the_ou
     draft = compose(request(A.WRITER, W.OUTLINE_TO_CHAPTER, ask, chain=chain), CHAPTERS).text
     happens = fourth.summary.split("; moves the thread")[0]
     assert f"\n\n{happens[0].upper()}{happens[1:]}.\n\n" in draft and "moves the thread" not in draft
+    first = outline.sections[0]
+    ask = f"Write chapter {first.position} from the outline"
+    draft = compose(request(A.WRITER, W.OUTLINE_TO_CHAPTER, ask, chain=chain), CHAPTERS).text
+    assert "plants a new thread" in first.summary and "plants a new thread" not in draft, "a note, not story"
 
 
 def test_the_english_draft_introduces_the_character_a_chain_designed() -> None:
