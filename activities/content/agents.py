@@ -22,7 +22,7 @@ from imaging.measurements import describe, measure_image
 from llm import LLMClient, Message
 from models.blobs import key_of
 from models.content import nodes
-from models.content.agents import AgentName, AgentOutcome, AgentRequest, Clarification, StatePatch
+from models.content.agents import AgentName, AgentOutcome, AgentRequest, Clarification, ContentView, StatePatch
 from models.content.artifacts import (
     CreativeBrief,
     GeneratedContent,
@@ -101,12 +101,15 @@ class ContentAgents:
     @nodes.AGENTS[AgentName.BRIEF_COMPILER].defn
     async def brief_compiler(self, request: AgentRequest) -> AgentOutcome:
         if self._llm is None or not request.use_llm:
-            return await asyncio.to_thread(compile_brief, request)
+            outcome = await asyncio.to_thread(compile_brief, request)
+            brief = outcome.patch.creative_brief
+            if brief is None:
+                return outcome
+            patch = outcome.patch.model_copy(update={"creative_brief": _users_choices(brief, request.view)})
+            return outcome.model_copy(update={"patch": patch})
         answer = await self._ask(self._llm, request, BriefAnswer)
         if answer.brief is not None:
-            brief = answer.brief
-            if request.view.platform is not None and brief.platform != request.view.platform:
-                brief = brief.model_copy(update={"platform": request.view.platform})  # the user's choice stands
+            brief = _users_choices(answer.brief, request.view)
             return _outcome(StatePatch(creative_brief=brief), f"brief：{brief.topic}")
         if answer.clarification is not None and request.may_ask:
             options = [(option.id, option.label) for option in answer.clarification.options]
@@ -203,6 +206,12 @@ class ContentAgents:
             temperature=LLM_TEMPERATURE,
         )
         return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
+
+
+def _users_choices(brief: CreativeBrief, view: ContentView) -> CreativeBrief:
+    """The brief with the user's platform and tone where they gave them: the user's choice stands."""
+    update = {"platform": view.platform, "tone": view.tone}
+    return brief.model_copy(update={field: value for field, value in update.items() if value is not None})
 
 
 def _outcome(patch: StatePatch, summary: str) -> AgentOutcome:

@@ -8,6 +8,7 @@ from importlib import resources
 
 from models.content.agents import AGENT_LABELS, AgentName, AgentRequest, ClarificationAnswer, ContentView
 from models.content.artifacts import PLATFORM_LABELS
+from models.content.options import LENGTH_LABELS, body_range
 from models.content.state import ContentMessage
 from models.content.turns import Progress
 
@@ -91,18 +92,28 @@ AGENT_PROMPTS: dict[AgentName, str] = {
 
 
 def agent_input(request: AgentRequest) -> str:
-    """The agent's input: the Supervisor's guidance, the user's answers, and what the run has so far (JSON)."""
+    """The agent's input: the Supervisor's guidance, the user's answers, the tone and length they asked for, and what
+    the run has so far (JSON)."""
     view = request.view.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
     parts = [f"Supervisor 的指导：{request.guidance or '（无）'}"]
     if request.focus_areas:
         parts.append(f"重点：{'、'.join(request.focus_areas)}")
     if request.context_from_previous:
         parts.append(f"上一步：{request.context_from_previous}")
-    parts += _answers(request.answers)
+    parts += _answers(request.answers) + _users_options(request.view)
     if not request.may_ask:
         parts.append("不要再向用户提问：缺的信息请自行合理假设，并写进 assumptions。")
     parts.append(f"当前内容（JSON）：{json.dumps(view, ensure_ascii=False)}")
     return "\n".join(parts)
+
+
+def _users_options(view: ContentView) -> list[str]:
+    lines = [f"用户要求的语气：{view.tone}"] if view.tone else []
+    platform = view.creative_brief.platform if view.creative_brief else view.platform
+    if view.length and platform:
+        low, high = body_range(platform, view.length)
+        lines.append(f"用户要求的篇幅：{LENGTH_LABELS[view.length]}，正文 {low}–{high} 字")
+    return lines
 
 
 def _answers(answers: list[ClarificationAnswer]) -> list[str]:

@@ -22,6 +22,7 @@ from models.content.artifacts import (
     ReferenceAnalysis,
     ReviewFeedback,
 )
+from models.content.options import Length
 
 END: Final = "END"
 """The Supervisor's `next_agent` that ends the run."""
@@ -134,6 +135,10 @@ class ContentView(CamelModel):
     """`blob:evidence/<sha>.json`: the user's own evidence notes, when they gave any."""
     reference_images: list[str] = Field(default_factory=list)
     layout_preference: LayoutPreference | None = None
+    tone: str | None = None
+    """The user's tone, in their words: the brief's tone."""
+    length: Length | None = None
+    """The user's body length: a third of the platform's range (`models.content.options.body_range`)."""
     creative_brief: CreativeBrief | None = None
     evidence_pack: EvidencePack | None = None
     body_blocks: list[BodyBlock] = Field(default_factory=list)

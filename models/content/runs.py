@@ -8,6 +8,7 @@ from pydantic import Field, field_validator
 from models.base import CamelModel, RequestModel
 from models.blobs import BlobLink
 from models.content.artifacts import LayoutPreference, Platform, QualityScores
+from models.content.options import OPTION_WORDS_CHARS, TONE_CHARS, Length
 from models.content.state import EndReason
 from models.events import RunStatus
 from models.image.requests import MAX_URL_CHARS
@@ -34,7 +35,13 @@ class ContentRunRequest(RequestModel):
         default_factory=list, max_length=MAX_EVIDENCE_NOTES
     )
     """The user's own notes, facts and figures for the research agent (each at most 4000 characters)."""
-    layout_preference: LayoutPreference | None = None
+    layout_preference: str | None = Field(default=None, max_length=OPTION_WORDS_CHARS)
+    """The layout in the user's words: an id (`cover_first`, `alternating`, `grid`) or words that name one
+    (封面优先, 图文交错, 九宫格, cover first, ...; `models.content.options.LAYOUT_WORDS`)."""
+    tone: str | None = Field(default=None, max_length=TONE_CHARS)
+    """The post's tone in free words (轻松幽默, warm and practical): the brief's tone, what the writer follows."""
+    length: str | None = Field(default=None, max_length=OPTION_WORDS_CHARS)
+    """The body's length: `short`, `medium`, `long` or 短 / 中 / 长 (a third of the platform's body range)."""
     image_gen_provider: ImageGenProvider | None = None
     """Who draws the images; when not given, the deployment's default (`IMAGE_PROVIDER_DEFAULT`). A hosted model
     this deployment has no API key for is drawn by the local renderer, and the run says so."""
@@ -49,6 +56,11 @@ class ContentRunRequest(RequestModel):
         if not value.strip():
             raise ValueError("topic is blank")
         return value.strip()
+
+    @field_validator("layout_preference", "tone", "length")
+    @classmethod
+    def _words(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
 
     @field_validator("evidence")
     @classmethod
@@ -74,6 +86,13 @@ class ContentRunInput(CamelModel):
     """`blob:evidence/<sha>.json`: the user's notes, stored by the gateway."""
     evidence_notes: int = 0
     layout_preference: LayoutPreference | None = None
+    """The layout the user's words map to."""
+    layout_words: str | None = None
+    """The user's own words for the layout, as they wrote them."""
+    tone: str | None = None
+    length: Length | None = None
+    """The length the user's words map to."""
+    length_words: str | None = None
     image_gen_provider: str = "local"
     """The model named by the request or the deployment's default: `local` or a hosted model."""
     hosted_models: list[str] = Field(default_factory=list)

@@ -139,6 +139,8 @@ class ContentRun:
             evidence_notes_ref=self.input.evidence_notes_ref,
             reference_images=state.reference_images,
             layout_preference=state.layout_preference,
+            tone=self.input.tone,
+            length=self.input.length,
             creative_brief=state.creative_brief,
             evidence_pack=state.evidence_pack,
             body_blocks=state.body_blocks,

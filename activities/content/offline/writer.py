@@ -12,7 +12,6 @@ from activities.content.offline.brief import CALLS_TO_ACTION, DEFAULT_AUDIENCE, 
 from activities.content.offline.research_tools import clip, has_statistic, overlap_score, split_sentences
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import (
-    BODY_LENGTH,
     HASHTAG_PLATFORMS,
     PLATFORM_LABELS,
     TITLE_LIMIT,
@@ -22,6 +21,7 @@ from models.content.artifacts import (
     EvidenceItem,
     GeneratedContent,
 )
+from models.content.options import body_range
 
 HEADING_CHARS: dict[str, int] = {"xiaohongshu": 24, "weibo": 30, "wechat": 40, "douyin": 20}
 SENTENCE_CHARS = 35
@@ -406,7 +406,7 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     if brief is None:
         raise ValueError("the writer needs a creative brief: compile the brief first")
     platform = brief.platform
-    low, high = BODY_LENGTH[platform]
+    low, high = body_range(platform, request.view.length)  # the user's length: a third of the platform's range
     blocks = _outline(request, brief)
     core = topic_core(brief.topic)
     title = _title(brief, len(blocks))

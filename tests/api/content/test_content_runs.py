@@ -89,7 +89,7 @@ async def test_requests_that_cannot_start_a_run_are_refused_with_a_code(gateway:
     not_an_image = await gateway.http.post("/v1/blobs", content=b"plain text, not a picture")
     blank = await gateway.http.post("/v1/content/runs", json={"topic": "   "})
     provider = await gateway.http.post("/v1/content/runs", json={"topic": TOPIC, "imageGenProvider": "dall-e"})
-    unknown = await gateway.http.post("/v1/content/runs", json={"topic": TOPIC, "tone": "funny"})
+    unknown = await gateway.http.post("/v1/content/runs", json={"topic": TOPIC, "mood": "funny"})
     too_many = await gateway.http.post("/v1/content/runs", json={"topic": TOPIC, "maxIterations": 500})
 
     assert foreign.status_code == 422 and foreign.json()["error"]["code"] == "REFERENCE_IMAGE_INVALID"
