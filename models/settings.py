@@ -119,6 +119,8 @@ class Settings(BaseSettings):
     """The Supervisor's decisions per run when the request names no `maxIterations` (`iterationCount`)."""
     content_max_clarifications: int = 2
     """Questions one content run may ask its user (`clarificationRounds`); beyond that the agents assume."""
+    content_export_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1)
+    """The largest post download (`export.zip`: the text and every image), in bytes; a larger one is 413."""
 
     app_run_deadline_seconds: float = 3600.0
     """An app run's whole work: analysis, planning, the waves and the quality/repair rounds."""

@@ -6,22 +6,17 @@ Paths are POSIX, relative, inside the project: `workspace_path` refuses anything
 backslashes, empty parts), so no agent's output can name a file outside the project it writes.
 """
 
-import io
 import json
-import zipfile
 from pathlib import PurePosixPath
 
 from models.app_builder.workspace import WorkspaceRef
 from models.blobs import blob_ref, key_of
 from stores.blob_store import LocalBlobStore
+from stores.zip_archive import zip_bytes
 
 FILE_KIND = "appfile"
 MANIFEST_KIND = "appmanifest"
 MAX_PATH_CHARS = 200
-ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
-"""The earliest time a zip entry can carry: every entry has it."""
-FILE_MODE = 0o644
-UNIX = 3
 
 
 class WorkspacePathError(ValueError):
@@ -81,15 +76,8 @@ def workspace_zip(blobs: LocalBlobStore, workspace: WorkspaceRef, root: str) -> 
     """Every file of the snapshot under `root/` (a project path), deflated. Deterministic: files in path order, one
     fixed timestamp and fixed attributes, so the same snapshot always gives the same bytes."""
     folder = workspace_path(root)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for path, key in sorted(load_manifest(blobs, workspace).items()):
-            entry = zipfile.ZipInfo(f"{folder}/{path}", date_time=ZIP_TIMESTAMP)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.create_system = UNIX
-            entry.external_attr = FILE_MODE << 16
-            archive.writestr(entry, blobs.get(key))
-    return buffer.getvalue()
+    manifest = sorted(load_manifest(blobs, workspace).items())
+    return zip_bytes((f"{folder}/{path}", blobs.get(key)) for path, key in manifest)
 
 
 def workspace_listing(blobs: LocalBlobStore, workspace: WorkspaceRef) -> list[tuple[str, int]]:

@@ -18,7 +18,8 @@ from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, T
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
-from api.routes.runs import owned_state
+from api.routes import content_export
+from api.routes.content_export import finished_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
 from models.content.artifacts import LayoutPreference
@@ -26,13 +27,10 @@ from models.content.errors import ContentErrorCode
 from models.content.options import LAYOUT_WORDS, LENGTH_WORDS, Length, accepted, layout_of, length_of
 from models.content.post import assemble_post
 from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
-from models.content.state import ContentState
 from models.runs import RunTicket
 from stores.blob_store import BlobNotFoundError
 from stores.evidence import store_notes
 from workflows.content.family import CONTENT_SUPERVISOR
-from workflows.content.graph import GRAPH
-from workflows.content.workflow import ContentSupervisorWorkflow
 
 router = APIRouter(prefix="/v1/content", tags=["content"], route_class=StrictJsonRoute)
 
@@ -75,14 +73,7 @@ async def start_content_run(
 async def get_post(run_id: str, client: TemporalClient, principal: Principal, links: Links) -> JSONResponse:
     """The finished post: title, sections in layout order (text blocks, images by URL), hashtags, quality scores,
     whether it is complete and why the run ended."""
-    workflow = ContentSupervisorWorkflow.__name__
-    state = await owned_state(client, run_id, principal, workflow, ContentState, what="内容运行")
-    if state.metadata.current_node != GRAPH.end:
-        raise ApiError(
-            409,
-            ContentErrorCode.POST_NOT_READY,
-            f"成品还没有完成：运行在 {state.metadata.current_node}（the run still works）",
-        )
+    state = await finished_state(client, run_id, principal)
     return JSONResponse(await asyncio.to_thread(links.present, assemble_post(state)))
 
 
@@ -171,5 +162,5 @@ def _reference_key(url: str, index: int, context: PrepareContext) -> str:
     return key
 
 
-GATEWAY = FamilyGateway(routers=(router,), launchers={CONTENT_SUPERVISOR.name: CONTENT_RUN})
+GATEWAY = FamilyGateway(routers=(router, content_export.router), launchers={CONTENT_SUPERVISOR.name: CONTENT_RUN})
 """The content family's routes, and how its runs start (evidence and references stored first)."""
