@@ -1,8 +1,10 @@
 """The content studio in a real browser (seed 001): a run started from the page with a topic, notes and an uploaded
 reference image draws the declared graph and moves its highlight from node to node as the events arrive (the
 Supervisor, its agents, the clarification, the tool loop, the end); the platform question is answered inline, and
-the finished post is previewed with its generated images."""
+the finished post is previewed with its generated images, and copied or downloaded (text, Markdown, zip)."""
 
+import io
+import zipfile
 from itertools import pairwise
 from pathlib import Path
 
@@ -84,3 +86,31 @@ def test_the_content_studio_highlights_nodes_as_they_run_and_previews_the_post(
     decisions = page.locator(".timeline-item[data-type='supervisor_decision'] .timeline-text").all_inner_texts()
     assert decisions[0].startswith("→ brief_compiler_agent ("), "the timeline shows where each decision routed"
     assert all(decision.startswith("→ ") for decision in decisions), decisions
+
+
+def test_a_finished_post_is_copied_as_the_platforms_text_and_downloaded(
+    page: Page, console_stack: Stack, tmp_path: Path
+) -> None:
+    started = page.request.post(
+        "/v1/content/runs", data={"topic": "打工人的咖啡续命指南", "platform": "xiaohongshu"}, timeout=120_000
+    )
+    run_id = started.headers["x-run-id"]
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto(f"/#/content/{run_id}")
+
+    page.get_by_role("button", name="Copy text").click()
+    expect(page.locator(".cs-export [role=status]")).to_have_text("Copied: title, body and hashtags")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.request.get(f"/v1/content/runs/{run_id}/export.txt").text()
+    assert copied.startswith(page.locator(".cs-post h3").inner_text()) and "\n#" in copied
+    with page.expect_download() as downloading:
+        page.get_by_role("button", name="Download Markdown").click()
+    assert downloading.value.suggested_filename == f"{run_id}.md"
+    with page.expect_download() as downloading:
+        page.get_by_role("button", name="Download zip (text and images)").click()
+    saved = tmp_path / "post.zip"
+    downloading.value.save_as(saved)
+    with zipfile.ZipFile(io.BytesIO(saved.read_bytes())) as archive:
+        assert archive.read(f"{run_id}/post.txt").decode() == copied
+        assert f"{run_id}/images/1.png" in archive.namelist()

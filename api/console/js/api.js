@@ -131,6 +131,18 @@ export async function errorFrom(response) {
   );
 }
 
+/** Save the answer of `path` (fetched with the tab's key) as the file `filename`; throws ApiError for a non-2xx. */
+export async function downloadFile(path, filename) {
+  const response = await apiFetch(path);
+  if (!response.ok) throw await errorFrom(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** The parsed JSON of a 2xx answer (null for an empty one); throws ApiError otherwise. A plain-object `body` is
  * sent as JSON. */
 export async function apiJson(path, init = {}) {

@@ -4,7 +4,7 @@
 // (`/v1/apps/runs/{id}/diff`), its zip and "use as base". Offline (the run was built without a model) the box
 // explains that follow-up changes need a configured model instead of offering one.
 
-import { apiFetch, apiJson, errorFrom } from '../api.js';
+import { apiJson, downloadFile } from '../api.js';
 import { field, hinted, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { h, payloadOf } from '../ui.js';
@@ -50,14 +50,7 @@ const runPath = (runId) => `/v1/apps/runs/${encodeURIComponent(runId)}`;
 /** Download run `runId`'s project as `<runId>.zip` (its `workspace.zip`). */
 export async function downloadZip(runId, report) {
   try {
-    const response = await apiFetch(`${runPath(runId)}/workspace.zip`);
-    if (!response.ok) throw await errorFrom(response);
-    const url = URL.createObjectURL(await response.blob());
-    const link = h('a', { href: url, download: `${runId}.zip`, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    await downloadFile(`${runPath(runId)}/workspace.zip`, `${runId}.zip`);
   } catch (err) {
     report(err);
   }

@@ -1,9 +1,10 @@
 // The content studio (seed 001): start a `ContentSupervisorWorkflow` run from a topic, notes and reference images
 // (uploaded through `/v1/blobs`), draw its declared graph (the Mermaid of `/v1/workflows/{name}/graph`, laid out
 // here as SVG) with the node each event comes from highlighted, answer a clarification inline, and preview the
-// finished post (`GET /v1/content/runs/{id}/post`) with its images. `#/content/<runId>` joins a run's events.
+// finished post (`GET /v1/content/runs/{id}/post`) with its images, to copy as the platform's text or download as
+// Markdown or a zip (`export.txt|md|zip`). `#/content/<runId>` joins a run's events.
 
-import { apiFetch, apiJson, streamSse, uploadBlob } from '../api.js';
+import { apiFetch, apiJson, downloadFile, errorFrom, streamSse, uploadBlob } from '../api.js';
 import { field, hinted, questionCard, showRunId, text } from '../forms.js';
 import { onLangChange, registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
@@ -33,6 +34,11 @@ registerStrings({
     'content.endReason': '结束原因：{reason}',
     'content.scores': '质量评分',
     'content.runId': '运行 {id}',
+    'content.export': '导出',
+    'content.copy': '复制文案',
+    'content.copied': '已复制：标题、正文和话题标签',
+    'content.downloadMd': '下载 Markdown',
+    'content.downloadZip': '下载 ZIP（文案和图片）',
   },
   en: {
     'content.title': 'Content studio',
@@ -58,6 +64,11 @@ registerStrings({
     'content.endReason': 'Ended because: {reason}',
     'content.scores': 'Quality scores',
     'content.runId': 'Run {id}',
+    'content.export': 'Export',
+    'content.copy': 'Copy text',
+    'content.copied': 'Copied: title, body and hashtags',
+    'content.downloadMd': 'Download Markdown',
+    'content.downloadZip': 'Download zip (text and images)',
   },
 });
 
@@ -294,6 +305,34 @@ function postView(post) {
   );
 }
 
+/** Copy the post's copy-ready text (`export.txt`) to the clipboard, or download its Markdown or zip. */
+function exportBar(runId, report) {
+  const base = `/v1/content/runs/${encodeURIComponent(runId)}`;
+  const done = h('span', { class: 'muted', role: 'status' });
+  async function copy() {
+    try {
+      const response = await apiFetch(`${base}/export.txt`);
+      if (!response.ok) throw await errorFrom(response);
+      await navigator.clipboard.writeText(await response.text());
+      done.dataset.i18n = 'content.copied';
+      done.textContent = t('content.copied');
+    } catch (err) {
+      report(err);
+    }
+  }
+  const download = (extension) => () =>
+    downloadFile(`${base}/export.${extension}`, `${runId}.${extension}`).catch(report);
+  return h(
+    'section',
+    { class: 'row cs-export' },
+    text('h4', 'content.export'),
+    text('button', 'content.copy', { type: 'button', class: 'primary', onClick: copy }),
+    text('button', 'content.downloadMd', { type: 'button', class: 'secondary', onClick: download('md') }),
+    text('button', 'content.downloadZip', { type: 'button', class: 'secondary', onClick: download('zip') }),
+    done,
+  );
+}
+
 export async function mount(root, ctx) {
   const abort = new AbortController();
   const errors = h('div');
@@ -416,6 +455,9 @@ export async function mount(root, ctx) {
     try {
       const post = await apiJson(`/v1/content/runs/${encodeURIComponent(runId)}/post`);
       const view = postView(post);
+      if (post.sections.some((section) => section.kind === 'text')) {
+        view.append(exportBar(runId, (err) => errors.append(errorBanner(err))));
+      }
       postBody.replaceWith(view);
       postBody = view;
     } catch (err) {

@@ -4,7 +4,7 @@
 // reorder the chapters (`.../chapters/order`), "apply to chapter…" and "new chapter from this draft" on a finished
 // run's draft (`.../apply`), and the manuscript's export as Markdown or EPUB.
 
-import { apiFetch, apiJson, errorFrom } from '../api.js';
+import { apiJson, downloadFile } from '../api.js';
 import { text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { h } from '../ui.js';
@@ -295,15 +295,8 @@ export function draftActions(base, runId, chapters, onApplied, report) {
 export function exportButtons(currentBase, report) {
   async function download(extension) {
     try {
-      const response = await apiFetch(`${currentBase()}/export.${extension}`);
-      if (!response.ok) throw await errorFrom(response);
-      const url = URL.createObjectURL(await response.blob());
       const name = currentBase().split('/').pop();
-      const link = h('a', { href: url, download: `${name}.${extension}`, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      await downloadFile(`${currentBase()}/export.${extension}`, `${name}.${extension}`);
     } catch (err) {
       report(err);
     }
