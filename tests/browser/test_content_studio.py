@@ -1,7 +1,8 @@
 """The content studio in a real browser (seed 001): a run started from the page with a topic, notes and an uploaded
 reference image draws the declared graph and moves its highlight from node to node as the events arrive (the
 Supervisor, its agents, the clarification, the tool loop, the end); the platform question is answered inline, and
-the finished post is previewed with its generated images, and copied or downloaded (text, Markdown, zip)."""
+the finished post is previewed with its generated images, and copied or downloaded (text, Markdown, zip); the
+layout, tone and length go from the form in the user's words."""
 
 import io
 import zipfile
@@ -88,16 +89,22 @@ def test_the_content_studio_highlights_nodes_as_they_run_and_previews_the_post(
     assert all(decision.startswith("→ ") for decision in decisions), decisions
 
 
-def test_a_finished_post_is_copied_as_the_platforms_text_and_downloaded(
+def test_a_post_made_with_the_users_options_is_copied_as_the_platforms_text_and_downloaded(
     page: Page, console_stack: Stack, tmp_path: Path
 ) -> None:
-    started = page.request.post(
-        "/v1/content/runs", data={"topic": "打工人的咖啡续命指南", "platform": "xiaohongshu"}, timeout=120_000
-    )
-    run_id = started.headers["x-run-id"]
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.add_init_script("localStorage.setItem('console.lang', 'en')")
-    page.goto(f"/#/content/{run_id}")
+    page.goto("/#/content")
+    page.get_by_label("Topic").fill("打工人的咖啡续命指南")
+    page.get_by_label("Platform").select_option("xiaohongshu")
+    page.get_by_label("Layout (optional)").fill("图文交错")
+    page.get_by_label("Tone (optional)").fill("轻松幽默")
+    page.get_by_label("Length").select_option("short")
+    page.get_by_role("button", name="Create").click()
+    expect(page.locator(".cs-post .cs-figure img").first).to_be_visible()
+    run_id = page.url.rsplit("/", 1)[-1]
+    state = page.request.get(f"/v1/runs/{run_id}").json()["state"]
+    assert state["layoutSpec"]["layout"] == "alternating" and state["creativeBrief"]["tone"] == "轻松幽默"
 
     page.get_by_role("button", name="Copy text").click()
     expect(page.locator(".cs-export [role=status]")).to_have_text("Copied: title, body and hashtags")

@@ -1,7 +1,7 @@
-// The content studio (seed 001): start a `ContentSupervisorWorkflow` run from a topic, notes and reference images
-// (uploaded through `/v1/blobs`), draw its declared graph (the Mermaid of `/v1/workflows/{name}/graph`, laid out
-// here as SVG) with the node each event comes from highlighted, answer a clarification inline, and preview the
-// finished post (`GET /v1/content/runs/{id}/post`) with its images, to copy as the platform's text or download as
+// The content studio (seed 001): start a `ContentSupervisorWorkflow` run from a topic, a layout and tone in the
+// user's words, a length, notes and reference images (uploaded through `/v1/blobs`), draw its declared graph (the
+// Mermaid of `/v1/workflows/{name}/graph`, laid out here as SVG) with the node each event comes from highlighted,
+// answer a clarification inline, and preview the finished post (`GET /v1/content/runs/{id}/post`) with its images, to copy as the platform's text or download as
 // Markdown or a zip (`export.txt|md|zip`). `#/content/<runId>` joins a run's events.
 
 import { apiFetch, apiJson, downloadFile, errorFrom, streamSse, uploadBlob } from '../api.js';
@@ -34,6 +34,15 @@ registerStrings({
     'content.endReason': '结束原因：{reason}',
     'content.scores': '质量评分',
     'content.runId': '运行 {id}',
+    'content.layout': '版式（可选）',
+    'content.layoutHint': '例如：图文交错、封面优先、九宫格',
+    'content.tone': '语气（可选）',
+    'content.toneHint': '例如：轻松幽默',
+    'content.length': '篇幅',
+    'content.lengthDefault': '（不指定：平台的常规篇幅）',
+    'content.short': '短',
+    'content.medium': '中',
+    'content.long': '长',
     'content.export': '导出',
     'content.copy': '复制文案',
     'content.copied': '已复制：标题、正文和话题标签',
@@ -64,6 +73,15 @@ registerStrings({
     'content.endReason': 'Ended because: {reason}',
     'content.scores': 'Quality scores',
     'content.runId': 'Run {id}',
+    'content.layout': 'Layout (optional)',
+    'content.layoutHint': 'e.g. alternating, cover first, grid, 图文交错',
+    'content.tone': 'Tone (optional)',
+    'content.toneHint': 'e.g. warm and practical',
+    'content.length': 'Length',
+    'content.lengthDefault': "(not set: the platform's usual length)",
+    'content.short': 'Short',
+    'content.medium': 'Medium',
+    'content.long': 'Long',
     'content.export': 'Export',
     'content.copy': 'Copy text',
     'content.copied': 'Copied: title, body and hashtags',
@@ -74,6 +92,7 @@ registerStrings({
 
 const WORKFLOW = 'ContentSupervisorWorkflow';
 const PLATFORMS = { xiaohongshu: '小红书', weibo: '微博', wechat: '微信公众号', douyin: '抖音' };
+const LENGTHS = ['short', 'medium', 'long'];
 const SVG = 'http://www.w3.org/2000/svg';
 const NODE_W = 200;
 const LINE_H = 16;
@@ -344,6 +363,14 @@ export async function mount(root, ctx) {
     text('option', 'content.platformAsk', { value: '' }),
     Object.entries(PLATFORMS).map(([id, name]) => h('option', { value: id }, `${name} (${id})`)),
   );
+  const layoutWords = hinted('input', 'content.layoutHint', { type: 'text', maxlength: 40 });
+  const tone = hinted('input', 'content.toneHint', { type: 'text', maxlength: 40 });
+  const length = h(
+    'select',
+    {},
+    text('option', 'content.lengthDefault', { value: '' }),
+    LENGTHS.map((id) => text('option', `content.${id}`, { value: id })),
+  );
   const evidence = h('textarea', { rows: 3 });
   const references = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/webp', multiple: true });
   const thumbs = h('div', { class: 'cs-thumbs' });
@@ -354,6 +381,9 @@ export async function mount(root, ctx) {
     { class: 'card stack cs-form', onSubmit: start },
     field('cs-topic', 'content.topic', topic),
     field('cs-platform', 'content.platform', platform),
+    field('cs-layout', 'content.layout', layoutWords),
+    field('cs-tone', 'content.tone', tone),
+    field('cs-length', 'content.length', length),
     field('cs-evidence', 'content.evidence', evidence),
     field('cs-references', 'content.references', references),
     thumbs,
@@ -492,6 +522,9 @@ export async function mount(root, ctx) {
         .filter(Boolean),
     };
     if (platform.value) body.platform = platform.value;
+    if (layoutWords.value.trim()) body.layoutPreference = layoutWords.value.trim();
+    if (tone.value.trim()) body.tone = tone.value.trim();
+    if (length.value) body.length = length.value;
     await follow('/v1/content/runs', { method: 'POST', body });
   }
 
