@@ -17,6 +17,7 @@ from temporalio.testing import WorkflowEnvironment
 from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import blob_ref
 from models.content.artifacts import LayoutPreference, Platform
+from models.content.options import Length
 from models.content.runs import ContentResult, ContentRunInput
 from models.content.state import ContentState, RouteRecord
 from models.settings import Settings
@@ -67,6 +68,8 @@ class ContentHarness(FamilyHarness):
         notes: Sequence[str] = NOTES,
         references: Sequence[str] = (),
         layout: LayoutPreference | None = None,
+        tone: str | None = None,
+        length: Length | None = None,
         max_iterations: int = 20,
         max_clarifications: int = 2,
         input_timeout_seconds: float = 24 * 3600,
@@ -82,6 +85,8 @@ class ContentHarness(FamilyHarness):
             evidence_notes_ref=store_notes(self.blobs, list(notes)) if notes else None,
             evidence_notes=len(notes),
             layout_preference=layout,
+            tone=tone,
+            length=length,
             max_iterations=max_iterations,
             max_clarification_rounds=max_clarifications,
             llm_configured=self.settings.llm_provider is not None,

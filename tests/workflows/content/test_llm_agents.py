@@ -96,3 +96,15 @@ async def test_the_platform_the_user_chose_stands_whatever_the_brief_says(
     outcome = await scripted.run(TOPIC, platform="xiaohongshu", max_iterations=1)
 
     assert outcome.state.creative_brief is not None and outcome.state.creative_brief.platform == "xiaohongshu"
+
+
+async def test_the_users_tone_stands_and_the_model_is_told_the_tone_and_length(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(decide("brief_compiler_agent"), chat_completion({"brief": BRIEF}))
+
+    outcome = await scripted.run(TOPIC, tone="轻松幽默", length="short", max_iterations=1)
+
+    assert outcome.state.creative_brief is not None and outcome.state.creative_brief.tone == "轻松幽默"
+    asked = user_text(loopback, 1)
+    assert "用户要求的语气：轻松幽默" in asked and "用户要求的篇幅：短，正文 150–433 字" in asked
