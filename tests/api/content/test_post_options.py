@@ -44,16 +44,22 @@ async def test_a_layout_in_the_users_words_is_mapped_and_both_are_kept(
     assert (stored.layout_words, stored.layout_preference) == (words, layout)
 
 
-async def test_the_generic_run_api_maps_a_layout_too(gateway: Gateway) -> None:
+async def test_the_generic_run_api_maps_a_layout_and_refuses_an_unknown_one_too(gateway: Gateway) -> None:
     response = await gateway.http.post(
         "/v1/runs",
         json={"workflow": "ContentSupervisorWorkflow", "input": {"topic": TOPIC, "layoutPreference": "九宫格"}},
+    )
+
+    unknown = await gateway.http.post(
+        "/v1/runs",
+        json={"workflow": "ContentSupervisorWorkflow", "input": {"topic": TOPIC, "layoutPreference": "瀑布流"}},
     )
 
     assert response.status_code == 201, response.text
     stored = await started_input(gateway, response.json()["runId"])
     assert (stored.layout_words, stored.layout_preference) == ("九宫格", "grid")
     await gateway.http.post(f"/v1/runs/{response.json()['runId']}/cancel")
+    assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "LAYOUT_PREFERENCE_UNKNOWN"
 
 
 async def test_words_that_name_no_layout_or_length_are_refused_listing_what_is_accepted(gateway: Gateway) -> None:
