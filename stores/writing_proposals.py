@@ -11,7 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from models.writing.proposals import AlreadyThere, Proposal, ProposalKind, ProposalStatus
+from models.writing.proposals import PROPOSAL_ID_PREFIX, AlreadyThere, Proposal, ProposalKind, ProposalStatus
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proposals (
@@ -82,7 +82,7 @@ def add(
         "INSERT OR IGNORE INTO proposals (id, project_id, run_id, kind, key, status, item, before, target_id, "
         "target_version, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)",
         (
-            f"prop_{uuid.uuid4().hex[:16]}",
+            f"{PROPOSAL_ID_PREFIX}{uuid.uuid4().hex[:16]}",
             project_id,
             run_id,
             kind,

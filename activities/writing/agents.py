@@ -21,6 +21,7 @@ from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.writing.agent_prompt import user_prompt
 from activities.writing.consistency import check_chapters
 from activities.writing.memory import ConversationMemory
+from activities.writing.offline.planner import filed
 from activities.writing.offline_agents import compose
 from activities.writing.project_access import ProjectReader
 from activities.writing.project_updates import propose_plot_loops
@@ -46,7 +47,7 @@ from models.writing.agents import (
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
 from models.writing.errors import WritingErrorCode
 from models.writing.intents import WritingIntent
-from models.writing.language import has_cjk
+from models.writing.language import has_cjk, written_in_english
 from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
 from models.writing.prompts import base_prompt
@@ -120,8 +121,10 @@ class WritingAgents:
 
     @AGENTS[AgentName.PLANNER].defn
     async def planner(self, request: AgentRequest) -> AgentResult:
-        """The outline; the new plot loops it sets up are proposed to the project (`propose_plot_loops`)."""
-        return await propose_plot_loops(self._reader, request, await self._answer(AgentName.PLANNER, request))
+        """The outline; the new plot loops it sets up are proposed to the project (`propose_plot_loops`), and the
+        offline outline's text then says which of them the project or a pending proposal had already (`filed`)."""
+        result = await propose_plot_loops(self._reader, request, await self._answer(AgentName.PLANNER, request))
+        return filed(result, written_in_english(request.text)) if result.offline else result
 
     @AGENTS[AgentName.CONSISTENCY].defn
     async def consistency(self, request: AgentRequest) -> AgentResult:
@@ -140,9 +143,9 @@ class WritingAgents:
             raise permanent(ErrorCode.AGENT_FAILED, f"{agent} 收到了给 {request.agent} 的请求")
         context, source = await self._context(request)
         chapters = await self._reader.chapters(request.owner, request.project_id)
-        if agent is AgentName.CONSISTENCY and not context.characters:
-            # the cast is the material under check, not retrieved context: its table row preprocesses RAG and
-            # preflight only (seed 002), so the agent reads the characters itself
+        if agent in (AgentName.CONSISTENCY, AgentName.PLANNER) and not context.characters:
+            # the cast is the material under check (consistency) or who the outline's sections are about (planner),
+            # yet their plans preprocess no character states (seed 002's table), so the agent reads them itself
             characters = await self._reader.characters(request.owner, request.project_id)
             states = await asyncio.to_thread(character_states, characters, chapters)
             context = context.model_copy(update={"characters": states})

@@ -13,6 +13,8 @@ ProposalKind = Literal["world_note", "character", "relationship", "plot_loop"]
 ProposalStatus = Literal["pending", "accepted", "rejected"]
 ItemOrigin = Literal["writer", "accepted"]
 """Where a project's item came from: written by the writer, or an agent's proposal the writer accepted."""
+PROPOSAL_ID_PREFIX = "prop_"
+"""How a proposal's id starts (a project's items start with their table's prefix: `note_`, `char_`, ...)."""
 
 
 class Proposal(CamelModel):

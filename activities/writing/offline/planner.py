@@ -1,7 +1,9 @@
 """The offline PlannerAgent: three to five outline sections that start after the furthest chapter the context
-shows (or at chapter 1), with every open plot loop assigned to one of them; MANAGE_PLOTLOOP adds the loops'
-states and ANALYZE_PACING a note on the chapters' lengths. Its first section sets up one new plot loop (a secret
-its lead keeps), which the run proposes to the project.
+shows (or at chapter 1), about the project's living characters (the most mentioned lead; the dead are only
+remembered, in the first section's old clues) and places, "主人公" only when it has none, with every open plot loop
+assigned to one of them; MANAGE_PLOTLOOP adds the loops' states and ANALYZE_PACING a note on the chapters' lengths.
+Its first section sets up one new plot loop (a secret its lead keeps; unless the project has it already), which the
+run proposes to the project; the text's last line says what that filing found (`filed`).
 
 The text renders each section as `第N章《title》：summary`, the line the offline writer reads back when it
 writes a section of a chain's outline. In English when the request is (`planner_en`: `Chapter N "title": summary`).
@@ -16,11 +18,14 @@ from activities.writing.offline.planner_en import (
     DEFAULT_LEAD,
     DEFAULT_OTHER,
     DEFAULT_PLACE,
+    PAST_EN,
     advancing_en,
+    loop_note_en,
     loop_states_en,
     outline_en,
     pacing_en,
     pacing_unknown_en,
+    past_en,
     secret_en,
     section_title_en,
 )
@@ -28,6 +33,7 @@ from models.writing.agents import AgentResult, OutlineSection, ProposedPlotLoop
 from models.writing.context import PlotLoopState
 from models.writing.intents import WritingIntent
 from models.writing.projects import MAX_NAME
+from models.writing.proposals import PROPOSAL_ID_PREFIX
 
 LABEL = offline_label("大纲")
 MIN_SECTIONS = 3
@@ -36,7 +42,7 @@ LONG_CHAPTER_RATIO = 1.5
 SHORT_CHAPTER_RATIO = 0.5
 
 _BEATS = (
-    ("暗流", "{lead}在{place}察觉异样，旧日的线索重新浮现"),
+    ("暗流", "{lead}在{place}察觉异样，{past}重新浮现"),
     ("交锋", "{lead}与{other}正面相对，双方的立场第一次摆上台面"),
     ("失守", "计划出了岔子，{lead}付出代价，局势急转直下"),
     ("破局", "{lead}找到破局之法，{other}的选择成为关键"),
@@ -76,6 +82,14 @@ def _pacing(grounding: Grounding) -> list[str]:
     return ["节奏观察：项目里还没有章节，暂无篇幅可比。"]
 
 
+def _past(grounding: Grounding) -> str:
+    """What surfaces again in the first section: old clues, to the death of the project's first dead character."""
+    dead = grounding.dead_names
+    if grounding.english:
+        return past_en(dead[0]) if dead else PAST_EN
+    return f"与{dead[0]}之死有关的旧线索" if dead else "旧日的线索"
+
+
 def _loop_states(loops: list[PlotLoopState]) -> list[str]:
     if not loops:
         return ["伏笔状态：项目里还没有记录伏笔。"]
@@ -96,13 +110,14 @@ def plan(grounding: Grounding) -> AgentResult:
     count = min(max(len(loops), MIN_SECTIONS), MAX_SECTIONS)
     cast = [c.name for c in grounding.cast(3)] or [DEFAULT_LEAD if english else "主人公"]
     places = grounding.places() or [DEFAULT_PLACE if english else "故事的中心"]
+    past = _past(grounding)
     sections = []
     for index, (beat, summary) in enumerate(_beats(count, BEATS_EN if english else _BEATS)):
         assigned = [loop for number, loop in enumerate(loops) if number % count == index]
         lead = cast[index % len(cast)]
         other = cast[(index + 1) % len(cast)] if len(cast) > 1 else DEFAULT_OTHER if english else "对手"
         anchor = assigned[0].title if assigned else places[index % len(places)]
-        text = summary.format(lead=lead, other=other, place=places[index % len(places)])
+        text = summary.format(lead=lead, other=other, place=places[index % len(places)], past=past)
         if english:
             title, text = section_title_en(anchor, beat), text + advancing_en(assigned)
         else:
@@ -115,8 +130,10 @@ def plan(grounding: Grounding) -> AgentResult:
         )
 
     secret = _secret(grounding, cast[0], start)
-    sections[0].plot_loops.append(secret.title)
-    sections[0].summary += f'; plants a new thread "{secret.title}"' if english else f"；埋下新伏笔「{secret.title}」"
+    if secret.title not in {loop.title for loop in grounding.context.plot_loops}:  # else planted already
+        first = sections[0]
+        first.plot_loops.append(secret.title)
+        first.summary += f'; plants a new thread "{secret.title}"' if english else f"；埋下新伏笔「{secret.title}」"
 
     intent = grounding.request.intent.intent
     if english:
@@ -136,12 +153,33 @@ def plan(grounding: Grounding) -> AgentResult:
         lines += _pacing(grounding)
     if english:
         lines += drawn_from(grounding)
-        lines.append(f'New plot loop (the writer accepts or rejects it): "{secret.title}": {secret.description}')
     else:
         sources = grounding.source_titles()
         lines += [f"参考：{'、'.join(sources)}"] if sources else []
-        lines.append(f"新伏笔（待作者确认）：「{secret.title}」——{secret.description}")
+    lines.append(_loop_note(secret, english))
     return grounding.answer("\n".join(lines), sections=sections, plot_loops=[secret])
+
+
+def _loop_note(loop: ProposedPlotLoop, english: bool) -> str:
+    """The outline's last line, on the new plot loop it plants: new (the writer accepts or rejects it), or, once
+    filed, already proposed or already in the project when the filing found one of that title."""
+    if english:
+        return loop_note_en(loop)
+    if loop.existing_id is None:
+        return f"新伏笔（待作者确认）：「{loop.title}」——{loop.description}"
+    if loop.existing_id.startswith(PROPOSAL_ID_PREFIX):
+        return f"伏笔「{loop.title}」已经提出过，正等作者确认，这次不再重复提出。"
+    return f"伏笔「{loop.title}」项目里已有，这次不再重复提出。"
+
+
+def filed(result: AgentResult, english: bool) -> AgentResult:
+    """The offline outline once `propose_plot_loops` filed its new plot loop: its last line says what the filing
+    found (the outline is written before it is filed, so it first says every loop is new)."""
+    text = result.text
+    for loop in result.plot_loops:
+        planned = _loop_note(loop.model_copy(update={"proposal_id": None, "existing_id": None}), english)
+        text = text.replace(planned, _loop_note(loop, english))
+    return result.model_copy(update={"text": text})
 
 
 def _secret(grounding: Grounding, lead: str, start: int) -> ProposedPlotLoop:

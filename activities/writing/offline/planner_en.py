@@ -3,13 +3,14 @@ and pacing note as `planner`, rendered in English; each section as `Chapter N "t
 
 from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.grounding_en import counted, joined, offline_label_en, topic_en
-from models.writing.agents import OutlineSection
+from models.writing.agents import OutlineSection, ProposedPlotLoop
 from models.writing.context import PlotLoopState
+from models.writing.proposals import PROPOSAL_ID_PREFIX
 
 LABEL = offline_label_en("outline")
 
 BEATS_EN = (
-    ("Undercurrents", "{lead} senses something wrong at {place}; old clues surface again"),
+    ("Undercurrents", "{lead} senses something wrong at {place}; {past} surface again"),
     ("Clash", "{lead} and {other} meet head-on, and where each stands is out in the open for the first time"),
     ("The Plan Fails", "the plan goes wrong, {lead} pays for it, and everything turns for the worse"),
     ("Breaking Through", "{lead} finds a way out, and {other}'s choice decides it"),
@@ -19,6 +20,12 @@ BEATS_EN = (
 DEFAULT_LEAD = "the protagonist"
 DEFAULT_OTHER = "the opponent"
 DEFAULT_PLACE = "the heart of the story"
+PAST_EN = "old clues"
+"""What surfaces again in the first section when the project has no dead to remember (`past_en`)."""
+
+
+def past_en(dead: str) -> str:
+    return f"old clues to {dead}'s death"
 
 
 def section_title_en(anchor: str, beat: str) -> str:
@@ -33,6 +40,15 @@ def secret_en(lead: str, start: int) -> tuple[str, str]:
     """The title and description of the new plot loop an outline plants: what its lead is hiding."""
     title = f"What {lead} is hiding"
     return title, f"Planted in chapter {start}: {lead} keeps something from the people around them, revealed later."
+
+
+def loop_note_en(loop: ProposedPlotLoop) -> str:
+    """The outline's line on the new plot loop it plants, as filed (`planner._loop_note`)."""
+    if loop.existing_id is None:
+        return f'New plot loop (the writer accepts or rejects it): "{loop.title}": {loop.description}'
+    if loop.existing_id.startswith(PROPOSAL_ID_PREFIX):
+        return f'Plot loop "{loop.title}" is already proposed and waits for the writer, so it is not proposed again.'
+    return f'Plot loop "{loop.title}" is already in the project, so it is not proposed again.'
 
 
 def outline_en(grounding: Grounding, last: int | None, sections: list[OutlineSection], loops: int) -> list[str]:
