@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
     from models.writing.plans import AGENT_LABELS
     from models.writing.prompts import base_prompt
+    from models.writing.run_messages import SkillMessages
     from models.writing.skills import enhanced_system_prompt, select_skills
 
 
@@ -49,11 +50,14 @@ class Agents:
         choices = select_skills(request.task_text(), context, agent)
         skills = [choice.skill for choice in choices]
         names = [skill.name for skill in skills]
+        english = request.english()
         if skills:
-            reasons = "；".join(f"{choice.skill.name}（{choice.reason}）" for choice in choices)
-            request.thought(node, f"注入技能：{reasons}", skills=names)
+            reasons = SkillMessages.REASON_SEPARATOR.say(english).join(
+                SkillMessages.REASON.say(english, name=choice.skill.name, reason=choice.reason) for choice in choices
+            )
+            request.thought(node, SkillMessages.INJECTED.say(english, reasons=reasons), skills=names)
         else:
-            request.thought(node, "没有适用的技能，使用 Agent 基础能力", skills=[])
+            request.thought(node, SkillMessages.NONE.say(english), skills=[])
         system = enhanced_system_prompt(base_prompt(agent, intent.intent), skills)
         request.state.skills = names
         request.state.enhanced_system_prompt = system

@@ -38,8 +38,8 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.errors import WritingErrorCode
     from models.writing.events import ChainSummary, IntentRecognized
     from models.writing.intents import PHASE_OF_INTENT, IntentResult
-    from models.writing.language import written_in_english
     from models.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS
+    from models.writing.run_messages import ChainMessages
 
 
 class Chains:
@@ -71,10 +71,13 @@ class Chains:
         chain = request.chain()
         index = len(chain.steps)
         agent = plan.agents[index]
-        before = AGENT_LABELS[plan.agents[index - 1]] if index else "开始"
+        english = request.english()
+        before = AGENT_LABELS[plan.agents[index - 1]] if index else ChainMessages.START.say(english)
         request.thought(
             CHAIN_STEP,
-            f"链式执行：{before} → {AGENT_LABELS[agent]}（第 {index + 1}/{len(plan.agents)} 步）",
+            ChainMessages.STEP.say(
+                english, before=before, agent=AGENT_LABELS[agent], step=index + 1, steps=len(plan.agents)
+            ),
             transition=(before, AGENT_LABELS[agent]),
         )
         try:
@@ -84,7 +87,9 @@ class Chains:
             return request.run.fail_with(
                 ErrorInfo(
                     code=failed.error.code if gone else WritingErrorCode.CHAIN_STEP_FAILED,
-                    message=f"链式步骤 {index + 1}（{AGENT_LABELS[agent]}）失败，链已中止：{failed.error.message}",
+                    message=ChainMessages.STEP_FAILED.say(
+                        english, step=index + 1, agent=AGENT_LABELS[agent], cause=failed.error.message
+                    ),
                     node=CHAIN_STEP,
                 )
             )
@@ -95,7 +100,7 @@ class Chains:
     async def user_selection(self) -> str:
         request = self._request
         chain = request.chain()
-        english = written_in_english(request.request_text())
+        english = request.english()
         colon = ": " if english else "："
         offered = chain.steps[-1].options
         options = [InputOption(id=option.id, label=f"{option.title}{colon}{option.summary}") for option in offered]
@@ -116,7 +121,7 @@ class Chains:
             )
         chain.selection = answer.answer
         chosen = answer.option.label if answer.option else answer.answer
-        request.thought(USER_SELECTION, f"作者选择了：{chosen}")
+        request.thought(USER_SELECTION, ChainMessages.CHOSEN.say(english, chosen=chosen))
         return CHAIN_STEP
 
     async def chain_summary(self) -> str:
