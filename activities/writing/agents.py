@@ -46,7 +46,7 @@ from models.writing.agents import (
 from models.writing.context import ConsistencyIssue, PreprocessingContext, Severity, TextLocation
 from models.writing.errors import WritingErrorCode
 from models.writing.intents import WritingIntent
-from models.writing.language import has_cjk
+from models.writing.language import has_cjk, written_in_english
 from models.writing.nodes import AGENTS
 from models.writing.projects import Chapter
 from models.writing.prompts import base_prompt
@@ -206,7 +206,8 @@ class WritingAgents:
             update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
             return base.model_copy(update=update)
         if request.agent is AgentName.CONSISTENCY:
-            ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
+            english = written_in_english(request.text)
+            ruled = await asyncio.to_thread(check_chapters, chapters, context.characters, english)
             texts: list[str] = []
             located: list[ConsistencyIssue] = []
             listing = chapter_list([c for c in chapters if c.content.strip()], REVIEW_LIST_CHARS)

@@ -54,7 +54,7 @@ class ConsistencyChecker:
         if states is None:
             characters = await self._reader.characters(owner, project)
             states = await asyncio.to_thread(character_states, characters, chapters)
-        issues = await asyncio.to_thread(check_draft, request.text, states)
+        issues = await asyncio.to_thread(check_draft, request.text, states, request.english)
         review: list[ConsistencyIssue] | OutputValidationError | None = None
         if self._llm is not None and request.use_llm:
             review = await self._review(self._llm, request.text, states)

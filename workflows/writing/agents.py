@@ -21,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult, StreamTarget
     from models.writing.errors import WritingErrorCode
     from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
+    from models.writing.finding_messages import ISSUE_SUMMARY
     from models.writing.plans import AGENT_LABELS
     from models.writing.prompts import base_prompt
     from models.writing.run_messages import SkillMessages
@@ -127,7 +128,8 @@ class Agents:
         if result.agent is AgentName.CONSISTENCY:
             errors = sum(issue.severity == "error" for issue in result.issues)
             warnings = sum(issue.severity == "warning" for issue in result.issues)
-            summary = f"发现 {len(result.issues)} 处问题：{errors} 个错误，{warnings} 个警告"
+            counts = {"issues": len(result.issues), "errors": errors, "warnings": warnings}
+            summary = ISSUE_SUMMARY.say(self._request.english(), **counts)
             report = IssueReport(issues=result.issues, errors=errors, warnings=warnings, summary=summary)
             events.emit("issue_report", node, report)
         if result.characters:

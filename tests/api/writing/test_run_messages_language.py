@@ -21,6 +21,7 @@ REQUESTS = [
     ("write", "Write the next chapter where Mara finds the ledger", "check_result"),
     ("revise", "rewrite chapter 2", "check_result"),
     ("revise a chapter that does not exist", "rewrite chapter 5", "error"),
+    ("consistency check", "Check the chapters for contradictions", "issue_report"),
     ("outline", "Outline the next three chapters", "content"),
 ]
 
