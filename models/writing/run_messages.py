@@ -40,6 +40,17 @@ class RouterMessages:
     DEGRADED = Message("LLM 路由失败，改用关键词规则", "LLM routing failed; using the keyword rules instead")
 
 
+class AgentMessages:
+    """An agent's model that failed for the offline agent, and a turn the conversation memory could not keep."""
+
+    DEGRADED = Message(
+        "{agent} 的大模型调用失败，改用离线 Agent", "{agent}'s model call failed; the offline agent answers"
+    )
+    TURN_NOT_KEPT = Message(
+        "这一轮没能记入对话记忆：{cause}", "This turn could not be kept in the conversation memory: {cause}"
+    )
+
+
 class SkillMessages:
     """The agent's thought about the skills it was given."""
 
@@ -61,6 +72,17 @@ class ChainMessages:
         "Chain step {step} ({agent}) failed; the chain stopped: {cause}",
     )
     CHOSEN = Message("作者选择了：{chosen}", "The writer chose: {chosen}")
+    PAUSE_QUESTION = Message(
+        "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去",
+        "Choose a direction (answer with its id), or write your own idea, and I will carry on from it",
+    )
+    OPTION_COLON = Message("：", ": ")
+    """Between an option's title and its summary in the pause's labels."""
+    PAUSE_EXPIRED = Message(
+        "截止时间前没有收到选择，链已结束；带上 chain_summary 的 chainContext 重新发送即可继续",
+        "No choice arrived before the deadline, so the chain has ended; send the chainContext from chain_summary "
+        "again to continue it",
+    )
 
 
 class PostprocessingMessages:
@@ -128,6 +150,7 @@ class RelationshipMessages:
     ALREADY_THERE = Message(
         "；已有同样的待确认提议，未重复提交：{labels}", "; already proposed, not filed again: {labels}"
     )
+    UNKNOWN_ERROR = Message("未知错误", "unknown error")
 
 
 class RevisionMessages:

@@ -24,7 +24,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.finding_messages import ISSUE_SUMMARY
     from models.writing.plans import AGENT_LABELS
     from models.writing.prompts import base_prompt
-    from models.writing.run_messages import SkillMessages
+    from models.writing.run_messages import AgentMessages, SkillMessages
     from models.writing.skills import enhanced_system_prompt, select_skills
 
 
@@ -96,7 +96,7 @@ class Agents:
         run = self._request.run
         spec = nodes.AGENTS[agent_request.agent]
         label = AGENT_LABELS[agent_request.agent]
-        message = f"{label} 的大模型调用失败，改用离线 Agent"
+        message = AgentMessages.DEGRADED.say(self._request.english(), agent=label)
         return await run.call_with_degrade(
             spec,
             agent_request,

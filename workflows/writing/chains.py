@@ -23,14 +23,6 @@ from workflows.writing.agents import Agents
 from workflows.writing.graph import CHAIN_STEP, CHAIN_SUMMARY, ERROR_HANDLER, GRAPH, USER_SELECTION, route_in_chain
 from workflows.writing.request import WritingRequest
 
-PAUSE_QUESTION = "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去"
-PAUSE_QUESTION_EN = "Choose a direction (answer with its id), or write your own idea, and I will carry on from it"
-PAUSE_EXPIRED = "截止时间前没有收到选择，链已结束；带上 chain_summary 的 chainContext 重新发送即可继续"
-PAUSE_EXPIRED_EN = (
-    "No choice arrived before the deadline, so the chain has ended; send the chainContext from chain_summary "
-    "again to continue it"
-)
-
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.human_input import InputOption
@@ -101,12 +93,12 @@ class Chains:
         request = self._request
         chain = request.chain()
         english = request.english()
-        colon = ": " if english else "："
+        colon = ChainMessages.OPTION_COLON.say(english)
         offered = chain.steps[-1].options
         options = [InputOption(id=option.id, label=f"{option.title}{colon}{option.summary}") for option in offered]
         answer = await self._human.ask(
             USER_SELECTION,
-            PAUSE_QUESTION_EN if english else PAUSE_QUESTION,
+            ChainMessages.PAUSE_QUESTION.say(english),
             options,
             timeout=timedelta(seconds=request.input.input_timeout_seconds),
             allow_free_text=True,
@@ -115,7 +107,7 @@ class Chains:
             return request.run.fail_with(
                 ErrorInfo(
                     code=ErrorCode.INPUT_EXPIRED,
-                    message=PAUSE_EXPIRED_EN if english else PAUSE_EXPIRED,
+                    message=ChainMessages.PAUSE_EXPIRED.say(english),
                     node=USER_SELECTION,
                 )
             )

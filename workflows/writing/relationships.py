@@ -100,7 +100,8 @@ class RelationshipGraphWorkflow:
 
     async def _failed(self) -> str:
         """`relationship_update` says the update failed, then the `error` event (`GraphRun.report_error`)."""
-        message = self._state.error.message if self._state.error else "未知错误"
+        unknown = RelationshipMessages.UNKNOWN_ERROR.say(self._input.english)
+        message = self._state.error.message if self._state.error else unknown
         update = RelationshipUpdate(status="failed", run_id=workflow.info().workflow_id, message=message)
         self._events.emit("relationship_update", FAILED, update)
         await self._report(update)
