@@ -139,8 +139,8 @@ class RelationshipMessages:
     )
     PROPOSED = Message(
         "关系图提议（待作者确认）：新增 {added}，修改 {changed}，新角色 {characters}",
-        "Relationship proposals (for the writer to accept): {added} added, {changed} changed, "
-        "{characters} new characters",
+        "Relationship proposals (for the writer to accept): {added} added, {changed} changed; "
+        "new characters: {characters}",
     )
     UNKNOWN = Message(
         "；项目和设计里都没有的角色，关系未提议：{pairs}",
