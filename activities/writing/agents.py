@@ -209,7 +209,8 @@ class WritingAgents:
             update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
             return base.model_copy(update=update)
         if request.agent is AgentName.CONSISTENCY:
-            ruled = await asyncio.to_thread(check_chapters, chapters, context.characters)
+            english = written_in_english(request.text)
+            ruled = await asyncio.to_thread(check_chapters, chapters, context.characters, english)
             texts: list[str] = []
             located: list[ConsistencyIssue] = []
             listing = chapter_list([c for c in chapters if c.content.strip()], REVIEW_LIST_CHARS)

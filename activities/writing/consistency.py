@@ -39,7 +39,10 @@ from activities.writing.story_facts import (
     status_mentions,
 )
 from models.writing.context import CharacterState, ConsistencyIssue, TextLocation
+from models.writing.finding_messages import COLOURS_EN, FEATURES_EN
+from models.writing.finding_messages import ConsistencyMessages as Say
 from models.writing.projects import Chapter
+from models.writing.run_messages import Message, listed
 
 EXCERPT_RADIUS = 20
 ACT_WINDOW = 6
@@ -126,8 +129,8 @@ def _location(text: str, start: int, end: int, chapter: Chapter | None = None) -
     )
 
 
-def _where(chapter: Chapter | None) -> str:
-    return f"第{chapter.position}章" if chapter else "草稿"
+def _where(chapter: Chapter | None, english: bool) -> str:
+    return Say.CHAPTER.say(english, position=chapter.position) if chapter else Say.DRAFT.say(english)
 
 
 # dead_character_acts
@@ -149,21 +152,26 @@ def action_span(text: str, occurrence: NameOccurrence) -> tuple[int, int] | None
 
 
 def _acting_issue(
-    text: str, occurrences: Sequence[NameOccurrence], message: str, chapter: Chapter | None = None
+    text: str,
+    occurrences: Sequence[NameOccurrence],
+    message: Message,
+    english: bool,
+    chapter: Chapter | None = None,
+    **fields: object,
 ) -> list[ConsistencyIssue]:
     """One issue for a dead character's occurrences in a text: at the first that acts, with how many do."""
     spans = [span for span in (action_span(text, o) for o in occurrences) if span is not None]
     if not spans:
         return []
     (start, end), name = spans[0], occurrences[0].name
-    count = f"（共{len(spans)}处）" if len(spans) > 1 else ""
+    count = Say.MORE.say(english, count=len(spans)) if len(spans) > 1 else ""
     return [
         ConsistencyIssue(
             kind="dead_character_acts",
             severity="error",
-            message=message.format(name=name, span=text[start:end]) + count,
+            message=message.say(english, name=name, span=text[start:end], **fields) + count,
             location=_location(text, start, end, chapter),
-            suggestion=f"{name}已故：改成回忆、他人转述，或换一个在世的角色。",
+            suggestion=Say.DEAD_FIX.say(english, name=name),
         )
     ]
 
@@ -177,21 +185,21 @@ def _by_name(occurrences: Iterable[NameOccurrence], names: Iterable[str]) -> dic
     return grouped
 
 
-def _dead_characters_acting(text: str, characters: Sequence[CharacterState]) -> list[ConsistencyIssue]:
+def _dead_characters_acting(text: str, characters: Sequence[CharacterState], english: bool) -> list[ConsistencyIssue]:
     dead = [c.name for c in characters if c.status == DECEASED]
     grouped = _by_name(name_occurrences(text, [c.name for c in characters]), dead)
-    message = "{name}已故，草稿里却在说话或行动：“{span}”。"
-    return [issue for occurrences in grouped.values() for issue in _acting_issue(text, occurrences, message)]
+    message = Say.DEAD_IN_DRAFT
+    return [issue for occurrences in grouped.values() for issue in _acting_issue(text, occurrences, message, english)]
 
 
-def _acting_after_death(chapters: Sequence[Chapter], names: Sequence[str]) -> list[ConsistencyIssue]:
+def _acting_after_death(chapters: Sequence[Chapter], names: Sequence[str], english: bool) -> list[ConsistencyIssue]:
     died_in: dict[str, int] = {}
     issues = []
     for chapter in chapters:
         grouped = _by_name(name_occurrences(chapter.content, names), died_in)
         for name, occurrences in grouped.items():
-            message = f"{{name}}已在第{died_in[name]}章身故，第{chapter.position}章却在说话或行动：“{{span}}”。"
-            issues += _acting_issue(chapter.content, occurrences, message, chapter)
+            died = {"died": died_in[name], "position": chapter.position}
+            issues += _acting_issue(chapter.content, occurrences, Say.DEAD_IN_CHAPTER, english, chapter, **died)
         for mention in status_mentions(chapter.content, names):
             if mention.status == DECEASED:
                 died_in.setdefault(mention.name, chapter.position)
@@ -260,12 +268,14 @@ def name_variants(text: str, names: Sequence[str]) -> list[tuple[str, int, int, 
     return sorted(found.values(), key=lambda v: v[1])
 
 
-def _variant_issues(text: str, names: Sequence[str], chapter: Chapter | None = None) -> list[ConsistencyIssue]:
+def _variant_issues(
+    text: str, names: Sequence[str], english: bool, chapter: Chapter | None = None
+) -> list[ConsistencyIssue]:
     return [
         ConsistencyIssue(
             kind="name_variant",
             severity="warning",
-            message=f"{_where(chapter)}的“{spelling}”与角色名“{name}”只差一个字，可能是笔误。",
+            message=Say.VARIANT.say(english, where=_where(chapter, english), spelling=spelling, name=name),
             location=_location(text, start, end, chapter),
             suggestion=name,
         )
@@ -296,7 +306,7 @@ def introduced_names(text: str) -> list[tuple[str, int, int]]:
     return sorted(found, key=lambda f: f[1])
 
 
-def _unknown_names(text: str, names: Sequence[str]) -> list[ConsistencyIssue]:
+def _unknown_names(text: str, names: Sequence[str], english: bool) -> list[ConsistencyIssue]:
     terms = search_terms(names)
     variants = {v[0] for v in name_variants(text, names)}
     issues, seen = [], set()
@@ -309,9 +319,9 @@ def _unknown_names(text: str, names: Sequence[str]) -> list[ConsistencyIssue]:
             ConsistencyIssue(
                 kind="unknown_character",
                 severity="info",
-                message=f"草稿里出现了新名字“{name}”，不在角色表中。",
+                message=Say.UNKNOWN.say(english, name=name),
                 location=_location(text, start, end),
-                suggestion=f"若“{name}”是新角色，请把它加入角色表；否则检查是否写错了名字。",
+                suggestion=Say.UNKNOWN_FIX.say(english, name=name),
             )
         )
     return issues
@@ -329,7 +339,7 @@ def described_traits(description: str) -> dict[str, set[str]]:
     return traits
 
 
-def _trait_conflicts(chapter: Chapter, characters: Sequence[CharacterState]) -> list[ConsistencyIssue]:
+def _trait_conflicts(chapter: Chapter, characters: Sequence[CharacterState], english: bool) -> list[ConsistencyIssue]:
     text = chapter.content
     traits = {c.name: described_traits(c.description) for c in characters}
     occurrences = name_occurrences(text, [c.name for c in characters])
@@ -349,15 +359,22 @@ def _trait_conflicts(chapter: Chapter, characters: Sequence[CharacterState]) -> 
                 if not described or colour in described or key in seen:
                     continue
                 seen.add(key)
-                expected = "、".join(sorted(described))
+                named = {
+                    "expected": listed([COLOURS_EN[c] if english else c for c in sorted(described)], english),
+                    "feature": FEATURES_EN[feature] if english else feature,
+                }
+                found = {
+                    "position": chapter.position,
+                    "name": occurrence.name,
+                    "colour": COLOURS_EN[colour] if english else colour,
+                }
                 issues.append(
                     ConsistencyIssue(
                         kind="trait_conflict",
                         severity="warning",
-                        message=f"第{chapter.position}章写{occurrence.name}的{feature}是{colour}色，"
-                        f"角色设定是{expected}色。",
+                        message=Say.TRAIT.say(english, **found, **named),
                         location=_location(text, match.start(), match.end(), chapter),
-                        suggestion=f"{expected}色{feature}",
+                        suggestion=Say.TRAIT_FIX.say(english, **named),
                     )
                 )
     return issues
@@ -366,21 +383,28 @@ def _trait_conflicts(chapter: Chapter, characters: Sequence[CharacterState]) -> 
 # the checks
 
 
-def check_draft(text: str, characters: list[CharacterState]) -> list[ConsistencyIssue]:
-    """A generated draft against the characters' states: dead characters acting, name variants, new names."""
+def check_draft(text: str, characters: list[CharacterState], english: bool = False) -> list[ConsistencyIssue]:
+    """A generated draft against the characters' states: dead characters acting, name variants, new names; the
+    findings in English for a request written in English."""
     names = [c.name for c in characters]
-    issues = _dead_characters_acting(text, characters) + _variant_issues(text, names) + _unknown_names(text, names)
+    issues = _dead_characters_acting(text, characters, english) + _variant_issues(text, names, english)
+    issues += _unknown_names(text, names, english)
     return sorted(issues, key=_issue_order)
 
 
-def check_chapters(chapters: list[Chapter], characters: list[CharacterState]) -> list[ConsistencyIssue]:
+def check_chapters(
+    chapters: list[Chapter], characters: list[CharacterState], english: bool = False
+) -> list[ConsistencyIssue]:
     """A project's chapters against each other and the characters' descriptions: acting after death, name
-    variants, eye and hair colours that contradict the description; in chapter order."""
+    variants, eye and hair colours that contradict the description; in chapter order, in English for a request
+    written in English."""
     ordered = sorted(chapters, key=lambda c: c.position)
     names = [c.name for c in characters]
-    issues = _acting_after_death(ordered, names)
+    issues = _acting_after_death(ordered, names, english)
     for chapter in ordered:
-        issues += _variant_issues(chapter.content, names, chapter) + _trait_conflicts(chapter, characters)
+        issues += _variant_issues(chapter.content, names, english, chapter) + _trait_conflicts(
+            chapter, characters, english
+        )
     return sorted(issues, key=_issue_order)
 
 

@@ -19,6 +19,7 @@ from models.writing.context import CharacterState, ConsistencyIssue, Severity, T
 from models.writing.intents import WritingIntent
 from models.writing.nodes import CONSISTENCY_CHECK
 from models.writing.prompts import base_prompt
+from models.writing.run_messages import CheckSummaryMessages as Say
 
 MAX_REVIEW_ISSUES = 10
 
@@ -53,18 +54,18 @@ class ConsistencyChecker:
         if states is None:
             characters = await self._reader.characters(owner, project)
             states = await asyncio.to_thread(character_states, characters, chapters)
-        issues = await asyncio.to_thread(check_draft, request.text, states)
+        issues = await asyncio.to_thread(check_draft, request.text, states, request.english)
         review: list[ConsistencyIssue] | OutputValidationError | None = None
         if self._llm is not None and request.use_llm:
             review = await self._review(self._llm, request.text, states)
         if isinstance(review, list):
             issues += review
         errors = sum(issue.severity == "error" for issue in issues)
-        message = f"检查了 {len(states)} 个角色、{len(chapters)} 章：" + (
-            f"发现 {len(issues)} 处问题（{errors} 个错误）" if issues else "没有发现问题"
-        )
+        english = request.english
+        message = Say.CHECKED.say(english, characters=len(states), chapters=len(chapters))
+        message += Say.FOUND.say(english, issues=len(issues), errors=errors) if issues else Say.CLEAN.say(english)
         if isinstance(review, OutputValidationError):
-            message += f"；模型审阅的回答无法读取（{review}），只有规则检查的结果"
+            message += Say.REVIEW_UNREADABLE.say(english, error=review)
         return CheckResult(
             passed=errors == 0,
             issues=issues,

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from activities.writing.story_facts import name_occurrences
 from models.writing.context import ConsistencyIssue, TextLocation
+from models.writing.finding_messages import PreflightMessages as Say
 from models.writing.projects import Chapter, Character
 
 SHORT_CHAPTER_CHARS = 100
@@ -47,16 +48,16 @@ def _paragraphs(text: str) -> Iterator[tuple[int, int]]:
             yield start, start + len(stripped)
 
 
-def _length_issues(chapter: Chapter) -> list[ConsistencyIssue]:
+def _length_issues(chapter: Chapter, english: bool) -> list[ConsistencyIssue]:
     length = len(chapter.content.strip())
     if length == 0:
         return [
             ConsistencyIssue(
                 kind="empty_chapter",
                 severity="warning",
-                message=f"第{chapter.position}章《{chapter.title}》还没有正文。",
+                message=Say.EMPTY.say(english, position=chapter.position, title=chapter.title),
                 location=_location(chapter, 0, len(chapter.content)),
-                suggestion="补上正文，或删除这一章。",
+                suggestion=Say.EMPTY_FIX.say(english),
             )
         ]
     if length < SHORT_CHAPTER_CHARS:
@@ -64,14 +65,14 @@ def _length_issues(chapter: Chapter) -> list[ConsistencyIssue]:
             ConsistencyIssue(
                 kind="short_chapter",
                 severity="info",
-                message=f"第{chapter.position}章《{chapter.title}》只有{length}个字，可能还没写完。",
+                message=Say.SHORT.say(english, position=chapter.position, title=chapter.title, length=length),
                 location=_location(chapter, 0, len(chapter.content)),
             )
         ]
     return []
 
 
-def _duplicate_titles(chapters: list[Chapter]) -> list[ConsistencyIssue]:
+def _duplicate_titles(chapters: list[Chapter], english: bool) -> list[ConsistencyIssue]:
     first_with: dict[str, Chapter] = {}
     issues = []
     for chapter in chapters:
@@ -82,15 +83,17 @@ def _duplicate_titles(chapters: list[Chapter]) -> list[ConsistencyIssue]:
                 ConsistencyIssue(
                     kind="duplicate_title",
                     severity="warning",
-                    message=f"第{chapter.position}章与第{earlier.position}章同名：《{title}》。",
+                    message=Say.DUPLICATE_TITLE.say(
+                        english, position=chapter.position, earlier=earlier.position, title=title
+                    ),
                     location=_location(chapter, 0, 0),
-                    suggestion="给其中一章换个标题。",
+                    suggestion=Say.DUPLICATE_TITLE_FIX.say(english),
                 )
             )
     return issues
 
 
-def _repeated_passages(chapters: list[Chapter]) -> list[ConsistencyIssue]:
+def _repeated_passages(chapters: list[Chapter], english: bool) -> list[ConsistencyIssue]:
     first_at: dict[str, tuple[Chapter, int]] = {}
     issues = []
     for chapter in chapters:
@@ -100,42 +103,48 @@ def _repeated_passages(chapters: list[Chapter]) -> list[ConsistencyIssue]:
                 continue
             earlier = first_at.setdefault(paragraph, (chapter, start))
             if earlier != (chapter, start):
-                where = "本章" if earlier[0] is chapter else f"第{earlier[0].position}章"
+                where = (
+                    Say.SAME_CHAPTER.say(english)
+                    if earlier[0] is chapter
+                    else Say.OTHER_CHAPTER.say(english, position=earlier[0].position)
+                )
                 issues.append(
                     ConsistencyIssue(
                         kind="repeated_passage",
                         severity="warning",
-                        message=f"第{chapter.position}章有一段与{where}第{earlier[1]}字起的段落完全相同。",
+                        message=Say.REPEATED.say(english, position=chapter.position, where=where, start=earlier[1]),
                         location=_location(chapter, start, end),
-                        suggestion="删去重复的一段，或改写其中之一。",
+                        suggestion=Say.REPEATED_FIX.say(english),
                     )
                 )
     return issues
 
 
-def _chapters_without_characters(chapters: list[Chapter], names: list[str]) -> list[ConsistencyIssue]:
+def _chapters_without_characters(chapters: list[Chapter], names: list[str], english: bool) -> list[ConsistencyIssue]:
     return [
         ConsistencyIssue(
             kind="no_known_characters",
             severity="info",
-            message=f"第{chapter.position}章《{chapter.title}》没有提到角色表里的任何角色。",
+            message=Say.NO_CHARACTERS.say(english, position=chapter.position, title=chapter.title),
             location=_location(chapter, 0, 0),
-            suggestion="若本章有新角色，请把他们加入角色表。",
+            suggestion=Say.NO_CHARACTERS_FIX.say(english),
         )
         for chapter in chapters
         if names and chapter.content.strip() and not name_occurrences(chapter.content, names)
     ]
 
 
-def _unmentioned_characters(chapters: list[Chapter], characters: list[Character]) -> list[ConsistencyIssue]:
+def _unmentioned_characters(
+    chapters: list[Chapter], characters: list[Character], english: bool
+) -> list[ConsistencyIssue]:
     names = [c.name for c in characters]
     mentioned = {o.name for chapter in chapters for o in name_occurrences(chapter.content, names)}
     return [
         ConsistencyIssue(
             kind="unmentioned_character",
             severity="info",
-            message=f"角色“{c.name}”还没有在任何章节中出现。",
-            suggestion="安排他出场，或从角色表中移除。",
+            message=Say.UNMENTIONED.say(english, name=c.name),
+            suggestion=Say.UNMENTIONED_FIX.say(english),
         )
         for c in characters
         if c.name not in mentioned
@@ -147,10 +156,12 @@ def _chapter_order(issue: ConsistencyIssue) -> tuple[int, int]:
     return (location.chapter_position or 0, location.start) if location else (0, 0)
 
 
-def preflight(chapters: list[Chapter], characters: list[Character]) -> list[ConsistencyIssue]:
-    """Every preflight issue of a project (see the rules): the chapters' in chapter order, then the characters'."""
+def preflight(chapters: list[Chapter], characters: list[Character], english: bool = False) -> list[ConsistencyIssue]:
+    """Every preflight issue of a project (see the rules): the chapters' in chapter order, then the characters';
+    in English for a request written in English."""
     ordered = sorted(chapters, key=lambda c: c.position)
     names = [c.name for c in characters]
-    issues = [issue for chapter in ordered for issue in _length_issues(chapter)]
-    issues += _duplicate_titles(ordered) + _repeated_passages(ordered) + _chapters_without_characters(ordered, names)
-    return sorted(issues, key=_chapter_order) + _unmentioned_characters(ordered, characters)
+    issues = [issue for chapter in ordered for issue in _length_issues(chapter, english)]
+    issues += _duplicate_titles(ordered, english) + _repeated_passages(ordered, english)
+    issues += _chapters_without_characters(ordered, names, english)
+    return sorted(issues, key=_chapter_order) + _unmentioned_characters(ordered, characters, english)

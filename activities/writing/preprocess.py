@@ -29,6 +29,7 @@ from models.writing.context import (
     PreprocessRequest,
     StyleExcerpt,
 )
+from models.writing.language import written_in_english
 from models.writing.nodes import PREPROCESSING
 from stores.embedder import HashingEmbedder
 
@@ -120,7 +121,8 @@ class Preprocessor:
             self._reader.chapters(request.owner, request.project_id),
             self._reader.characters(request.owner, request.project_id),
         )
-        return PreprocessingContext(preflight=await asyncio.to_thread(preflight, chapters, characters))
+        english = written_in_english(request.text)
+        return PreprocessingContext(preflight=await asyncio.to_thread(preflight, chapters, characters, english))
 
     def _closest(self, query: str, texts: list[str]) -> list[int]:
         """Indexes of `texts`, closest to `query` first (cosine of the offline embedder)."""

@@ -6,9 +6,12 @@ fail with (CHAPTER_NOT_FOUND), never an invented chapter."""
 from dataclasses import dataclass
 
 from activities.writing.offline.grounding import offline_label
+from activities.writing.offline.grounding_en import offline_label_en
 from models.writing.agents import AgentResult
 from models.writing.intents import IntentResult
+from models.writing.language import written_in_english
 from models.writing.projects import Chapter
+from models.writing.run_messages import RevisionMessages as Say
 from models.writing.sessions import SessionTurn
 
 REVISION_CHARS = 12_000
@@ -25,12 +28,13 @@ class Target:
 
 def revision_target(text: str, intent: IntentResult, chapters: list[Chapter], turns: list[SessionTurn]) -> Target:
     """By number (第二章, 第12章, chapter 2), else by title (quoted, or named in the request), else the chapter the
-    conversation's last revision targeted, if it still exists."""
+    conversation's last revision targeted, if it still exists. Why there is none is said in the request's language."""
+    english = written_in_english(text)
     numbers = [int(e.text) for e in intent.entities if e.kind == "chapter" and e.text.isdigit()]
     if numbers:
         found = next((c for c in chapters if c.position == numbers[0]), None)
         if found is None:
-            return Target(None, f"第{numbers[0]}章不存在：项目现有 {len(chapters)} 章")
+            return Target(None, Say.NO_SUCH_NUMBER.say(english, number=numbers[0], count=len(chapters)))
         return Target(found)
     quoted = {e.text for e in intent.entities if e.kind in ("quoted", "named")}
     by_title = [c for c in chapters if c.title in quoted] or sorted(
@@ -39,12 +43,13 @@ def revision_target(text: str, intent: IntentResult, chapters: list[Chapter], tu
     if by_title:
         return Target(by_title[0])
     if quoted:
-        return Target(None, f"没有标题为《{'》《'.join(sorted(quoted))}》的章节")
+        titles = Say.TITLE_SEPARATOR.say(english).join(sorted(quoted))
+        return Target(None, Say.NO_SUCH_TITLE.say(english, titles=titles))
     last = next((t for t in reversed(turns) if t.target_chapter_id), None)
     previous = next((c for c in chapters if last and c.chapter_id == last.target_chapter_id), None)
     if previous is not None:
         return Target(previous)
-    return Target(None, "没有指明要改写哪一章：请写明章号（如“第二章”）或章节标题")
+    return Target(None, Say.NOT_NAMED.say(english))
 
 
 def with_target(result: AgentResult, chapter: Chapter) -> AgentResult:
@@ -72,11 +77,6 @@ def revision_section(chapter: Chapter) -> str:
 
 def offline_revision(chapter: Chapter, english: bool) -> str:
     """Without a model nothing is rewritten: the placeholder says so and carries the chapter as it is."""
-    if english:
-        note = (
-            f"{offline_label('改写')} Offline placeholder: no model is configured, so chapter {chapter.position} "
-            f"“{chapter.title}” was not rewritten; its current text follows unchanged."
-        )
-    else:
-        note = f"{offline_label('改写')}离线占位：第{chapter.position}章《{chapter.title}》没有被改写，以下是原文。"
-    return f"{note}\n\n{chapter.content}"
+    label = offline_label_en("revision") + " " if english else offline_label("改写")
+    note = Say.OFFLINE_NOTE.say(english, position=chapter.position, title=chapter.title)
+    return f"{label}{note}\n\n{chapter.content}"

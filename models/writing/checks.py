@@ -19,6 +19,8 @@ class ConsistencyCheckRequest(CamelModel):
     context: PreprocessingContext | None = None
     """The run's preprocessing context: the characters it found are checked against without asking the store."""
     use_llm: bool = True
+    english: bool = False
+    """Whether the request was written in English: the findings and the summary are then English too."""
 
 
 class CheckResult(CamelModel):

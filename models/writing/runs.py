@@ -84,6 +84,8 @@ class RelationshipRunInput(CamelModel):
 
     request: RelationshipUpdateRequest
     requested_by: str
+    english: bool = False
+    """Whether the scheduling request was written in English: the update's messages are then English too."""
 
 
 class RelationshipRunState(CamelModel):

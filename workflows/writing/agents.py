@@ -21,8 +21,10 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult, StreamTarget
     from models.writing.errors import WritingErrorCode
     from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
+    from models.writing.finding_messages import ISSUE_SUMMARY
     from models.writing.plans import AGENT_LABELS
     from models.writing.prompts import base_prompt
+    from models.writing.run_messages import AgentMessages, SkillMessages
     from models.writing.skills import enhanced_system_prompt, select_skills
 
 
@@ -49,11 +51,14 @@ class Agents:
         choices = select_skills(request.task_text(), context, agent)
         skills = [choice.skill for choice in choices]
         names = [skill.name for skill in skills]
+        english = request.english()
         if skills:
-            reasons = "；".join(f"{choice.skill.name}（{choice.reason}）" for choice in choices)
-            request.thought(node, f"注入技能：{reasons}", skills=names)
+            reasons = SkillMessages.REASON_SEPARATOR.say(english).join(
+                SkillMessages.REASON.say(english, name=choice.skill.name, reason=choice.reason) for choice in choices
+            )
+            request.thought(node, SkillMessages.INJECTED.say(english, reasons=reasons), skills=names)
         else:
-            request.thought(node, "没有适用的技能，使用 Agent 基础能力", skills=[])
+            request.thought(node, SkillMessages.NONE.say(english), skills=[])
         system = enhanced_system_prompt(base_prompt(agent, intent.intent), skills)
         request.state.skills = names
         request.state.enhanced_system_prompt = system
@@ -91,7 +96,7 @@ class Agents:
         run = self._request.run
         spec = nodes.AGENTS[agent_request.agent]
         label = AGENT_LABELS[agent_request.agent]
-        message = f"{label} 的大模型调用失败，改用离线 Agent"
+        message = AgentMessages.DEGRADED.say(self._request.english(), agent=label)
         return await run.call_with_degrade(
             spec,
             agent_request,
@@ -123,7 +128,8 @@ class Agents:
         if result.agent is AgentName.CONSISTENCY:
             errors = sum(issue.severity == "error" for issue in result.issues)
             warnings = sum(issue.severity == "warning" for issue in result.issues)
-            summary = f"发现 {len(result.issues)} 处问题：{errors} 个错误，{warnings} 个警告"
+            counts = {"issues": len(result.issues), "errors": errors, "warnings": warnings}
+            summary = ISSUE_SUMMARY.say(self._request.english(), **counts)
             report = IssueReport(issues=result.issues, errors=errors, warnings=warnings, summary=summary)
             events.emit("issue_report", node, report)
         if result.characters:

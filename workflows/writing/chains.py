@@ -23,14 +23,6 @@ from workflows.writing.agents import Agents
 from workflows.writing.graph import CHAIN_STEP, CHAIN_SUMMARY, ERROR_HANDLER, GRAPH, USER_SELECTION, route_in_chain
 from workflows.writing.request import WritingRequest
 
-PAUSE_QUESTION = "请选择一个方案（回答选项的 id），或直接写下你自己的想法，我会据此继续写下去"
-PAUSE_QUESTION_EN = "Choose a direction (answer with its id), or write your own idea, and I will carry on from it"
-PAUSE_EXPIRED = "截止时间前没有收到选择，链已结束；带上 chain_summary 的 chainContext 重新发送即可继续"
-PAUSE_EXPIRED_EN = (
-    "No choice arrived before the deadline, so the chain has ended; send the chainContext from chain_summary "
-    "again to continue it"
-)
-
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.human_input import InputOption
@@ -38,8 +30,8 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.errors import WritingErrorCode
     from models.writing.events import ChainSummary, IntentRecognized
     from models.writing.intents import PHASE_OF_INTENT, IntentResult
-    from models.writing.language import written_in_english
     from models.writing.plans import AGENT_LABELS, CHAIN_INTENT, PLANS
+    from models.writing.run_messages import ChainMessages
 
 
 class Chains:
@@ -71,10 +63,13 @@ class Chains:
         chain = request.chain()
         index = len(chain.steps)
         agent = plan.agents[index]
-        before = AGENT_LABELS[plan.agents[index - 1]] if index else "开始"
+        english = request.english()
+        before = AGENT_LABELS[plan.agents[index - 1]] if index else ChainMessages.START.say(english)
         request.thought(
             CHAIN_STEP,
-            f"链式执行：{before} → {AGENT_LABELS[agent]}（第 {index + 1}/{len(plan.agents)} 步）",
+            ChainMessages.STEP.say(
+                english, before=before, agent=AGENT_LABELS[agent], step=index + 1, steps=len(plan.agents)
+            ),
             transition=(before, AGENT_LABELS[agent]),
         )
         try:
@@ -84,7 +79,9 @@ class Chains:
             return request.run.fail_with(
                 ErrorInfo(
                     code=failed.error.code if gone else WritingErrorCode.CHAIN_STEP_FAILED,
-                    message=f"链式步骤 {index + 1}（{AGENT_LABELS[agent]}）失败，链已中止：{failed.error.message}",
+                    message=ChainMessages.STEP_FAILED.say(
+                        english, step=index + 1, agent=AGENT_LABELS[agent], cause=failed.error.message
+                    ),
                     node=CHAIN_STEP,
                 )
             )
@@ -95,13 +92,13 @@ class Chains:
     async def user_selection(self) -> str:
         request = self._request
         chain = request.chain()
-        english = written_in_english(request.request_text())
-        colon = ": " if english else "："
+        english = request.english()
+        colon = ChainMessages.OPTION_COLON.say(english)
         offered = chain.steps[-1].options
         options = [InputOption(id=option.id, label=f"{option.title}{colon}{option.summary}") for option in offered]
         answer = await self._human.ask(
             USER_SELECTION,
-            PAUSE_QUESTION_EN if english else PAUSE_QUESTION,
+            ChainMessages.PAUSE_QUESTION.say(english),
             options,
             timeout=timedelta(seconds=request.input.input_timeout_seconds),
             allow_free_text=True,
@@ -110,13 +107,13 @@ class Chains:
             return request.run.fail_with(
                 ErrorInfo(
                     code=ErrorCode.INPUT_EXPIRED,
-                    message=PAUSE_EXPIRED_EN if english else PAUSE_EXPIRED,
+                    message=ChainMessages.PAUSE_EXPIRED.say(english),
                     node=USER_SELECTION,
                 )
             )
         chain.selection = answer.answer
         chosen = answer.option.label if answer.option else answer.answer
-        request.thought(USER_SELECTION, f"作者选择了：{chosen}")
+        request.thought(USER_SELECTION, ChainMessages.CHOSEN.say(english, chosen=chosen))
         return CHAIN_STEP
 
     async def chain_summary(self) -> str:

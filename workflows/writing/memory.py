@@ -12,6 +12,7 @@ from workflows.writing.request import WritingRequest
 
 with workflow.unsafe.imports_passed_through():
     from models.writing import nodes
+    from models.writing.run_messages import AgentMessages
     from models.writing.sessions import TurnIn
 
 PATCH = "writing-session-turns"
@@ -54,4 +55,5 @@ class SessionMemory:
         try:
             await request.run.call(nodes.RECORD_TURN, turn, policies.WRITING_POSTPROCESS, summary="record the turn")
         except NodeFailed as err:
-            request.thought(request.run.node, f"这一轮没能记入对话记忆：{err.cause}", level="warning")
+            message = AgentMessages.TURN_NOT_KEPT.say(request.english(), cause=err.cause)
+            request.thought(request.run.node, message, level="warning")

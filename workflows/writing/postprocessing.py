@@ -32,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.events import KnowledgeUpdate, ProcessingCheck, RelationshipUpdate
     from models.writing.nodes import KnowledgeUpdateRequest, RelationshipUpdateRequest
     from models.writing.plans import PostProcessing
+    from models.writing.run_messages import PostprocessingMessages as Say
     from models.writing.runs import RelationshipRunInput
 
 RULES_AFTER_FAILED_REVIEW = "writing-check-rules-after-failed-review"
@@ -82,26 +83,29 @@ class Postprocessing:
     def _starting(self, check: str, message: str) -> None:
         self._request.events.emit("processing_check", POSTPROCESSING, ProcessingCheck(checks=[check], message=message))
 
+    def _english(self) -> bool:
+        return self._request.english()
+
     async def _check_consistency(self) -> None:
         """Req 3.4–3.5: the draft is checked before `done`; a check that cannot run says so and the run ends."""
         request = self._request
         result = self._answer()
-        self._starting("consistency", "正在进行一致性检查（人物状态、人名、设定）...")
+        self._starting("consistency", Say.CONSISTENCY_STARTED.say(self._english()))
         check_request = ConsistencyCheckRequest(
             owner=request.input.owner,
             project_id=request.input.project_id,
             text=result.text,
             context=request.state.preprocessing_context,
             use_llm=request.input.llm_configured,
+            english=self._english(),
         )
         try:
             check = await request.run.call(
                 nodes.CONSISTENCY_CHECK, check_request, policies.WRITING_CHECK, summary="check the draft's consistency"
             )
             if check.degraded:
-                request.reported(
-                    POSTPROCESSING, WritingErrorCode.CHECK_FAILED, "模型审阅未能读取，只有规则检查的结果", check.message
-                )
+                unreadable = Say.REVIEW_UNREADABLE.say(self._english())
+                request.reported(POSTPROCESSING, WritingErrorCode.CHECK_FAILED, unreadable, check.message)
         except NodeFailed as err:
             check = await self._check_after_failure(check_request, err)
         request.state.check_result = check
@@ -111,7 +115,7 @@ class Postprocessing:
         """The rules alone when the model's review was what failed; nothing checked when they fail too."""
         request = self._request
         if check_request.use_llm and workflow.patched(RULES_AFTER_FAILED_REVIEW):
-            request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, "模型审阅失败，只有规则检查的结果")
+            request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, Say.REVIEW_FAILED.say(self._english()))
             rules = check_request.model_copy(update={"use_llm": False})
             try:
                 found = await request.run.call(
@@ -123,8 +127,9 @@ class Postprocessing:
                 return found.model_copy(update={"degraded": True})
             except NodeFailed as again:
                 err = again
-        request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, "一致性检查失败，草稿未经检查")
-        return CheckResult(passed=True, degraded=True, message="一致性检查未能完成，草稿未经检查")
+        english = self._english()
+        request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, Say.CHECK_FAILED.say(english))
+        return CheckResult(passed=True, degraded=True, message=Say.CHECK_NOT_DONE.say(english))
 
     async def _schedule_relationship_update(self) -> CheckResult:
         """Req 4.3–4.4: the relationship graph is updated by a run of its own, which outlives this request; the
@@ -133,12 +138,11 @@ class Postprocessing:
         result = self._answer()
         waits = workflow.patched(RELATIONSHIPS_IN_REQUEST_STREAM)
         wait = int(RELATIONSHIP_WAIT.total_seconds())
-        self._starting(
-            "relationships",
-            f"关系图更新在自己的运行中进行，本次回答最多等它 {wait} 秒"
-            if waits
-            else "关系图更新已在后台开始（不阻塞本次回答）",
+        english = self._english()
+        starting = (
+            Say.RELATIONSHIPS_WAITING.say(english, wait=wait) if waits else Say.RELATIONSHIPS_BACKGROUND.say(english)
         )
+        self._starting("relationships", starting)
         child_id = _relationship_run_id()
         attributes = [SearchAttributePair(OWNER, request.input.owner)]
         if request.input.session_id is not None:
@@ -152,7 +156,7 @@ class Postprocessing:
         )
         await workflow.start_child_workflow(
             RelationshipGraphWorkflow.run,
-            RelationshipRunInput(request=update_request, requested_by=workflow.info().workflow_id),
+            RelationshipRunInput(request=update_request, requested_by=workflow.info().workflow_id, english=english),
             id=child_id,
             parent_close_policy=ParentClosePolicy.ABANDON,
             search_attributes=TypedSearchAttributes(attributes),
@@ -166,7 +170,7 @@ class Postprocessing:
             status="scheduled",
             run_id=child_id,
             added=result.relationships,
-            message=f"关系图更新在 {child_id} 中进行，完成后在它的事件流里发出 relationship_update",
+            message=Say.RELATIONSHIPS_SCHEDULED.say(english, run_id=child_id),
         )
         request.events.emit("relationship_update", POSTPROCESSING, update)
         return CheckResult(check="relationships", passed=True, message=update.message)
@@ -189,25 +193,22 @@ class Postprocessing:
         request.events.emit("relationship_update", POSTPROCESSING, update)
         if update.status != "failed":
             return CheckResult(check="relationships", passed=True, message=update.message)
-        request.reported(
-            POSTPROCESSING,
-            WritingErrorCode.RELATIONSHIP_UPDATE_FAILED,
-            "关系图更新失败",
-            f"关系图更新失败：{update.message}",
-        )
-        return CheckResult(
-            check="relationships", passed=False, degraded=True, message=f"关系图更新失败：{update.message}"
-        )
+        english = self._english()
+        failed = Say.RELATIONSHIPS_FAILED_BECAUSE.say(english, cause=update.message)
+        code = WritingErrorCode.RELATIONSHIP_UPDATE_FAILED
+        request.reported(POSTPROCESSING, code, Say.RELATIONSHIPS_FAILED.say(english), failed)
+        return CheckResult(check="relationships", passed=False, degraded=True, message=failed)
 
     async def _update_knowledge(self) -> CheckResult:
         """The setting becomes a proposed world note (the project and its index get it once the writer accepts it)."""
         request = self._request
         result = self._answer()
-        self._starting("knowledge", "正在把设定提交为待确认的提议（作者采纳后才写入项目知识库）...")
+        english = self._english()
+        self._starting("knowledge", Say.KNOWLEDGE_STARTED.say(english))
         note = KnowledgeUpdateRequest(
             owner=request.input.owner,
             project_id=request.input.project_id,
-            title=f"设定：{request.input.text[:40]}",
+            title=Say.KNOWLEDGE_TITLE.say(english, request=request.input.text[:40]),
             content=result.text,
         )
         try:
@@ -215,8 +216,9 @@ class Postprocessing:
                 nodes.UPDATE_KNOWLEDGE, note, policies.WRITING_POSTPROCESS, summary="save the setting"
             )
         except NodeFailed as err:
-            request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, "设定未能提交为提议")
-            return CheckResult(check="knowledge", passed=False, degraded=True, message="设定未能提交为提议")
+            failed = Say.KNOWLEDGE_FAILED.say(english)
+            request.degraded(POSTPROCESSING, err, WritingErrorCode.KNOWLEDGE_UPDATE_FAILED, failed)
+            return CheckResult(check="knowledge", passed=False, degraded=True, message=failed)
         update = KnowledgeUpdate(
             note_id=saved.note_id,
             proposal_id=saved.proposal_id,
@@ -226,10 +228,14 @@ class Postprocessing:
         )
         request.events.emit("knowledge_update", POSTPROCESSING, update)
         if saved.already_there is not None:
-            where = "提议" if saved.already_there.existing_id.startswith("prop_") else "世界设定"
-            message = f"项目已有同样的{where}（{saved.already_there.existing_id}），这次的设定未重复提交"
-            return CheckResult(check="knowledge", passed=True, message=message)
-        return CheckResult(check="knowledge", passed=True, message=f"设定已提交为待确认的提议：{saved.title}")
+            existing = saved.already_there.existing_id
+            where = (Say.WHERE_PROPOSAL if existing.startswith("prop_") else Say.WHERE_WORLD_NOTE).say(english)
+            return CheckResult(
+                check="knowledge",
+                passed=True,
+                message=Say.KNOWLEDGE_ALREADY_THERE.say(english, where=where, id=existing),
+            )
+        return CheckResult(check="knowledge", passed=True, message=Say.KNOWLEDGE_FILED.say(english, title=saved.title))
 
 
 def _relationship_run_id() -> str:

@@ -19,6 +19,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.context import PreprocessingContext, PreprocessingTask, PreprocessPart, PreprocessRequest
     from models.writing.errors import WritingErrorCode
     from models.writing.events import PreprocessingStarted, TaskTiming
+    from models.writing.run_messages import PreprocessingMessages, listed
 
 
 class Preprocessing:
@@ -30,11 +31,12 @@ class Preprocessing:
     async def preprocessing(self) -> str:
         request = self._request
         plan = request.plan()
-        names = "、".join(task.value for task in plan.tasks)
+        english = request.english()
+        names = listed([task.value for task in plan.tasks], english)
         started = PreprocessingStarted(
             workflow=plan.kind,
             tasks=list(plan.tasks),
-            message=f"并行预处理：{names}（{len(plan.tasks)} 个任务同时开始）",
+            message=PreprocessingMessages.STARTED.say(english, names=names, count=len(plan.tasks)),
         )
         request.events.emit("workflow_preprocessing", PREPROCESSING, started)
         task_request = PreprocessRequest(
@@ -65,9 +67,10 @@ class Preprocessing:
                 summary=f"preprocess: {task.value}",
             )
         except NodeFailed as err:
-            warning = f"{task.value} 失败：{err.cause}"[:300]
+            english = self._request.english()
+            warning = PreprocessingMessages.TASK_WARNING.say(english, task=task.value, cause=err.cause)[:300]
             self._timing(TaskTiming(task=task, status="failed", warning=warning))
-            message = f"预处理任务 {task.value} 失败，继续使用其余上下文"
+            message = PreprocessingMessages.TASK_FAILED.say(english, task=task.value)
             self._request.degraded(PREPROCESSING, err, WritingErrorCode.PREPROCESSING_TASK_FAILED, message)
             return None
         self._timing(

@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.errors import WritingErrorCode
     from models.writing.events import RELATIONSHIP_SIGNAL, WRITING_EVENTS, RelationshipUpdate
     from models.writing.nodes import RelationshipUpdateResult
+    from models.writing.run_messages import RelationshipMessages, listed
     from models.writing.runs import RelationshipRunInput, RelationshipRunState, WritingMetadata
 
 UPDATE = "update_relationships"
@@ -91,7 +92,7 @@ class RelationshipGraphWorkflow:
             unknown=result.unknown,
             already_there=result.already_there,
             total=result.total,
-            message=_message(result),
+            message=_message(result, self._input.english),
         )
         self._events.emit("relationship_update", UPDATE, update)
         await self._report(update)
@@ -99,7 +100,8 @@ class RelationshipGraphWorkflow:
 
     async def _failed(self) -> str:
         """`relationship_update` says the update failed, then the `error` event (`GraphRun.report_error`)."""
-        message = self._state.error.message if self._state.error else "未知错误"
+        unknown = RelationshipMessages.UNKNOWN_ERROR.say(self._input.english)
+        message = self._state.error.message if self._state.error else unknown
         update = RelationshipUpdate(status="failed", run_id=workflow.info().workflow_id, message=message)
         self._events.emit("relationship_update", FAILED, update)
         await self._report(update)
@@ -117,18 +119,18 @@ class RelationshipGraphWorkflow:
             workflow.logger.info("the request %s no longer waits: %s", self._input.requested_by, err)
 
 
-def _message(result: RelationshipUpdateResult) -> str:
+def _message(result: RelationshipUpdateResult, english: bool) -> str:
     """What the update proposed, for the writer; a run recorded before proposals existed said what it wrote."""
+    counts = {"added": len(result.added), "changed": len(result.changed)}
     if not (result.changes or result.characters or result.unknown or result.already_there):
-        return f"关系图已更新：新增 {len(result.added)}，修改 {len(result.changed)}，共 {result.total} 条"
-    message = (
-        f"关系图提议（待作者确认）：新增 {len(result.added)}，修改 {len(result.changed)}，"
-        f"新角色 {len(result.characters)}"
-    )
+        return RelationshipMessages.UPDATED.say(english, total=result.total, **counts)
+    message = RelationshipMessages.PROPOSED.say(english, characters=len(result.characters), **counts)
     if result.unknown:
-        names = "、".join(f"{edge.source}—{edge.target}" for edge in result.unknown)
-        message += f"；项目和设计里都没有的角色，关系未提议：{names}"
+        pairs = [
+            RelationshipMessages.PAIR.say(english, source=edge.source, target=edge.target) for edge in result.unknown
+        ]
+        message += RelationshipMessages.UNKNOWN.say(english, pairs=listed(pairs, english))
     if result.already_there:
-        labels = "、".join(already.label for already in result.already_there)
-        message += f"；已有同样的待确认提议，未重复提交：{labels}"
+        labels = listed([already.label for already in result.already_there], english)
+        message += RelationshipMessages.ALREADY_THERE.say(english, labels=labels)
     return message

@@ -19,6 +19,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.agents import ChainContext
     from models.writing.events import WritingThought
     from models.writing.intents import WORKFLOW_FOR_INTENT, IntentResult
+    from models.writing.language import written_in_english
     from models.writing.plans import PLANS, WorkflowPlan
     from models.writing.runs import WritingRunInput, WritingState
 
@@ -60,6 +61,10 @@ class WritingRequest:
         chain = self.state.chain
         return chain.request if chain is not None and chain.request else self.input.text
 
+    def english(self) -> bool:
+        """Whether the run speaks English to the writer: the writer's request is written in English."""
+        return written_in_english(self.request_text())
+
     def task_text(self) -> str:
         """What retrieval and the skills work on: the request, with the writer's choice at the chain's pause and a
         continued chain's new words (each once)."""
@@ -69,7 +74,7 @@ class WritingRequest:
 
     def degraded(self, node: str, err: NodeFailed, code: StrEnum, message: str) -> None:
         """Req 1.5: a failed phase is reported as an `error` event, and the run goes on without it."""
-        self.reported(node, code, message, f"{message}：{err.cause}")
+        self.reported(node, code, message, f"{message}{': ' if self.english() else '：'}{err.cause}")
 
     def reported(self, node: str, code: StrEnum, message: str, detail: str) -> None:
         """What a phase could not do, as an `error` event (`detail`) and a warning thought (`message`)."""

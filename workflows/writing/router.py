@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
     from models.writing.errors import WritingErrorCode
     from models.writing.events import IntentRecognized
     from models.writing.nodes import RouteRequest
+    from models.writing.run_messages import RouterMessages
 
 
 class Router:
@@ -45,7 +46,7 @@ class Router:
             offline_options=policies.WRITING_ROUTER_RULES,
             offline_summary="route intent (rules)",
             degraded=lambda err: request.degraded(
-                ROUTER, err, WritingErrorCode.ROUTER_DEGRADED, "LLM 路由失败，改用关键词规则"
+                ROUTER, err, WritingErrorCode.ROUTER_DEGRADED, RouterMessages.DEGRADED.say(request.english())
             ),
             code=ErrorCode.ROUTER_FAILED,
         )

@@ -105,7 +105,10 @@ def sketch_en(
         + (f" Close to the {archetype_name_en(archetype)} archetype." if archetype else "")
     )
     return CharacterSketch(
-        name=name, role=ROLES[role], description=description, archetype=archetype.name if archetype else None
+        name=name,
+        role=ROLES[role],
+        description=description,
+        archetype=archetype_name_en(archetype) if archetype else None,
     )
 
 

@@ -72,7 +72,7 @@ def _report(chapters: int, characters: int, issues: list[ConsistencyIssue], coun
 
 def review(grounding: Grounding) -> AgentResult:
     """The offline consistency report (see the module)."""
-    issues = check_chapters(grounding.chapters, grounding.characters)
+    issues = check_chapters(grounding.chapters, grounding.characters, grounding.english)
     issues += [issue for issue in grounding.context.preflight if issue not in issues]
     counts = Counter(issue.severity for issue in issues)
     english = grounding.english

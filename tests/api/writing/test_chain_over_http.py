@@ -142,3 +142,5 @@ async def test_item_7_an_english_brainstorm_chain_offers_english_options_and_wri
     assert pause["allowFreeText"] is True
     for text in (by_agent["brainstorm"], by_agent["writer"], pause["prompt"], *(o["label"] for o in options)):
         assert not _CJK.search(text), text
+    chinese = [f"{e.event}: {e.data['data']}" for e in events if _CJK.search(str(e.data["data"]))]
+    assert not chinese, "the whole stream, the chain's thoughts and checks too, is English"

@@ -140,3 +140,33 @@ def test_edit_distance() -> None:
     assert edit_distance("Elena", "Elen") == 1
     assert edit_distance("Elena", "Elenna") == 1
     assert edit_distance("Elena", "Alina") == 2
+
+
+def test_an_english_requests_findings_are_english() -> None:
+    """Issue 28 item 7: for a request written in English every finding and suggestion is English."""
+    draft = '"Go," said Mara. Elana waved. A woman named Ash Grey smiled.'
+    chapters = [
+        make_chapter(1, "Harbor", "Mara Venn died that night."),
+        make_chapter(2, "Ledger", "Mara Venn walked in. Elena narrowed her brown eyes."),
+    ]
+
+    in_draft = check_draft(draft, CAST, english=True)
+    in_chapters = check_chapters(chapters, CAST, english=True)
+
+    said = {issue.kind: (issue.message, issue.suggestion) for issue in in_draft}
+    assert said["dead_character_acts"][0] == 'Mara Venn is dead, yet speaks or acts in the draft: "said Mara".'
+    assert said["unknown_character"][0] == 'The draft introduces a new name, "Ash Grey", not in the character list.'
+    assert said["name_variant"] == (
+        '"Elana" in the draft is one letter away from the character name "Elena": maybe a typo.',
+        "Elena",
+    )
+    across = {issue.kind: (issue.message, issue.suggestion) for issue in in_chapters}
+    assert across["dead_character_acts"][0] == (
+        'Mara Venn died in chapter 1, yet speaks or acts in chapter 2: "Mara Venn walked".'
+    )
+    assert across["trait_conflict"] == (
+        "Chapter 2 gives Elena brown eyes; the character's description says green.",
+        "green eyes",
+    )
+    found = in_draft + in_chapters
+    assert all(c.isascii() for issue in found for c in f"{issue.message}{issue.suggestion or ''}"), (said, across)

@@ -59,3 +59,28 @@ def test_characters_never_mentioned_and_chapters_without_characters() -> None:
     ]
     assert issues[0].location is not None and issues[0].location.chapter_position == 2
     assert ["沈青衣" in issues[1].message, "顾远" in issues[2].message] == [True, True]
+
+
+def test_an_english_requests_preflight_findings_are_english() -> None:
+    """Issue 28 item 7: every kind of preflight finding, message and suggestion, in English."""
+    paragraph = "Mara Vell walked into Greyhaven Docks after midnight, and the tide was already turning. " * 2
+    chapters = [
+        make_chapter(1, "Harbor", paragraph),
+        make_chapter(2, "Harbor", paragraph),
+        make_chapter(3, "Blank", " "),
+        make_chapter(4, "Brief", "Rain fell."),
+    ]
+    cast = [make_character("Mara"), make_character("Tom")]
+
+    issues = preflight(chapters, cast, english=True)
+
+    kinds = {issue.kind: issue.message for issue in issues}
+    assert kinds == {
+        "empty_chapter": "Chapter 3 (Blank) has no text yet.",
+        "short_chapter": "Chapter 4 (Brief) has only 10 characters; it may not be finished.",
+        "duplicate_title": "Chapters 1 and 2 share a title: Harbor.",
+        "repeated_passage": "A paragraph of chapter 2 repeats the one at character 0 of chapter 1 word for word.",
+        "no_known_characters": "Chapter 4 (Brief) mentions none of the characters in the character list.",
+        "unmentioned_character": "Tom does not appear in any chapter yet.",
+    }
+    assert all(issue.suggestion is None or issue.suggestion.isascii() for issue in issues)

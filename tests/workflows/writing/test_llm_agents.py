@@ -264,3 +264,22 @@ async def test_req_10_5_the_relationship_update_reads_the_designs_text_and_chara
     [updated] = [e.data for e in await llm_writing.events(child) if e.type == "relationship_update"]
     assert updated["added"][0]["description"] == "当年一起在码头长大"
     assert [(e["source"], e["target"]) for e in updated["unknown"]] == [("周野", "阿九")]
+
+
+async def test_an_english_requests_degraded_agent_and_router_are_reported_in_english(
+    llm_writing: WritingHarness, llm_project: str, loopback: Loopback
+) -> None:
+    """Issue 28 item 7: the `error` a failing model leaves, and the warning thought with it, are in the request's
+    language (codes unchanged)."""
+    refused = Fixture.json({"error": {"message": "bad model", "type": "invalid_request_error"}}, status=400)
+    loopback.queue(refused, refused)
+
+    outcome = await llm_writing.run(llm_project, "how are you today")  # no rule is sure of it: the model is asked
+
+    errors = [(e.data["code"], e.data["message"]) for e in outcome.of_type("error")]
+    assert [code for code, _ in errors] == ["ROUTER_DEGRADED", "AGENT_DEGRADED"], errors
+    assert errors[0][1].startswith("LLM routing failed; using the keyword rules instead: ")
+    assert errors[1][1].startswith("SimpleAgent's model call failed; the offline agent answers: ")
+    warnings = [e.data["message"] for e in outcome.of_type("thought_log") if e.data.get("level") == "warning"]
+    assert warnings == ["LLM routing failed; using the keyword rules instead", errors[1][1].split(": ")[0]]
+    assert outcome.result.status == "completed"
