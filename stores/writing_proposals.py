@@ -11,6 +11,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from models.writing.language import has_cjk
 from models.writing.proposals import PROPOSAL_ID_PREFIX, AlreadyThere, Proposal, ProposalKind, ProposalStatus
 
 SCHEMA = """
@@ -138,7 +139,8 @@ def _same(kind: ProposalKind, item: dict[str, str]) -> tuple[str, ...]:
 
 def _label(kind: ProposalKind, item: dict[str, str]) -> str:
     if kind == "relationship":
-        return f"{item['source']}—{item['target']}（{item['kind']}）"
+        pair, kind_name = f"{item['source']}—{item['target']}", item["kind"]
+        return f"{pair}（{kind_name}）" if has_cjk(kind_name) else f"{pair} ({kind_name})"
     return item["name"] if kind == "character" else item["title"]
 
 

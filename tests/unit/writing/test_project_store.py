@@ -295,3 +295,17 @@ def test_what_the_project_or_a_pending_proposal_says_already_is_not_proposed_aga
     assert [p.proposal_id for p in store.proposals(OWNER, project)] == [pending.proposal_id]
     retried = store.propose(OWNER, project, "run_a", "character", "苏念", {"name": "苏念", "description": "徒弟"})
     assert isinstance(retried, Proposal) and retried.proposal_id == pending.proposal_id, "a retry finds its own"
+
+
+def test_an_edge_already_pending_is_labelled_in_the_language_of_its_kind(store: ProjectStore) -> None:
+    project = new_project(store)
+    edges = [
+        {"source": "Jules Vale", "target": "Mara", "kind": "rival", "description": "an old debt"},
+        {"source": "林舟", "target": "苏念", "kind": "师徒", "description": "十年前收她为徒"},
+    ]
+    for n, edge in enumerate(edges):
+        store.propose(OWNER, project, "run_a", "relationship", f"edge {n}", edge)
+
+    again = [store.propose(OWNER, project, "run_b", "relationship", f"edge {n}", e) for n, e in enumerate(edges)]
+
+    assert [a.label for a in again if isinstance(a, AlreadyThere)] == ["Jules Vale—Mara (rival)", "林舟—苏念（师徒）"]
