@@ -1,7 +1,9 @@
 """The offline brief_compiler_agent: the `CreativeBrief` from the topic, the user's answers and the Supervisor's
 guidance. The platform comes from the run, else the answer to `brief.platform`, else the topic; when still unknown
 it asks once (while it may), otherwise assumes 小红书 and says so. Audience and tone come from keyword tables, the
-key messages from the topic's aspects, the focus areas, the guidance and free-text answers. Pure and deterministic."""
+key messages from the topic's aspects, the guidance and free-text answers, never from the Supervisor's focus areas
+(they name what to look at, "平台", "受众", not what to say). An English topic gets an English call to action and
+padding. Pure and deterministic."""
 
 import re
 
@@ -21,6 +23,8 @@ DEFAULT_PLATFORM: Platform = "xiaohongshu"
 MIN_MESSAGES, MAX_MESSAGES = 3, 5
 MESSAGE_CHARS = 60
 CORE_CHARS = 24
+CORE_CHARS_EN = 60
+"""An English topic is named whole up to this many characters (cut, it reads as nonsense: "pack light for a")."""
 
 _PLATFORM_NAMES: tuple[tuple[Platform, tuple[str, ...]], ...] = (
     ("xiaohongshu", ("小红书", "红书", "xiaohongshu", "rednote", "red note", "little red book", "xhs")),
@@ -49,6 +53,12 @@ TONES: dict[str, str] = {
     "weibo": "简洁有话题性",
     "wechat": "专业深入",
     "douyin": "口语有节奏",
+}
+CALLS_TO_ACTION_EN: dict[str, str] = {
+    "xiaohongshu": "Save this for later and tell me your own tips in the comments!",
+    "weibo": "Share it with a friend who needs it, and tell me what you think!",
+    "wechat": "If this helped, share it with someone who will find it useful.",
+    "douyin": "Follow for more practical tips!",
 }
 CALLS_TO_ACTION: dict[str, str] = {
     "xiaohongshu": "觉得有用就点赞收藏，评论区聊聊你的经验～",
@@ -129,16 +139,11 @@ def topic_aspects(topic: str) -> list[str]:
 
 
 def topic_core(topic: str) -> str:
-    """The topic's first aspect, short enough to name it in a sentence."""
+    """The topic's first aspect, short enough to name it in a sentence (an English one whole, else "this topic")."""
     aspects = topic_aspects(topic)
     first = _clean(aspects[0] if aspects else topic, 500)
-    if len(first) > CORE_CHARS and first.isascii():
-        words: list[str] = []
-        for word in first.split():
-            if len(" ".join([*words, word])) > CORE_CHARS:
-                break
-            words.append(word)
-        first = " ".join(words) or first
+    if is_english(first):
+        return first if len(first) <= CORE_CHARS_EN else "this topic"
     return clip(first, CORE_CHARS) or "这个话题"
 
 
@@ -168,14 +173,18 @@ def guidance_messages(guidance: str) -> list[str]:
     return messages[:2]
 
 
-def _padding(core: str, audience: str) -> list[str]:
+def is_english(text: str) -> bool:
+    """Whether a topic is English (ASCII with letters): its post is written in English."""
+    return text.isascii() and any(character.isalpha() for character in text)
+
+
+def _padding(core: str, audience: str, english: bool) -> list[str]:
+    """Angles on the topic for a brief with too few messages; only the first names the topic, so the headings do
+    not all echo it."""
+    if english:
+        return ["Why it is worth doing", "The steps that work", "Mistakes to avoid", "What changed for me"]
     reader = "读者" if audience == DEFAULT_AUDIENCE else audience
-    return [
-        f"为什么{core}值得关注",
-        f"{core}的关键方法与步骤",
-        f"{reader}最容易踩的坑与建议",
-        f"{core}的真实体验与效果",
-    ]
+    return [f"为什么{core}值得关注", "关键方法与步骤", f"{reader}最容易踩的坑", "真实体验与效果"]
 
 
 def _resolve_platform(request: AgentRequest) -> tuple[Platform | None, str]:
@@ -196,12 +205,6 @@ def _key_messages(request: AgentRequest, audience: str) -> list[str]:
     core = topic_core(topic)
     aspects = topic_aspects(topic)
     general: list[str] = aspects[:3] if len(aspects) > 1 else []
-    for focus in request.focus_areas:
-        focus = _clean(focus)
-        if not focus:
-            continue
-        short = len(focus) <= 6 and core.lower() not in focus.lower()
-        general.append(f"{core}的{focus}" if short else focus)
     reserved: list[str] = guidance_messages(request.guidance)
     reserved += [_clean(a.answer) for a in request.answers if a.key != PLATFORM_KEY and _clean(a.answer)]
 
@@ -215,7 +218,7 @@ def _key_messages(request: AgentRequest, audience: str) -> list[str]:
     reserved = unique(reserved)[:MAX_MESSAGES]
     general = [m for m in unique(general) if m.lower() not in (r.lower() for r in reserved)]
     messages = general[: MAX_MESSAGES - len(reserved)] + reserved
-    for pad in _padding(core, audience):
+    for pad in _padding(core, audience, is_english(topic)):
         if len(messages) >= MIN_MESSAGES:
             break
         if pad.lower() not in (m.lower() for m in messages):
@@ -244,7 +247,7 @@ def compile_brief(request: AgentRequest) -> AgentOutcome:
         audience=audience,
         tone=TONES[platform],
         key_messages=_key_messages(request, audience),
-        call_to_action=CALLS_TO_ACTION[platform],
+        call_to_action=(CALLS_TO_ACTION_EN if is_english(topic) else CALLS_TO_ACTION)[platform],
         assumptions=assumptions,
     )
     where = {"run": "", "answer": "（按你的回答）", "topic": "（从话题推断）"}.get(origin, "（默认）")

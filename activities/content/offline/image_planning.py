@@ -23,8 +23,6 @@ MAX_IMAGES_WITHOUT_LAYOUT = 3
 MAX_PROMPT = 800
 _TOPIC_CHARS = 200
 _POINT_CHARS = 120
-_GUIDANCE_CHARS = 120
-_FOCUS_AREAS = 4
 
 
 def plan_images(request: AgentRequest) -> AgentOutcome:
@@ -34,7 +32,6 @@ def plan_images(request: AgentRequest) -> AgentOutcome:
     blocks = {block.id: block for block in view.body_blocks}
     family, distance = _style(view.reference_analyses)
     width, height = _size(view)
-    extra = _extra(request)
     plans: list[ImagePlan] = []
     for index, (slot, block_id) in enumerate(_targets(view), start=1):
         plan_id = f"p{index}"
@@ -42,7 +39,7 @@ def plan_images(request: AgentRequest) -> AgentOutcome:
             ImagePlan(
                 plan_id=plan_id,
                 slot=slot,
-                prompt=_prompt(topic, blocks.get(block_id) if block_id else None, family, extra),
+                prompt=_prompt(topic, blocks.get(block_id) if block_id else None, family),
                 width=width,
                 height=height,
                 seed=_seed(topic, plan_id),
@@ -90,23 +87,11 @@ def _size(view: ContentView) -> tuple[int, int]:
     return SIZES.get(ratio, DEFAULT_SIZE)
 
 
-def _extra(request: AgentRequest) -> str:
-    """The Supervisor's guidance and focus areas, briefly, for every prompt."""
-    parts: list[str] = []
-    guidance = " ".join(request.guidance.split())
-    if guidance:
-        parts.append(f"要求：{guidance[:_GUIDANCE_CHARS]}")
-    focus = [area.strip() for area in request.focus_areas if area.strip()][:_FOCUS_AREAS]
-    if focus:
-        parts.append(f"重点：{'、'.join(focus)}")
-    return "；".join(parts)
-
-
-def _prompt(topic: str, block: BodyBlock | None, family: str | None, extra: str) -> str:
+def _prompt(topic: str, block: BodyBlock | None, family: str | None) -> str:
+    """What to draw, from the post only: the Supervisor's guidance and focus areas describe the work ("为每个图片位
+    写生成计划"), not the picture, and never reach an image model."""
     subject = f"{topic}，封面主视觉" if block is None else f"{topic}｜{block.heading}：{block.points[0][:_POINT_CHARS]}"
     prompt = subject if family is None else f"{subject}，{STYLE_WORDS[family]}风格"
-    if extra:
-        prompt = f"{prompt}；{extra}"
     return prompt[:MAX_PROMPT]
 
 

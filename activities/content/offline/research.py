@@ -1,12 +1,16 @@
 """The offline research loop's policy, one turn at a time: from the loop's conversation so far (assistant tool calls
 and the tool results `run_research_tool` returned) it decides the next turn: search the notes for the topic and the
 focus areas, then extract the facts of the best notes, then answer with `ResearchFindings` (the evidence, statistics
-first, and the body's outline: the brief's key messages with their most relevant facts). Without notes it answers
-at once from the brief. Pure and deterministic."""
+first, and the body's outline). The outline is built from the user's facts: one section per fact, headed by the
+fact itself (its claim without the source before a colon), the other facts in the section they share most words
+with, and a closing section that sums them up; only with fewer than two facts do the brief's key messages make
+sections. Without notes it answers at once from the brief. Pure and deterministic."""
 
 import json
+import re
 from typing import Any
 
+from activities.content.offline.brief import is_english
 from activities.content.offline.research_tools import (
     EXTRACT_FACTS,
     SEARCH_NOTES,
@@ -25,6 +29,15 @@ MAX_BLOCKS = 4
 MAX_POINTS = 4
 MAX_ITEMS = 40
 HEADING_CHARS = 30
+FACT_BLOCKS = 3
+"""At most this many sections are headed by a fact; the fourth sums them up."""
+SUMMARY_HEADING = {"zh": "划重点", "en": "Key takeaways"}
+_SOURCE = re.compile(r"^[^：:]*[\u4e00-\u9fff][^：:]*[：:]\s*")
+"""A Chinese claim's source before its colon ("营养师建议："); at most `SOURCE_CHARS` long."""
+SOURCE_CHARS = 16
+_NUMBER = re.compile(r"\d+(?:\.\d+)?\s?(?!年)(?:[%％‰]|[A-Za-z]{1,4}\b|[\u4e00-\u9fff]{1,2})")
+"""A number with its unit (`67%`, `400 毫克`); a year (`2025 年`) is not one of them."""
+_CLAUSES = re.compile(r"(?<=[，,；;])")
 
 
 def _key_messages(request: TurnRequest) -> list[str]:
@@ -100,31 +113,60 @@ def _extracted(request: TurnRequest) -> list[EvidenceItem]:
     return sorted(items, key=lambda item: item.kind != "statistic")
 
 
-def _outline(messages: list[str], facts: list[EvidenceItem]) -> list[BodyBlock]:
-    """b1..b4: one block per key message, its points the facts most relevant to it (each fact in one block only);
-    facts relevant to none go to the blocks with the fewest points (statistics) or without any (the rest)."""
-    messages = messages[:MAX_BLOCKS]
-    assigned: list[list[str]] = [[] for _ in messages]
-    unmatched: list[EvidenceItem] = []
-    for fact in facts:
-        scores = [overlap_score(message, fact.claim) for message in messages]
-        open_blocks = [i for i in range(len(messages)) if len(assigned[i]) < MAX_POINTS and scores[i] > 0]
+def headline(claim: str, limit: int = HEADING_CHARS) -> str:
+    """A fact as a section heading: the claim without the source before its colon ("2025 年职场调查：67% 的上班族…"
+    → "67% 的上班族…") and its final punctuation; a long one keeps its clauses up to the limit, the first with a
+    number included."""
+    text = claim.strip()
+    source = _SOURCE.match(text)
+    if source is not None and len(source.group().strip()) <= SOURCE_CHARS + 1 and len(text) > source.end() + 4:
+        text = text[source.end() :]
+    text = text.rstrip("。.！!？?；;，, ")
+    if len(text) <= limit:
+        return text
+    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    kept = ""
+    for clause in clauses:
+        if len(kept) + len(clause) > limit:
+            break
+        kept += clause
+    return clip(kept.rstrip("，,；; ") or text, limit)
+
+
+def _recap(claims: list[str], english: bool) -> str:
+    """The summary section's one sentence: the facts' numbers with their units, else their first words."""
+    numbers: list[str] = []
+    for claim in claims:
+        numbers += [n for n in _NUMBER.findall(claim) if n not in numbers]
+    if numbers:
+        listed = ", ".join(numbers) if english else "、".join(numbers)
+        return f"The numbers to remember: {listed}." if english else f"记住这几个数字：{listed}。"
+    heads = [clip(headline(claim), 12) for claim in claims]
+    return f"In short: {'; '.join(heads)}." if english else f"一句话：{'；'.join(heads)}。"
+
+
+def _outline(request: TurnRequest, messages: list[str], facts: list[EvidenceItem]) -> list[BodyBlock]:
+    """Up to three sections headed by the facts (the other facts joining the section they share most words with,
+    else the shortest), then a summary section of their numbers; with fewer than two facts, the key messages make
+    the other sections (b1..b4)."""
+    leading = facts[:FACT_BLOCKS]
+    blocks: list[tuple[str, list[str]]] = [(headline(fact.claim), [fact.claim]) for fact in leading]
+    for fact in facts[FACT_BLOCKS:]:
+        open_blocks = [i for i in range(len(blocks)) if len(blocks[i][1]) < MAX_POINTS]
         if open_blocks:
-            best = max(open_blocks, key=lambda i: (scores[i], -i))
-            assigned[best].append(fact.claim)
-        else:
-            unmatched.append(fact)
-    for fact in unmatched:
-        if fact.kind == "statistic":
-            candidates = [i for i in range(len(messages)) if len(assigned[i]) < MAX_POINTS]
-        else:
-            candidates = [i for i in range(len(messages)) if not assigned[i]]
-        if candidates:
-            assigned[min(candidates, key=lambda i: (len(assigned[i]), i))].append(fact.claim)
-    return [
-        BodyBlock(id=f"b{i + 1}", heading=clip(message, HEADING_CHARS), points=assigned[i] or [message])
-        for i, message in enumerate(messages)
-    ]
+            best = max(
+                open_blocks, key=lambda i: (overlap_score(" ".join(blocks[i][1]), fact.claim), -len(blocks[i][1]), -i)
+            )
+            blocks[best][1].append(fact.claim)
+    if len(blocks) >= 2:
+        english = is_english(_topic(request))
+        blocks.append((SUMMARY_HEADING["en" if english else "zh"], [_recap([f.claim for f in leading], english)]))
+    else:
+        for message in messages:
+            if len(blocks) >= MAX_BLOCKS:
+                break
+            blocks.append((clip(message, HEADING_CHARS), [message]))
+    return [BodyBlock(id=f"b{i + 1}", heading=heading, points=points) for i, (heading, points) in enumerate(blocks)]
 
 
 def _findings(request: TurnRequest, notes: list[str]) -> ResearchFindings:
@@ -132,7 +174,7 @@ def _findings(request: TurnRequest, notes: list[str]) -> ResearchFindings:
     facts = _extracted(request) if notes else []
     tips = [EvidenceItem(claim=clip(m, 400), source="brief", kind="tip") for m in messages[:MAX_ITEMS]]
     items = facts[: MAX_ITEMS - len(tips)] + tips
-    blocks = _outline(messages, facts)
+    blocks = _outline(request, messages, facts)
     statistics = sum(1 for item in facts if item.kind == "statistic")
     sources = len({item.source for item in facts})
     if not notes:

@@ -1,15 +1,25 @@
 """The offline writer_agent: the post's `GeneratedContent` for the brief's platform. One text block per body block
 (its points and the evidence that matches it, statistics verbatim so the numbers reach the body, other sentences
 kept short), an opening line and the brief's call to action, a title within the platform's limit and 3–5 hashtags
-(none for 公众号). The body is padded (unused evidence, then elaborations) or trimmed (whole sentences, the least
-important first) into the platform's length range, shorter or longer when the guidance asks. Pure and
-deterministic."""
+(none for 公众号). The body's first line says it is offline (【离线草稿·未接入大模型】, in English for an English
+topic, whose post is English throughout: its elaborations are skipped). The body is padded (unused evidence, then
+elaborations) or trimmed (whole sentences, the least important first) into the platform's length range, shorter
+or longer when the guidance asks. Pure and deterministic."""
 
 import re
 from dataclasses import dataclass, field
 
-from activities.content.offline.brief import CALLS_TO_ACTION, DEFAULT_AUDIENCE, topic_aspects, topic_core
+from activities.content.offline.brief import (
+    CALLS_TO_ACTION,
+    CALLS_TO_ACTION_EN,
+    DEFAULT_AUDIENCE,
+    is_english,
+    topic_aspects,
+    topic_core,
+)
 from activities.content.offline.research_tools import clip, has_statistic, overlap_score, split_sentences
+from activities.writing.offline.grounding import offline_label
+from activities.writing.offline.grounding_en import offline_label_en
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import (
     HASHTAG_PLATFORMS,
@@ -28,6 +38,8 @@ SENTENCE_CHARS = 35
 MAX_BLOCKS = 4
 MIN_HASHTAGS, MAX_HASHTAGS = 3, 5
 SHORTER_FACTOR, LONGER_FACTOR = 0.7, 1.4
+OFFLINE_LABEL, OFFLINE_LABEL_EN = offline_label("草稿"), offline_label_en("draft")
+"""The first line of every offline post, so it is never taken for a model's."""
 
 _SHORTER = re.compile(
     r"缩短|精简|简短|简洁|短一[点些]|删减|压缩|太长|shorter|shorten|concise|trim|too long", re.IGNORECASE
@@ -46,6 +58,7 @@ _GENERIC_TAGS: dict[str, tuple[str, ...]] = {
     "douyin": ("知识分享", "干货", "涨知识"),
     "wechat": (),
 }
+_GENERIC_TAGS_EN = ("Tips", "HowTo", "LifeHacks")
 
 _PER_BLOCK = (
     "关于{h}，有几点值得展开说说。",
@@ -190,8 +203,9 @@ def _point_sentences(point: str) -> list[_Sentence]:
 class _Draft:
     """The post being written: its sections and the lines around them, measured as the final body."""
 
-    def __init__(self, platform: str, opening: str, cta: str, sections: list[_Section]) -> None:
+    def __init__(self, platform: str, opening: str, cta: str, sections: list[_Section], english: bool) -> None:
         self.platform = platform
+        self.english = english
         self.opening = opening
         self.cta = cta
         self.sections = sections
@@ -202,6 +216,8 @@ class _Draft:
         if self.platform == "weibo":
             return f"【{heading}】"
         numeral = _NUMERALS[index] if index < len(_NUMERALS) else str(index + 1)
+        if self.english:
+            return f"{index + 1}. {heading}"
         if self.platform == "wechat":
             return f"{numeral}、{heading}"
         return f"第{numeral}，{heading}"
@@ -210,7 +226,7 @@ class _Draft:
         return _join([s.text for s in section.sentences])
 
     def body(self) -> str:
-        parts = [self.opening]
+        parts = [OFFLINE_LABEL_EN if self.english else OFFLINE_LABEL, self.opening]
         for index, section in enumerate(self.sections):
             text = self.text(section)
             line = self.heading_line(index, section.heading)
@@ -270,6 +286,8 @@ def _reader(brief: CreativeBrief) -> str:
 
 def _opening(brief: CreativeBrief, title: str, core: str, blocks: int) -> str:
     platform = brief.platform
+    if is_english(brief.topic):
+        return f"{core}: {blocks} points worth knowing." if blocks > 1 else f"{core}: what is worth knowing."
     points = f"{blocks}个要点" if blocks > 1 else "关键要点"
     if platform == "xiaohongshu":
         return f"✨关于{core}，我整理了{points}，建议先收藏！"
@@ -316,15 +334,15 @@ def _hashtags(brief: CreativeBrief) -> list[str]:
     if brief.platform not in HASHTAG_PLATFORMS:
         return []
     candidates = [*topic_aspects(brief.topic), topic_core(brief.topic)]
-    if brief.audience != DEFAULT_AUDIENCE:
+    if brief.audience != DEFAULT_AUDIENCE and not is_english(brief.topic):
         candidates.append(brief.audience)
-    candidates += [message for message in brief.key_messages if len(message) <= 8]
     tags: list[str] = []
     for candidate in candidates:
         tag = _tag(candidate)
         if tag and tag.lower() not in (t.lower() for t in tags) and len(tags) < MAX_HASHTAGS:
             tags.append(tag)
-    for generic in _GENERIC_TAGS[brief.platform]:
+    generics = _GENERIC_TAGS_EN if is_english(brief.topic) else _GENERIC_TAGS[brief.platform]
+    for generic in generics:
         if len(tags) >= MIN_HASHTAGS:
             break
         if generic not in tags:
@@ -333,11 +351,12 @@ def _hashtags(brief: CreativeBrief) -> list[str]:
 
 
 def _sections(
-    platform: str, blocks: list[BodyBlock], evidence: list[EvidenceItem]
+    platform: str, blocks: list[BodyBlock], evidence: list[EvidenceItem], english: bool
 ) -> tuple[list[_Section], list[EvidenceItem]]:
     """The blocks' sentences: their points and the evidence that matches them (unmatched statistics go to the block
-    with the fewest sentences); returns the evidence left for padding too."""
-    limit = HEADING_CHARS[platform]
+    with the fewest sentences); returns the evidence left for padding too. English headings may be twice as long
+    (a word is several characters)."""
+    limit = HEADING_CHARS[platform] * (2 if english else 1)
     sections = [
         _Section(id=block.id, heading=clip(block.heading.strip(), limit), topic=block.heading.strip())
         for block in blocks
@@ -410,16 +429,16 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     blocks = _outline(request, brief)
     core = topic_core(brief.topic)
     title = _title(brief, len(blocks))
-    sections, left = _sections(platform, blocks, evidence)
+    english = is_english(brief.topic)
+    sections, left = _sections(platform, blocks, evidence, english)
     for index, section in enumerate(sections):
         if not section.sentences:
-            template = _PER_BLOCK[index % len(_PER_BLOCK)]
+            template = "More on {h} below." if english else _PER_BLOCK[index % len(_PER_BLOCK)]
             text = template.format(h=section.topic, r=_reader(brief), c=core)
             section.sentences.append(_Sentence(_terminate(text), PRIORITY_POINT))
-    cta = brief.call_to_action or CALLS_TO_ACTION[platform]
-    draft = _Draft(
-        platform, _opening(brief, title, core, len(blocks)), f"💬{cta}" if platform == "xiaohongshu" else cta, sections
-    )
+    cta = brief.call_to_action or (CALLS_TO_ACTION_EN if english else CALLS_TO_ACTION)[platform]
+    opening = _opening(brief, title, core, len(blocks))
+    draft = _Draft(platform, opening, f"💬{cta}" if platform == "xiaohongshu" else cta, sections, english)
 
     previous = request.view.generated_content
     baseline = len(previous.body) if previous is not None and previous.body else draft.length()
@@ -435,6 +454,8 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
         for index, sentence in _padding(draft, brief, left, core):
             if draft.length() >= floor:
                 break
+            if english and sentence.priority == PRIORITY_PADDING:
+                continue
             if not draft.has(sentence.text):
                 sections[index].sentences.append(sentence)
     draft.trim_to(cap, floor=low)

@@ -122,7 +122,8 @@ def test_each_platform_has_its_own_call_to_action() -> None:
     assert len(ctas) == 4
 
 
-def test_key_messages_come_from_the_topic_aspects_the_focus_areas_and_the_guidance() -> None:
+def test_key_messages_come_from_the_topic_aspects_and_the_guidance_never_the_focus_areas() -> None:
+    # Was: a focus area became "<topic>的<area>" ("…的平台 / …的受众"), then a heading of the post (issue 29).
     req = request(
         "上班族午休健身：10分钟拉伸与饮食建议",
         platform="xiaohongshu",
@@ -134,14 +135,14 @@ def test_key_messages_come_from_the_topic_aspects_the_focus_areas_and_the_guidan
     assert "上班族午休健身" in messages
     assert "10分钟拉伸" in messages
     assert "性价比" in messages
-    assert any("可操作建议" in m for m in messages)
+    assert not any("可操作建议" in m for m in messages)
     assert not any("生成正文" in m or "brief" in m for m in messages)
 
 
 def test_a_single_aspect_topic_is_padded_to_three_key_messages() -> None:
     messages = brief_of(request("手冲咖啡", platform="weibo")).key_messages
     assert len(messages) == 3
-    assert all("手冲咖啡" in m or "读者" in m or "美食爱好者" in m for m in messages)
+    assert sum("手冲咖啡" in m for m in messages) == 1, "only one padded message names the topic"
     assert len(set(messages)) == 3
 
 
@@ -174,6 +175,7 @@ def test_an_english_topic_works() -> None:
     req = request("Morning coffee routine, budget tips and latte art", platform="wechat")
     brief = brief_of(req)
     assert brief.key_messages[:3] == ["Morning coffee routine", "budget tips", "latte art"]
+    assert brief.call_to_action.isascii()
     assert brief.audience == "美食爱好者"
 
 

@@ -116,13 +116,14 @@ def test_the_style_comes_from_the_measured_references() -> None:
     assert all(p.style == "watercolor" and "水彩" in p.prompt for p in watercolour)
 
 
-def test_guidance_and_focus_areas_are_appended() -> None:
+def test_the_supervisors_guidance_and_focus_areas_never_reach_a_prompt() -> None:
+    # Was: appended to every prompt ("要求：为每个图片位写生成计划…" reached the image models, issue 29).
     req = request(layout_spec=ALTERNATING).model_copy(
-        update={"guidance": "画面简洁、少文字", "focus_areas": ["留白", "暖色"]}
+        update={"guidance": "为每个图片位写生成计划，风格与参考图一致", "focus_areas": ["画面", "风格"]}
     )
     plans = plans_of(req)
-    assert all("画面简洁、少文字" in p.prompt and "留白、暖色" in p.prompt for p in plans)
-    assert all("画面简洁" not in p.prompt for p in plans_of(request(layout_spec=ALTERNATING)))
+    assert plans == plans_of(request(layout_spec=ALTERNATING))
+    assert not any("要求" in p.prompt or "生成计划" in p.prompt or "重点：" in p.prompt for p in plans)
 
 
 def test_plans_are_deterministic_and_seeds_differ_by_plan() -> None:

@@ -1,10 +1,10 @@
 """The offline research loop, driven turn by turn with the real tools' results fed back as the conversation:
-search first, then extract from the best notes, then findings (statistics first, the outline b1..b4); without
-notes, or without hits, it answers sooner."""
+search first, then extract from the best notes, then findings (statistics first, the outline b1..b4 headed by the
+facts); without notes, or without hits, it answers sooner."""
 
 import re
 
-from activities.content.offline.research import research_turn
+from activities.content.offline.research import headline, research_turn
 from activities.content.offline.research_tools import run_research_tool
 from llm.tools import ToolError
 from llm.types import Message, ToolCall, ToolResultPart
@@ -93,16 +93,24 @@ def test_findings_hold_the_facts_statistics_first_and_the_brief_as_tips() -> Non
     assert {tip.kind for tip in tips} == {"tip"}
 
 
-def test_the_outline_groups_the_key_messages_with_their_most_relevant_facts() -> None:
+def test_the_outline_is_headed_by_the_notes_facts_not_by_the_key_messages() -> None:
+    # Was: the key messages headed the sections. They are angles ("…的平台" when the Supervisor's focus areas made
+    # them), so the post's headings said nothing; the user's facts head them now (issue 29).
     _, findings = drive(NOTES)
     blocks = findings.body_blocks
-    assert [b.id for b in blocks] == ["b1", "b2", "b3"]
-    assert [b.heading for b in blocks] == BRIEF.key_messages
+    assert [b.id for b in blocks] == ["b1", "b2", "b3", "b4"]
+    assert not {b.heading for b in blocks} & set(BRIEF.key_messages)
     assert all(1 <= len(b.points) <= 4 and len(b.heading) <= 30 for b in blocks)
-    assert any("风味" in point for point in blocks[1].points)
-    every_point = [point for block in blocks for point in block.points]
-    assert any("15%" in point for point in every_point)
+    assert any("15%" in b.heading for b in blocks[:3]) and blocks[3].heading == "划重点"
+    assert "15%" in blocks[3].points[0] and "2023年" not in blocks[3].points[0]
+    every_point = [point for block in blocks[:3] for point in block.points]
+    assert any("风味" in point for point in every_point)
     assert len(every_point) == len(set(every_point))
+
+
+def test_a_fact_loses_its_source_in_the_heading() -> None:
+    assert headline("营养师建议：每天咖啡因不超过 400 毫克。") == "每天咖啡因不超过 400 毫克"
+    assert headline("Roll clothes: it saves space.") == "Roll clothes: it saves space"
 
 
 def test_the_summary_is_chinese_with_counts() -> None:
@@ -138,10 +146,11 @@ def test_failed_extractions_are_skipped() -> None:
     assert {item.source for item in findings.items} == {"brief"}
 
 
-def test_without_a_brief_the_topic_and_focus_areas_lead() -> None:
+def test_without_a_brief_the_topic_and_focus_areas_lead_the_search_and_the_facts_the_outline() -> None:
     turns, findings = drive(NOTES, brief=None, focus_areas=("咖啡提神",))
     assert [c.arguments["query"] for c in turns[0].tool_calls] == ["上班族的咖啡指南", "咖啡提神"]
-    assert [block.heading for block in findings.body_blocks] == ["咖啡提神"]
+    assert "咖啡提神" not in [block.heading for block in findings.body_blocks]
+    assert findings.body_blocks[0].heading == "上班族午休时间平均只有60分钟"
 
 
 def test_many_key_messages_make_at_most_four_blocks() -> None:
