@@ -1,7 +1,9 @@
 """The offline review_agent: the five quality scores (seed 001 质量回退逻辑) computed from what is really there —
 the evidence the body uses, the image slots that have a plan and a generated image whose prompt matches its block,
 the generated images' measured palettes against the references', sentence and paragraph lengths, and the
-platform's length, title and hashtag conventions — with a sentence per dimension saying what was measured.
+platform's length, title and hashtag conventions — with a sentence per dimension saying what was measured. Template
+filler lowers the information density and headings that repeat a stem or all echo the topic lower readability
+(`review_text`).
 Synchronous CPU work (it measures images); the activity reads the images from the blob store and calls it in a
 thread. The patch writes only `review_feedback` and `quality_scores`."""
 
@@ -10,6 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from activities.content.offline.brief import topic_core
+from activities.content.offline.review_text import FILLER_SHARE, check_headings, filler_share
 from imaging.measurements import measure_image, nearest_style, palette_distance
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import (
@@ -49,6 +53,8 @@ LONG_SENTENCE_SCORE = 0.3
 LONG_PARAGRAPH = 300
 """A paragraph (a line) longer than this many characters costs `LONG_PARAGRAPH_PENALTY`."""
 LONG_PARAGRAPH_PENALTY = 0.1
+POOR_HEADINGS_SCORE = 0.4
+"""Readability at most, when the headings repeat a stem or all echo the topic."""
 
 UNKNOWN_PLATFORM_LENGTH, UNKNOWN_PLATFORM_TITLE = (40, 6000), 64
 """The checks when neither the brief nor the run names a platform: a broad length range, no hashtags expected."""
@@ -93,9 +99,10 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
         for dimension in _TEXT_DIMENSIONS:
             measured[dimension] = _Measured(0.0, "没有正文可审核（文案尚未生成）")
     else:
-        measured[QualityDimension.INFO_DENSITY] = _info_density(content, evidence)
+        measured[QualityDimension.INFO_DENSITY] = _without_filler(_info_density(content, evidence), content.body)
         measured[QualityDimension.TEXT_IMAGE_ALIGNMENT] = _text_image_alignment(view, content, images)
-        measured[QualityDimension.READABILITY] = _readability(content.body)
+        topic = view.creative_brief.topic if view.creative_brief is not None else view.topic
+        measured[QualityDimension.READABILITY] = _with_headings(_readability(content.body), content, topic)
         measured[QualityDimension.PLATFORM_FIT] = _platform_fit(view, content)
     scores = QualityScores(
         info_density=measured[QualityDimension.INFO_DENSITY].score,
@@ -142,6 +149,26 @@ def _info_density(content: GeneratedContent, evidence: list[EvidenceItem]) -> _M
     if missing and len(used) < target:
         finding += "，未用到：" + "；".join(missing)
     return _Measured(_clamp(score), finding)
+
+
+def _without_filler(measured: _Measured, body: str) -> _Measured:
+    """Information density discounted by the share of template filler, when that share is over `FILLER_SHARE`."""
+    filler, sentences = filler_share(body)
+    if not sentences:
+        return measured
+    share = filler / sentences
+    finding = f"{measured.finding}；{filler}/{sentences} 句是模板套话"
+    if share <= FILLER_SHARE:
+        return _Measured(measured.score, finding)
+    return _Measured(_clamp(min(measured.score, 1 - share)), f"{finding}（超过 {FILLER_SHARE:.0%}）")
+
+
+def _with_headings(measured: _Measured, content: GeneratedContent, topic: str) -> _Measured:
+    """Readability capped at `POOR_HEADINGS_SCORE` when the headings repeat a stem or all echo the topic."""
+    problems = check_headings(content, topic_core(topic)).problems
+    if not problems:
+        return measured
+    return _Measured(min(measured.score, POOR_HEADINGS_SCORE), f"{measured.finding}；{'；'.join(problems)}")
 
 
 def _text_image_alignment(view: ContentView, content: GeneratedContent, images: dict[str, bytes]) -> _Measured:

@@ -102,6 +102,10 @@ _CLOSING = (
     "如果觉得有帮助，不妨先收藏，需要时再回来看看。",
 )
 
+EMPTY_SECTION_EN = "More on {h} below."
+FILLER_TEMPLATES = (*_PER_BLOCK, *_GENERIC, *_CLOSING, EMPTY_SECTION_EN)
+"""Every sentence template the writer may pad with: what the review counts as filler."""
+
 PRIORITY_PADDING, PRIORITY_EVIDENCE, PRIORITY_POINT, PRIORITY_STATISTIC = 0, 1, 2, 3
 
 
@@ -433,7 +437,7 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     sections, left = _sections(platform, blocks, evidence, english)
     for index, section in enumerate(sections):
         if not section.sentences:
-            template = "More on {h} below." if english else _PER_BLOCK[index % len(_PER_BLOCK)]
+            template = EMPTY_SECTION_EN if english else _PER_BLOCK[index % len(_PER_BLOCK)]
             text = template.format(h=section.topic, r=_reader(brief), c=core)
             section.sentences.append(_Sentence(_terminate(text), PRIORITY_POINT))
     cta = brief.call_to_action or (CALLS_TO_ACTION_EN if english else CALLS_TO_ACTION)[platform]

@@ -287,3 +287,34 @@ def test_nothing_to_review_without_generated_content(
     feedback = outcome.patch.review_feedback
     assert feedback is not None and not feedback.approved and "没有可审核的正文" in feedback.summary
     assert outcome.patch.written() == {"review_feedback", "quality_scores"}
+
+
+def test_a_post_of_repeated_headings_and_filler_is_not_approved_and_says_why(
+    images: dict[str, bytes], cyberpunk_references: list[ReferenceAnalysis]
+) -> None:
+    # Was: the offline post "打工人的咖啡续命指南的平台 / …的受众 / …的核心信息", each heading followed by template
+    # filler, scored 1.00 on all five dimensions and was approved (issue 29).
+    topic = "打工人的咖啡续命指南"
+    headings = [f"{topic}的平台", f"{topic}的受众", f"{topic}的核心信息"]
+    filler = (
+        "看似简单，细节里却有不少门道。每个人的情况不同，找到适合自己的方式最重要。多做比较、多看反馈，判断会更准确。"
+    )
+    blocks = [
+        ContentBlock(id=f"b{i + 1}", heading=h, text=f"关于{h}，有几点值得展开说说。{filler}")
+        for i, h in enumerate(headings)
+    ]
+    body = "\n".join(f"{block.heading}\n{block.text}" for block in blocks) + "\n#咖啡 #打工人 #职场"
+    bad = GeneratedContent(title="打工人的咖啡续命指南", body=body, blocks=blocks, hashtags=HASHTAGS)
+
+    brief = BRIEF.model_copy(update={"topic": topic})
+    outcome = review(images, cyberpunk_references, generated_content=bad, creative_brief=brief, topic=topic)
+
+    feedback = outcome.patch.review_feedback
+    assert feedback is not None and not feedback.approved
+    readability = feedback.findings[QualityDimension.READABILITY.value]
+    assert "重复同一词干" in readability and "每个小标题都在重复话题" in readability
+    assert "模板套话" in feedback.findings[QualityDimension.INFO_DENSITY.value]
+    scores = outcome.patch.quality_scores
+    assert scores is not None
+    assert scores.readability < QUALITY_THRESHOLD and scores.info_density < QUALITY_THRESHOLD
+    assert any("可读性" in issue for issue in feedback.issues) and any("信息密度" in issue for issue in feedback.issues)
