@@ -2,7 +2,10 @@
 
 It stands in for a text-to-image model so the whole agent runs offline. A picture is composed from a
 background gradient, a landscape band, soft bokeh and a central subject motif, in a palette picked from
-the style words of the prompt; `style_strength` (0..1) sets saturation and contrast, 0.5 being neutral.
+the style words of the prompt. A composition word in the prompt (`COMPOSITIONS`: 封面构图, 特写构图, 步骤构图,
+清单构图) changes the layout: a cover with a title band, a close-up of the subject, three steps in a row, or a
+checklist; a subject word picks the motif (a cat, a flower, a cup, a data chart, else a ringed planet).
+`style_strength` (0..1) sets saturation and contrast, 0.5 being neutral.
 Every random choice comes from a generator seeded with a SHA-256 of the prompt and the seed, so the same
 arguments always give byte-identical PNGs and a different seed gives a visibly different picture.
 """
@@ -35,6 +38,14 @@ STYLE_KEYWORDS: dict[str, tuple[str, ...]] = {
     "oil": ("oil", "oil painting", "油画"),
 }
 """Style families the renderer knows, each with the words (English or Chinese) that select it."""
+
+COMPOSITIONS: dict[str, tuple[str, ...]] = {
+    "cover": ("封面构图", "cover composition"),
+    "closeup": ("特写构图", "close-up composition"),
+    "steps": ("步骤构图", "step-by-step composition"),
+    "checklist": ("清单构图", "checklist composition"),
+}
+"""Layouts the renderer knows, each with the words (Chinese or English) that select it."""
 
 PNG_COMPRESS_LEVEL = 1
 """zlib level 1: several times faster than the default 6, for slightly larger files (measured: README, Performance)."""
@@ -106,10 +117,15 @@ def render_text_to_image(prompt: str, *, seed: int, width: int, height: int, sty
     rng = _rng(prompt, seed)
     palette = palette_for(prompt)
     family = style_family(prompt)
+    composition = composition_for(prompt)
     pixels = _gradient(width, height, palette, rng)
-    pixels = _landscape(pixels, palette, family, rng)
+    if composition not in ("closeup", "checklist"):
+        pixels = _landscape(pixels, palette, family, rng)
     pixels = _bokeh(pixels, palette, rng)
-    pixels = _subject(pixels, palette, prompt, rng)
+    if composition is None:
+        pixels = _subject(pixels, palette, prompt, rng)
+    else:
+        pixels = _composed(pixels, palette, prompt, composition)
     pixels = _vignette(pixels)
     pixels = _apply_style(pixels, style_strength)
     return _to_image(_grain(pixels, rng))
@@ -182,6 +198,15 @@ def style_family(text: str) -> str | None:
     for family, words in STYLE_KEYWORDS.items():
         if any(_mentions_word(word, lowered) for word in words):
             return family
+    return None
+
+
+def composition_for(text: str) -> str | None:
+    """The composition a text names (`COMPOSITIONS`), or None (the default: one central subject)."""
+    lowered = text.casefold()
+    for composition, words in COMPOSITIONS.items():
+        if any(_mentions_word(word, lowered) for word in words):
+            return composition
     return None
 
 
@@ -392,9 +417,29 @@ def _draw_planet(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> N
     draw.ellipse((cx - 1.1 * r, cy - 0.18 * r, cx + 1.1 * r, cy + 0.18 * r), outline=255, width=max(1, int(r * 0.06)))
 
 
+def _draw_cup(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A cup on its saucer, with its handle and a wisp of steam."""
+    draw.polygon([(cx - 0.55 * r, cy - 0.4 * r), (cx + 0.55 * r, cy - 0.4 * r), (cx + 0.4 * r, cy + 0.55 * r),
+                  (cx - 0.4 * r, cy + 0.55 * r)], fill=255)  # fmt: skip
+    draw.arc((cx + 0.35 * r, cy - 0.25 * r, cx + 0.9 * r, cy + 0.3 * r), 270, 90, fill=255, width=max(1, int(r * 0.1)))
+    draw.ellipse((cx - 0.85 * r, cy + 0.5 * r, cx + 0.85 * r, cy + 0.72 * r), fill=255)
+    for offset in (-0.2, 0.15):
+        draw.arc((cx + offset * r, cy - r, cx + (offset + 0.25) * r, cy - 0.5 * r), 90, 270, fill=255, width=2)
+
+
+def _draw_chart(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A bar chart on its axis: the subject of a statistic."""
+    draw.line((cx - 0.9 * r, cy + 0.7 * r, cx + 0.9 * r, cy + 0.7 * r), fill=255, width=max(1, int(r * 0.05)))
+    for index, share in enumerate((0.45, 0.8, 0.6, 1.3)):
+        left = cx - 0.8 * r + index * 0.42 * r
+        draw.rectangle((left, cy + 0.7 * r - share * r, left + 0.3 * r, cy + 0.7 * r), fill=255)
+
+
 _MOTIFS: tuple[tuple[tuple[str, ...], MotifDrawer], ...] = (
     (("cat", "kitten", "猫"), _draw_cat),
     (("flower", "rose", "blossom", "花"), _draw_flower),
+    (("数据图表", "data chart"), _draw_chart),
+    (("coffee", "cup", "mug", "咖啡", "杯"), _draw_cup),
 )
 
 
@@ -423,6 +468,40 @@ def _subject(pixels: Pixels, palette: Palette, prompt: str, rng: np.random.Gener
     coverage = np.asarray(shape, dtype=np.float32)[..., None] / 255
     shading = (0.75 + 0.5 * (1 - y))[..., None]
     return out * (1 - coverage) + _color(palette.subject) * shading * coverage
+
+
+def _composed(pixels: Pixels, palette: Palette, prompt: str, composition: str) -> Pixels:
+    """The subject placed by a named composition: a cover (large and central under a title band), a close-up
+    (filling the frame, off centre), steps (three small subjects joined by a line) or a checklist (ticked rows
+    beside a small subject)."""
+    height, width = pixels.shape[:2]
+    side = min(width, height)
+    canvas = Image.new("L", (width * _SUPERSAMPLE, height * _SUPERSAMPLE), 0)
+    draw = ImageDraw.Draw(canvas)
+    drawer = _motif_for(prompt)
+    s = _SUPERSAMPLE
+    if composition == "cover":
+        draw.rectangle((0, 0, width * s, int(height * 0.2) * s), fill=255)
+        drawer(draw, width * 0.5 * s, height * 0.6 * s, side * 0.36 * s)
+    elif composition == "closeup":
+        drawer(draw, width * 0.58 * s, height * 0.55 * s, side * 0.62 * s)
+    elif composition == "steps":
+        draw.line((width * 0.18 * s, height * 0.5 * s, width * 0.82 * s, height * 0.5 * s), fill=255, width=3 * s)
+        for x in (0.18, 0.5, 0.82):
+            drawer(draw, width * x * s, height * 0.45 * s, side * 0.13 * s)
+    else:
+        for row in range(4):
+            top = height * (0.2 + 0.17 * row) * s
+            draw.rectangle((width * 0.1 * s, top, width * 0.2 * s, top + height * 0.08 * s), outline=255, width=3 * s)
+            draw.rectangle(
+                (width * 0.27 * s, top + height * 0.02 * s, width * 0.6 * s, top + height * 0.06 * s), fill=255
+            )
+        drawer(draw, width * 0.8 * s, height * 0.3 * s, side * 0.14 * s)
+    shape = canvas.resize((width, height), Image.Resampling.BOX)
+    rim = shape.filter(ImageFilter.GaussianBlur(max(1.0, side * 0.015)))
+    out = _screen(pixels, np.asarray(rim, dtype=np.float32)[..., None] / 255 * _color(palette.glow) * 0.8)
+    coverage = np.asarray(shape, dtype=np.float32)[..., None] / 255
+    return out * (1 - coverage) + _color(palette.subject) * coverage
 
 
 def _vignette(pixels: Pixels) -> Pixels:

@@ -1,11 +1,16 @@
 """The offline image_planner_agent: one `ImagePlan` per image slot of the layout (or a cover and one per body
-block when there is no layout), each with a prompt from the topic and the block it illustrates, the renderer style
+block when there is no layout), each with a prompt from the topic and the block it illustrates, a composition by
+the slot's place (the cover; then a close-up, steps, another close-up...; the last body image a checklist summing up),
+a data chart as the subject of a block with numbers, the renderer style
 whose palette is nearest the reference images' measured palettes, a size from the layout's aspect ratio and a
 seed from a hash. Pure and deterministic: the same request always gives the same plans."""
 
 import hashlib
+import re
 
+from activities.content.offline.brief import is_english
 from imaging.measurements import STYLE_WORDS, nearest_style
+from imaging.rendering import COMPOSITIONS
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import BodyBlock, ImagePlan, ReferenceAnalysis
 
@@ -22,6 +27,9 @@ MAX_IMAGES_WITHOUT_LAYOUT = 3
 """Without a layout: the cover and the first body blocks, this many images in all."""
 MAX_PROMPT = 800
 _TOPIC_CHARS = 200
+_DIGIT = re.compile(r"\d")
+CHART_WORDS = ("数据图表", "data chart")
+"""The subject of an image whose block has numbers (the renderer draws a chart)."""
 _POINT_CHARS = 120
 
 
@@ -32,14 +40,18 @@ def plan_images(request: AgentRequest) -> AgentOutcome:
     blocks = {block.id: block for block in view.body_blocks}
     family, distance = _style(view.reference_analyses)
     width, height = _size(view)
+    targets = _targets(view)
+    compositions = _compositions([block_id for _, block_id in targets])
+    english = is_english(topic)
     plans: list[ImagePlan] = []
-    for index, (slot, block_id) in enumerate(_targets(view), start=1):
+    for index, (slot, block_id) in enumerate(targets, start=1):
         plan_id = f"p{index}"
+        block = blocks.get(block_id) if block_id else None
         plans.append(
             ImagePlan(
                 plan_id=plan_id,
                 slot=slot,
-                prompt=_prompt(topic, blocks.get(block_id) if block_id else None, family),
+                prompt=_prompt(topic, block, family, compositions[index - 1], english),
                 width=width,
                 height=height,
                 seed=_seed(topic, plan_id),
@@ -87,10 +99,28 @@ def _size(view: ContentView) -> tuple[int, int]:
     return SIZES.get(ratio, DEFAULT_SIZE)
 
 
-def _prompt(topic: str, block: BodyBlock | None, family: str | None) -> str:
+def _compositions(block_ids: list[str | None]) -> list[str]:
+    """Each image's composition: a cover for an image of no block, then the body images alternate close-up and
+    steps, the last of two or more a checklist (the summary)."""
+    body = [index for index, block_id in enumerate(block_ids) if block_id is not None]
+    compositions = ["cover"] * len(block_ids)
+    for order, index in enumerate(body):
+        last = len(body) >= 2 and order == len(body) - 1
+        compositions[index] = "checklist" if last else ("closeup", "steps")[order % 2]
+    return compositions
+
+
+def _prompt(topic: str, block: BodyBlock | None, family: str | None, composition: str, english: bool) -> str:
     """What to draw, from the post only: the Supervisor's guidance and focus areas describe the work ("为每个图片位
     写生成计划"), not the picture, and never reach an image model."""
-    subject = f"{topic}，封面主视觉" if block is None else f"{topic}｜{block.heading}：{block.points[0][:_POINT_CHARS]}"
+    word = COMPOSITIONS[composition][1 if english else 0]
+    if block is None:
+        subject = f"{topic}, {word}, key visual" if english else f"{topic}，{word}，封面主视觉"
+    else:
+        point = block.points[0][:_POINT_CHARS]
+        chart = CHART_WORDS[1 if english else 0] if _DIGIT.search(f"{block.heading}{point}") else ""
+        what = "，".join(part for part in (word, chart) if part)
+        subject = f"{topic}｜{what}｜{block.heading}：{point}"
     prompt = subject if family is None else f"{subject}，{STYLE_WORDS[family]}风格"
     return prompt[:MAX_PROMPT]
 

@@ -1,15 +1,24 @@
 """Issue 29's first "Done when" row, over HTTP and offline: the README's example (打工人的咖啡续命指南 on 小红书 with
 two notes) gives a post headed by the notes' facts, never by the Supervisor's focus areas, within 小红书's limits,
-saying it is offline, with image prompts free of process words; an English topic stays whole in an English post."""
+saying it is offline, with image prompts free of process words and four images that differ in what they show (their
+grayscale structure, not only their palette); an English topic stays whole in an English post."""
 
+import io
+import itertools
 import re
 from typing import Any
 
+import numpy as np
+from PIL import Image
+
+from imaging.rendering import composition_for
 from models.content.artifacts import BODY_LENGTH, TITLE_LIMIT
 from tests.api.conftest import Gateway
 from tests.api.content.test_content_runs import NOTES, TOPIC
 
 FOCUS_AREA_STEMS = ("的平台", "的受众", "的核心信息")
+SAME_STRUCTURE = 0.9
+"""Two images whose normalised grayscale correlates above this show the same thing (a palette change keeps it ~1)."""
 PROCESS_WORDS = re.compile(r"要求：|生成计划|；重点：|Supervisor|agent", re.IGNORECASE)
 
 
@@ -41,6 +50,21 @@ async def test_the_readme_example_is_a_post_built_from_the_notes_within_xiaohong
     assert 3 <= len(content["hashtags"]) <= 5
     assert not any(PROCESS_WORDS.search(plan["prompt"]) for plan in state["imagePlans"]), state["imagePlans"]
     assert post["approved"], post["qualityScores"]
+
+    plans = state["imagePlans"]
+    assert len(post["imageUrls"]) == 4 == len(plans)
+    assert len({composition_for(plan["prompt"]) for plan in plans}) == 4, [plan["prompt"] for plan in plans]
+    structures = [await grayscale(gateway, url) for url in post["imageUrls"]]
+    for first, second in itertools.combinations(structures, 2):
+        assert float(np.mean(first * second)) < SAME_STRUCTURE
+
+
+async def grayscale(gateway: Gateway, url: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The image's luminance at 48x64, normalised to mean 0 and deviation 1: its structure without its colours."""
+    response = await gateway.http.get(url)
+    assert response.status_code == 200
+    pixels = np.asarray(Image.open(io.BytesIO(response.content)).convert("L").resize((48, 64)), dtype=np.float64)
+    return (pixels - pixels.mean()) / (pixels.std() or 1.0)
 
 
 async def test_an_english_topic_stays_whole_in_an_english_post(gateway: Gateway) -> None:

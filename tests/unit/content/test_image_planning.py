@@ -7,7 +7,7 @@ import pytest
 
 from activities.content.offline.image_planning import plan_images
 from imaging.measurements import describe, measure_image
-from imaging.rendering import encode_png, render_text_to_image, style_family
+from imaging.rendering import composition_for, encode_png, render_text_to_image, style_family
 from models.content.agents import AgentName, AgentRequest, ContentView
 from models.content.artifacts import BodyBlock, CreativeBrief, ImagePlan, LayoutSlot, LayoutSpec, ReferenceAnalysis
 
@@ -141,3 +141,11 @@ def test_only_image_plans_are_written_and_the_outcome_is_offline() -> None:
     assert outcome.patch.written() == {"image_plans"}
     assert outcome.offline is True and outcome.clarification is None
     assert "3 张" in outcome.summary and "未指定风格" in outcome.summary
+
+
+def test_each_slot_gets_its_own_composition_and_a_block_with_numbers_a_chart() -> None:
+    # Was: one prompt shape for every slot, so the renderer drew the same planet in four palettes (issue 29).
+    plans = plans_of(request(layout_spec=ALTERNATING))
+    compositions = [composition_for(p.prompt) for p in plans]
+    assert compositions[0] == ("cover" if plans[0].block_id is None else "closeup")
+    assert compositions[-1] == "checklist" and len(set(compositions)) == len(compositions)
