@@ -22,6 +22,9 @@ BODY_LENGTH: dict[str, tuple[int, int]] = {
 TITLE_LIMIT: dict[str, int] = {"xiaohongshu": 20, "weibo": 40, "wechat": 64, "douyin": 30}
 HASHTAG_PLATFORMS = frozenset({"xiaohongshu", "weibo", "douyin"})
 """Platforms whose posts carry hashtags."""
+HASHTAG_COUNT = (3, 5)
+"""How many hashtags a post on a `HASHTAG_PLATFORMS` platform carries: the writer's aim and the review's check (a
+house rule, well inside what the platforms accept: a few precise tags read better than a wall of them)."""
 HEX_COLOUR = r"^#[0-9a-f]{6}$"
 
 

@@ -149,8 +149,10 @@ def _outline(request: TurnRequest, messages: list[str], facts: list[EvidenceItem
     """Up to three sections headed by the facts (the other facts joining the section they share most words with,
     else the shortest), then a summary section of their numbers; with fewer than two facts, the key messages make
     the other sections (b1..b4)."""
+    english = is_english(_topic(request))
+    limit = HEADING_CHARS * (2 if english else 1)
     leading = facts[:FACT_BLOCKS]
-    blocks: list[tuple[str, list[str]]] = [(headline(fact.claim), [fact.claim]) for fact in leading]
+    blocks: list[tuple[str, list[str]]] = [(headline(fact.claim, limit), [fact.claim]) for fact in leading]
     for fact in facts[FACT_BLOCKS:]:
         open_blocks = [i for i in range(len(blocks)) if len(blocks[i][1]) < MAX_POINTS]
         if open_blocks:
@@ -159,13 +161,12 @@ def _outline(request: TurnRequest, messages: list[str], facts: list[EvidenceItem
             )
             blocks[best][1].append(fact.claim)
     if len(blocks) >= 2:
-        english = is_english(_topic(request))
         blocks.append((SUMMARY_HEADING["en" if english else "zh"], [_recap([f.claim for f in leading], english)]))
     else:
         for message in messages:
             if len(blocks) >= MAX_BLOCKS:
                 break
-            blocks.append((clip(message, HEADING_CHARS), [message]))
+            blocks.append((clip(message, limit), [message]))
     return [BodyBlock(id=f"b{i + 1}", heading=heading, points=points) for i, (heading, points) in enumerate(blocks)]
 
 

@@ -18,6 +18,7 @@ from imaging.measurements import measure_image, nearest_style, palette_distance
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import (
     BODY_LENGTH,
+    HASHTAG_COUNT,
     HASHTAG_PLATFORMS,
     PLATFORM_LABELS,
     QUALITY_THRESHOLD,
@@ -99,7 +100,8 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
         for dimension in _TEXT_DIMENSIONS:
             measured[dimension] = _Measured(0.0, "没有正文可审核（文案尚未生成）")
     else:
-        measured[QualityDimension.INFO_DENSITY] = _without_filler(_info_density(content, evidence), content.body)
+        sections = "\n".join(block.text for block in content.blocks) or content.body
+        measured[QualityDimension.INFO_DENSITY] = _without_filler(_info_density(content, evidence), sections)
         measured[QualityDimension.TEXT_IMAGE_ALIGNMENT] = _text_image_alignment(view, content, images)
         topic = view.creative_brief.topic if view.creative_brief is not None else view.topic
         measured[QualityDimension.READABILITY] = _with_headings(_readability(content.body), content, topic)
@@ -151,13 +153,14 @@ def _info_density(content: GeneratedContent, evidence: list[EvidenceItem]) -> _M
     return _Measured(_clamp(score), finding)
 
 
-def _without_filler(measured: _Measured, body: str) -> _Measured:
-    """Information density discounted by the share of template filler, when that share is over `FILLER_SHARE`."""
-    filler, sentences = filler_share(body)
+def _without_filler(measured: _Measured, text: str) -> _Measured:
+    """Information density discounted by the share of template filler in the sections' text (the opening and the
+    call to action frame every post), when that share is over `FILLER_SHARE`."""
+    filler, sentences = filler_share(text)
     if not sentences:
         return measured
     share = filler / sentences
-    finding = f"{measured.finding}；{filler}/{sentences} 句是模板套话"
+    finding = f"{measured.finding}；段落中 {filler}/{sentences} 句是模板套话"
     if share <= FILLER_SHARE:
         return _Measured(measured.score, finding)
     return _Measured(_clamp(min(measured.score, 1 - share)), f"{finding}（超过 {FILLER_SHARE:.0%}）")
@@ -256,8 +259,9 @@ def _platform_fit(view: ContentView, content: GeneratedContent) -> _Measured:
     parts = [f"{label}：正文 {length} 字（建议 {low}–{high} 字）"]
     if platform in HASHTAG_PLATFORMS:
         parts.append(f"话题标签 {hashtags} 个")
-        if hashtags == 0:
+        if hashtags == 0 or hashtags > HASHTAG_COUNT[1]:
             score -= MISSING_HASHTAGS_PENALTY
+            parts[-1] += f"（应为 {HASHTAG_COUNT[0]}–{HASHTAG_COUNT[1]} 个）"
     title = len(content.title.strip())
     parts.append(f"标题 {title} 字（上限 {title_limit} 字）")
     if title > title_limit:

@@ -22,6 +22,7 @@ from activities.writing.offline.grounding import offline_label
 from activities.writing.offline.grounding_en import offline_label_en
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import (
+    HASHTAG_COUNT,
     HASHTAG_PLATFORMS,
     PLATFORM_LABELS,
     TITLE_LIMIT,
@@ -36,7 +37,7 @@ from models.content.options import body_range
 HEADING_CHARS: dict[str, int] = {"xiaohongshu": 24, "weibo": 30, "wechat": 40, "douyin": 20}
 SENTENCE_CHARS = 35
 MAX_BLOCKS = 4
-MIN_HASHTAGS, MAX_HASHTAGS = 3, 5
+MIN_HASHTAGS, MAX_HASHTAGS = HASHTAG_COUNT
 SHORTER_FACTOR, LONGER_FACTOR = 0.7, 1.4
 OFFLINE_LABEL, OFFLINE_LABEL_EN = offline_label("草稿"), offline_label_en("draft")
 """The first line of every offline post, so it is never taken for a model's."""

@@ -64,7 +64,8 @@ async def grayscale(gateway: Gateway, url: str) -> np.ndarray[Any, np.dtype[np.f
     response = await gateway.http.get(url)
     assert response.status_code == 200
     pixels = np.asarray(Image.open(io.BytesIO(response.content)).convert("L").resize((48, 64)), dtype=np.float64)
-    return (pixels - pixels.mean()) / (pixels.std() or 1.0)
+    normalised: np.ndarray[Any, np.dtype[np.float64]] = (pixels - pixels.mean()) / (float(pixels.std()) or 1.0)
+    return normalised
 
 
 async def test_an_english_topic_stays_whole_in_an_english_post(gateway: Gateway) -> None:

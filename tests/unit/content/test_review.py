@@ -12,6 +12,7 @@ from imaging.measurements import describe, measure_image
 from imaging.rendering import encode_png, render_text_to_image
 from models.content.agents import AgentName, AgentOutcome, AgentRequest, ContentView
 from models.content.artifacts import (
+    HASHTAG_COUNT,
     QUALITY_THRESHOLD,
     ContentBlock,
     CreativeBrief,
@@ -267,6 +268,17 @@ def test_platform_fit_falls_for_a_long_title_and_no_hashtags(
     assert scores.platform_fit == pytest.approx(0.5)
     feedback = outcome.patch.review_feedback
     assert feedback is not None and "话题标签 0 个" in feedback.findings["platformFit"]
+
+
+def test_platform_fit_falls_for_more_hashtags_than_the_platforms_count(
+    images: dict[str, bytes], cyberpunk_references: list[ReferenceAnalysis]
+) -> None:
+    tags = [f"#标签{i}" for i in range(HASHTAG_COUNT[1] + 3)]
+    outcome = review(images, cyberpunk_references, generated_content=CONTENT.model_copy(update={"hashtags": tags}))
+    scores = scores_of(outcome)
+    assert scores.platform_fit == pytest.approx(1 - 0.3)
+    feedback = outcome.patch.review_feedback
+    assert feedback is not None and "应为 3–5 个" in feedback.findings["platformFit"]
 
 
 def test_platform_fit_measures_body_length_against_the_platform(
