@@ -436,8 +436,12 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     title = _title(brief, len(blocks))
     english = is_english(brief.topic)
     sections, left = _sections(platform, blocks, evidence, english)
-    for index, section in enumerate(sections):
-        if not section.sentences:
+    facts = {_normal(item.claim) for item in evidence if item.source != "brief"}
+    for index, (block, section) in enumerate(zip(blocks, sections, strict=True)):
+        said = [point for point in block.points if _normal(point) in facts]
+        if not section.sentences and said:  # a fact that is its own heading is still said, not replaced by filler
+            section.sentences += _point_sentences(said[0])
+        elif not section.sentences:
             template = EMPTY_SECTION_EN if english else _PER_BLOCK[index % len(_PER_BLOCK)]
             text = template.format(h=section.topic, r=_reader(brief), c=core)
             section.sentences.append(_Sentence(_terminate(text), PRIORITY_POINT))

@@ -76,4 +76,5 @@ async def test_an_english_topic_stays_whole_in_an_english_post(gateway: Gateway)
     body: str = state["generatedContent"]["body"]
     assert body.startswith("[Offline draft: no language model is connected]")
     assert topic in body and "的" not in body
+    assert "Pack one pair of shoes besides the ones you wear." in body.replace("\n", " ")
     assert not re.search(r"[\u4e00-\u9fff]", " ".join(s["heading"] for s in post["sections"] if s["heading"]))
