@@ -5,8 +5,7 @@ fail with (CHAPTER_NOT_FOUND), never an invented chapter."""
 
 from dataclasses import dataclass
 
-from activities.writing.offline.grounding import offline_label
-from activities.writing.offline.grounding_en import offline_label_en
+from activities.common.offline_labels import offline_label, offline_label_en
 from models.writing.agents import AgentResult
 from models.writing.intents import IntentResult
 from models.writing.language import written_in_english

@@ -9,6 +9,7 @@ or longer when the guidance asks. Pure and deterministic."""
 import re
 from dataclasses import dataclass, field
 
+from activities.common.offline_labels import offline_label, offline_label_en
 from activities.content.offline.brief import (
     CALLS_TO_ACTION,
     CALLS_TO_ACTION_EN,
@@ -18,8 +19,6 @@ from activities.content.offline.brief import (
     topic_core,
 )
 from activities.content.offline.research_tools import clip, has_statistic, overlap_score, split_sentences
-from activities.writing.offline.grounding import offline_label
-from activities.writing.offline.grounding_en import offline_label_en
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import (
     HASHTAG_COUNT,

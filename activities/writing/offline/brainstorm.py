@@ -3,8 +3,9 @@ place's secret turns the story) and C (a choice of the heart), each built from t
 the open plot loops; the text lists them and asks the writer to pick one. A dead character appears only through
 what they left behind, never acting. In English when the request is (`brainstorm_en`)."""
 
+from activities.common.offline_labels import offline_label
 from activities.writing.offline.brainstorm_en import brainstorm_text_en, options_en
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.writing.offline.grounding import Grounding
 from models.writing.agents import AgentResult, BrainstormOption
 
 LABEL = offline_label("方案")

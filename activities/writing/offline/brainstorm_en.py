@@ -1,8 +1,9 @@
 """The offline BrainstormAgent's English directions, for a request written in English: the same three options as
 `brainstorm` (A a confrontation, B a plot loop or a place's secret, C a choice of the heart), in English."""
 
+from activities.common.offline_labels import offline_label_en
 from activities.writing.offline.grounding import Grounding
-from activities.writing.offline.grounding_en import offline_label_en, topic_en
+from activities.writing.offline.grounding_en import topic_en
 from models.writing.agents import BrainstormOption
 
 LABEL = offline_label_en("directions")

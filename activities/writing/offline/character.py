@@ -11,8 +11,9 @@ it names a change, else the first), else the one the role has. In English when t
 
 import re
 
+from activities.common.offline_labels import offline_label
 from activities.writing.offline.character_en import BECOMING_EN, KINDS_EN, edge_en, kind_en, render_en, sketch_en
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.names import gender_of, person_names
 from activities.writing.story_facts import DECEASED
 from models.writing.agents import AgentResult, CharacterSketch, RelationshipEdge

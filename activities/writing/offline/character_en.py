@@ -5,8 +5,9 @@ English request names (`KINDS_EN`, `BECOMING_EN`) are read by `character`."""
 
 import re
 
+from activities.common.offline_labels import offline_label_en
 from activities.writing.offline.grounding import Grounding
-from activities.writing.offline.grounding_en import drawn_from, offline_label_en, topic_en
+from activities.writing.offline.grounding_en import drawn_from, topic_en
 from activities.writing.story_facts import DECEASED
 from models.writing.agents import CharacterSketch, RelationshipEdge
 from models.writing.context import Archetype, CharacterState

@@ -1,6 +1,6 @@
 """What every offline agent grounds its answer in (`Grounding`): the request, the project's chapters and the
 context the caller found (characters and their states, passages, style samples, archetypes, plot loops), the
-chain so far and the active skills; plus the helpers the agents share: the offline label, stable choices (a hash
+chain so far and the active skills; plus the helpers the agents share: stable choices (a hash
 of the request, never randomness or the clock), place names and the request's topic.
 """
 
@@ -34,11 +34,6 @@ _TOPIC_NOISE = re.compile(
     r"|(?:吧|呢|吗|。|！|？|\.|!|\?)+$",
     re.IGNORECASE,
 )
-
-
-def offline_label(kind: str) -> str:
-    """The label every offline text starts with, e.g. 【离线草稿·未接入大模型】, so it is never taken for a model's."""
-    return f"【离线{kind}·未接入大模型】"
 
 
 def stable_number(*parts: str) -> int:

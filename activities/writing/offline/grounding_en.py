@@ -1,6 +1,6 @@
 """What the offline agents' English answers share, for a request written in English (`Grounding.english`, the
-rule the writer uses): the offline label, counts with their plural, lists joined the English way, the
-request's topic and the project's sources as an English reader names them."""
+rule the writer uses): counts with their plural, lists joined the English way, the request's topic and the
+project's sources as an English reader names them."""
 
 from collections.abc import Sequence
 
@@ -8,12 +8,6 @@ from activities.writing.offline.grounding import Grounding, request_topic
 
 TOPIC_CHARS = 80
 """An English request's topic is quoted up to this many characters (a Chinese one up to 30: its words are shorter)."""
-
-
-def offline_label_en(kind: str) -> str:
-    """The label every English offline text starts with, e.g. [Offline outline: no language model is connected],
-    so it is never taken for a model's."""
-    return f"[Offline {kind}: no language model is connected]"
 
 
 def topic_en(grounding: Grounding) -> str:

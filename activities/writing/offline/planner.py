@@ -11,7 +11,8 @@ writes a section of a chain's outline. In English when the request is (`planner_
 
 from statistics import mean
 
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.common.offline_labels import offline_label
+from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.grounding_en import drawn_from
 from activities.writing.offline.planner_en import (
     BEATS_EN,

@@ -1,8 +1,9 @@
 """The offline PlannerAgent's English outline, for a request written in English: the same sections, loop states
 and pacing note as `planner`, rendered in English; each section as `Chapter N "title": summary`."""
 
+from activities.common.offline_labels import offline_label_en
 from activities.writing.offline.grounding import Grounding
-from activities.writing.offline.grounding_en import counted, joined, offline_label_en, topic_en
+from activities.writing.offline.grounding_en import counted, joined, topic_en
 from models.writing.agents import OutlineSection, ProposedPlotLoop
 from models.writing.context import PlotLoopState
 from models.writing.proposals import PROPOSAL_ID_PREFIX

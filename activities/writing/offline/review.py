@@ -7,8 +7,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from activities.common.offline_labels import offline_label
 from activities.writing.consistency import check_chapters
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.review_en import report_en, style_en
 from activities.writing.story_facts import split_sentences
 from models.writing.agents import AgentResult

@@ -3,7 +3,8 @@ statistics as `review`, each finding told by its kind in English with the excerp
 
 from collections import Counter
 
-from activities.writing.offline.grounding_en import counted, joined, offline_label_en
+from activities.common.offline_labels import offline_label_en
+from activities.writing.offline.grounding_en import counted, joined
 from models.writing.context import ConsistencyIssue, Severity
 
 LABEL = offline_label_en("consistency report")

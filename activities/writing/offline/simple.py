@@ -6,8 +6,9 @@ characters, quoted names and place names the request and chapters mention); in E
 
 import re
 
+from activities.common.offline_labels import offline_label
 from activities.writing.consistency import introduced_names
-from activities.writing.offline.grounding import Grounding, offline_label, place_names
+from activities.writing.offline.grounding import Grounding, place_names
 from activities.writing.offline.names import book_titles, gender_of, invented_places, person_names
 from activities.writing.offline.simple_en import chat_en, entities_en, names_en, summary_en
 from activities.writing.story_facts import name_occurrences, split_sentences

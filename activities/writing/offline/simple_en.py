@@ -1,8 +1,9 @@
 """The offline SimpleAgent's English replies, for a request written in English: the same chat, names, summary and
 entity list as `simple`, in English."""
 
+from activities.common.offline_labels import offline_label_en
 from activities.writing.offline.grounding import Grounding
-from activities.writing.offline.grounding_en import counted, joined, offline_label_en, topic_en
+from activities.writing.offline.grounding_en import counted, joined, topic_en
 from activities.writing.offline.names import gender_of, person_names
 from activities.writing.offline.names_en import book_titles_en, invented_places_en
 

@@ -2,7 +2,8 @@
 built on the places, world notes, characters and plot loops the context holds and on the request's words; in
 English when the request is (`world_en`)."""
 
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.common.offline_labels import offline_label
+from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.names import invented_places
 from activities.writing.offline.world_en import world_notes_en
 from models.writing.agents import AgentResult

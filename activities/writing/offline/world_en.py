@@ -1,8 +1,9 @@
 """The offline WorldBuilderAgent's English notes, for a request written in English: the same four sections as
 `world` (geography, power system, factions, rules), in English."""
 
+from activities.common.offline_labels import offline_label_en
 from activities.writing.offline.grounding import Grounding
-from activities.writing.offline.grounding_en import drawn_from, joined, offline_label_en, topic_en
+from activities.writing.offline.grounding_en import drawn_from, joined, topic_en
 from activities.writing.offline.names_en import invented_places_en
 
 LABEL = offline_label_en("world notes")

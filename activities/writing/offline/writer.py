@@ -19,8 +19,9 @@ length. A dead (已故) character is only ever remembered: it never speaks or ac
 from dataclasses import dataclass
 from itertools import pairwise
 
+from activities.common.offline_labels import offline_label
 from activities.writing.offline.direction import Direction, chain_direction, designed
-from activities.writing.offline.grounding import Grounding, offline_label
+from activities.writing.offline.grounding import Grounding
 from activities.writing.offline.register import Pool, Register, setting_register
 from activities.writing.offline.writer_en import english_draft
 from activities.writing.story_facts import split_sentences
