@@ -82,14 +82,15 @@ def test_a_brainstorm_choice_clicked_in_the_page_resumes_the_chain(page: Page, c
     assert waiting["status"] == "running" and waiting["awaitingInput"]["options"][1]["id"] == "B", "the chain waits"
     screenshot(page, "writing_brainstorm_options")
 
-    chosen_title = options.nth(1).locator("span").inner_text().split("：")[0]
+    # the draft narrates the chosen option's event (the last part of its label, to its first ；), not its title
+    chosen_event = options.nth(1).locator("span").inner_text().split("：")[-1].split("；")[0]
     options.nth(1).click()
 
     expect(page.locator(".ws-run-end")).to_have_class(re.compile(r"\bstatus-completed\b"))
     expect(options.nth(1)).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".question-card .question-status")).to_contain_text("已回答：B")
     writer = page.locator(".bubble[data-agent=writer]")
-    expect(writer).to_contain_text(chosen_title)
+    expect(writer).to_contain_text(chosen_event)
     expect(page.locator(".ws-checks .ws-verdict")).to_have_text("通过")
     event_types = page.locator(".timeline-item").evaluate_all("items => items.map(i => i.dataset.type)")
     assert event_types.index("user_input_required") < event_types.index("user_input_received")
@@ -97,7 +98,7 @@ def test_a_brainstorm_choice_clicked_in_the_page_resumes_the_chain(page: Page, c
 
     state = page.request.get(f"/v1/runs/{run_id}").json()
     assert state["status"] == "completed" and state["awaitingInput"] is None
-    assert chosen_title in state["state"]["result"]["text"], "the Writer wrote the option clicked"
+    assert chosen_event in state["state"]["result"]["text"], "the Writer wrote the option clicked"
 
 
 def test_the_chat_remembers_its_turns_and_a_revision_names_its_chapter(page: Page, console_stack: Stack) -> None:

@@ -93,7 +93,8 @@ def test_a_worker_killed_while_the_task_is_polled_resumes_without_submitting_aga
     os.kill(old, signal.SIGKILL)
     talker.join(timeout=FINISH_S)
 
-    assert streamed and streamed[-1].event == "stream_end", "the stream went on through the worker's death"
+    last = streamed[-1:]
+    assert last and last[0].event == "stream_end", f"the stream went on through the worker's death: {last}"
     assert streamed[-1].data["data"]["status"] == "completed"
 
     with httpx.Client(base_url=stack.gateway, timeout=FINISH_S) as http:

@@ -30,7 +30,7 @@ def test_req_14_5_brainstorm_expand_over_http(stack: str) -> None:
             assert http.post(f"{base}/characters", json={"name": name, "description": description}).status_code == 201
 
         seen: list[str] = []
-        chosen_title = ""
+        chosen_event = ""
         with http.stream("POST", f"{base}/chat", json={"text": "先想三个结局方案，我选一个再写"}) as response:
             assert response.status_code == 200, response.read()
             run_id = response.headers["x-run-id"]
@@ -45,10 +45,11 @@ def test_req_14_5_brainstorm_expand_over_http(stack: str) -> None:
                     refused = http.post(f"/v1/runs/{run_id}/input", json=stale)
                     assert refused.status_code == 409 and refused.json()["error"]["code"] == "INPUT_QUESTION_CHANGED"
                     assert event.data["data"]["allowFreeText"], "the writer's own idea is taken too (Req 14.5)"
-                    chosen_title = options[1]["label"].split("：")[0]
+                    # the draft narrates the chosen option's event (its label's last part), not its title
+                    chosen_event = options[1]["label"].split("：")[-1].split("；")[0]
                     answered = http.post(f"/v1/runs/{run_id}/input", json={"answer": "B"})
                     assert answered.status_code == 200, answered.text
-                if event.event == "content" and chosen_title:
+                if event.event == "content" and chosen_event:
                     text = event.data["data"]["text"]
                     assert "林舟" in text or "苏念" in text
 
@@ -56,4 +57,4 @@ def test_req_14_5_brainstorm_expand_over_http(stack: str) -> None:
         assert seen.index("user_input_required") < seen.index("user_input_received") < seen.index("chain_summary")
         state = http.get(f"/v1/runs/{run_id}").json()
         assert state["status"] == "completed"
-        assert chosen_title in state["state"]["result"]["text"], "the Writer wrote the chosen option"
+        assert chosen_event in state["state"]["result"]["text"], "the Writer wrote the chosen option"
