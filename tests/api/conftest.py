@@ -1,5 +1,6 @@
 """The gateway in-process (ASGI) against the time-skipping server, with a real worker behind it."""
 
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -70,6 +71,19 @@ async def running_gateway(
 @pytest.fixture
 async def gateway(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
     async with running_gateway(env, tmp_path, api_style_store) as running:
+        yield running
+
+
+ALICE = {"authorization": "Bearer alice-key"}
+BOB = {"authorization": "Bearer bob-key"}
+KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
+"""Two principals: alice's key given as it is, bob's as its SHA-256 (both forms `API_KEYS` takes)."""
+
+
+@pytest.fixture
+async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
+    """The gateway with the two principals `ALICE` and `BOB`."""
+    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as running:
         yield running
 
 

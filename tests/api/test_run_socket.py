@@ -3,31 +3,24 @@ is served by uvicorn on a loopback port (a WebSocket needs a real socket) and re
 as a browser or a script would: the key as a `bearer.<key>` subprotocol or an `Authorization` header."""
 
 import asyncio
-import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 from fastapi import FastAPI
 from temporalio.service import RPCError, RPCStatusCode
-from temporalio.testing import WorkflowEnvironment
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
 from api import streaming
 from api.routes.run_socket import EVENTS_PROTOCOL
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import ALICE, BOB, Gateway
 from tests.sse import parse_sse
 from tests.stack_process import free_port
 
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
 ALICE_IN_A_BROWSER = [EVENTS_PROTOCOL, "bearer.alice-key"]
 
 
@@ -45,12 +38,6 @@ async def on_a_socket(app: FastAPI) -> AsyncIterator[str]:
     finally:
         server.should_exit = True
         await serving
-
-
-@pytest.fixture
-async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as gateway:
-        yield gateway
 
 
 @pytest.fixture

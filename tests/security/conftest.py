@@ -1,5 +1,5 @@
-"""The security tests run against the same in-process gateway as the API tests."""
+"""The security tests run against the same in-process gateway as the API tests (one principal, or two: `keyed`)."""
 
-from tests.api.conftest import api_style_store, gateway
+from tests.api.conftest import api_style_store, gateway, keyed
 
-__all__ = ["api_style_store", "gateway"]
+__all__ = ["api_style_store", "gateway", "keyed"]

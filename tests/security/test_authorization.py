@@ -16,18 +16,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from api.principals import KeyConfigError, KeyRing
 from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import ALICE, BOB, KEYS, Gateway, running_gateway
 from tests.sse import parse_sse
-
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
-
-
-@pytest.fixture
-async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as gateway:
-        yield gateway
 
 
 async def alice_run(gateway: Gateway, session: str) -> str:

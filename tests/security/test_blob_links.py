@@ -18,8 +18,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from api.blob_urls import signature
 from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
-from tests.security.test_authorization import ALICE, BOB, KEYS, blob_path, png, upload
+from tests.api.conftest import ALICE, BOB, KEYS, Gateway, running_gateway
+from tests.security.test_authorization import blob_path, png, upload
 from tests.sse import parse_sse
 
 SECRET = "blob-url-secret-of-the-test"

@@ -2,28 +2,10 @@
 project can be applied. Another principal's run, or the caller's run on another project, is the 404 of a run that
 does not exist; a run that has not finished is a 409 `DRAFT_NOT_READY` and writes nothing."""
 
-import hashlib
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-from temporalio.testing import WorkflowEnvironment
-
 from api.routes.writing_chat import start_writing
 from models.writing.runs import WritingChatRequest
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import ALICE, BOB, Gateway
 from tests.workflows.harness import question_of
-
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
-
-
-@pytest.fixture
-async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as gateway:
-        yield gateway
 
 
 async def project_with_a_chapter(gateway: Gateway, headers: dict[str, str]) -> tuple[str, str]:

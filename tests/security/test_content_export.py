@@ -1,26 +1,8 @@
 """A post's exports stay with their owner (issue 29 item 4): with API keys configured, another principal asking for
 the text, Markdown or zip of a finished post gets the 404 of a run that does not exist."""
 
-import hashlib
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-from temporalio.testing import WorkflowEnvironment
-
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import ALICE, BOB, Gateway
 from tests.sse import parse_sse
-
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
-
-
-@pytest.fixture
-async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as gateway:
-        yield gateway
 
 
 async def test_another_principal_gets_404_from_every_export_of_a_post(keyed: Gateway) -> None:

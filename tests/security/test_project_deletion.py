@@ -11,10 +11,8 @@ from activities.writing.memory import ConversationMemory
 from models.writing.sessions import TurnIn
 from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore
-from tests.api.conftest import Gateway
-from tests.security.test_writing_sessions import ALICE, chat, keyed, project_with_chapters
-
-__all__ = ["keyed"]
+from tests.api.conftest import ALICE, Gateway
+from tests.security.test_writing_sessions import chat, project_with_chapters
 
 
 def rows_of(database: Path, names: list[str]) -> list[str]:

@@ -6,11 +6,8 @@ are a proposal, never a world note; another principal can neither list nor accep
 
 from typing import Any
 
-from tests.api.conftest import Gateway
-from tests.security.test_chapter_drafts import ALICE, BOB, keyed
+from tests.api.conftest import ALICE, BOB, Gateway
 from tests.sse import parse_sse
-
-__all__ = ["keyed"]
 
 
 async def cast(gateway: Gateway) -> tuple[str, str]:

@@ -2,26 +2,8 @@
 project that does not exist for another's turns, and the same session id on their own project is a conversation
 of its own: the follow-up it sends ("再紧张一点") does not reach the other's revision."""
 
-import hashlib
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-from temporalio.testing import WorkflowEnvironment
-
-from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
+from tests.api.conftest import ALICE, BOB, Gateway
 from tests.sse import parse_sse
-
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
-
-
-@pytest.fixture
-async def keyed(env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore) -> AsyncIterator[Gateway]:
-    async with running_gateway(env, tmp_path, api_style_store, api_keys=KEYS) as gateway:
-        yield gateway
 
 
 async def project_with_chapters(gateway: Gateway, headers: dict[str, str]) -> str:

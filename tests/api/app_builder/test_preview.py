@@ -17,8 +17,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from api.blob_urls import signature
 from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
-from tests.security.test_authorization import ALICE, BOB, KEYS
+from tests.api.conftest import ALICE, BOB, KEYS, Gateway, running_gateway
 from tests.sse import parse_sse
 
 SECRET = "preview-secret-of-the-test"

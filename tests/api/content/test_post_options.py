@@ -8,21 +8,10 @@ from temporalio.api.enums.v1 import EventType
 
 from models.content.runs import ContentRunInput
 from tests.api.conftest import Gateway
-from tests.sse import parse_sse
+from tests.api.content.test_post_export import TOPIC, finished_run
 
-TOPIC = "打工人的咖啡续命指南"
 SHORT_ON_XIAOHONGSHU = (150, 433)
 """The lower third of Xiaohongshu's 150–1000 characters."""
-NOTES = ["2025 年职场调查：67% 的上班族每天喝至少一杯咖啡。", "营养师建议：每天咖啡因不超过 400 毫克。"]
-
-
-async def finished_run(gateway: Gateway, **options: str) -> str:
-    body = {"topic": TOPIC, "platform": "xiaohongshu", "evidence": NOTES, **options}
-    response = await gateway.http.post("/v1/content/runs", json=body)
-    assert response.status_code == 200, response.text
-    assert parse_sse(response.text)[-1].event == "done"
-    run_id: str = response.headers["x-run-id"]
-    return run_id
 
 
 async def started_input(gateway: Gateway, run_id: str) -> ContentRunInput:

@@ -5,11 +5,8 @@ found: new, already proposed and waiting for the writer, or already in the proje
 
 from typing import Any
 
-from tests.api.conftest import Gateway
-from tests.security.test_chapter_drafts import ALICE, keyed
+from tests.api.conftest import ALICE, Gateway
 from tests.sse import parse_sse
-
-__all__ = ["keyed"]
 
 STORY = "老陈在码头等林舟。老陈说账本不见了。老陈倒在码头，死了。苏念赶到码头时，林舟站在雨里。"
 

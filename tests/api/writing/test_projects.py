@@ -2,7 +2,6 @@
 and relationships over HTTP, owned by their principal, bounded, counted in the project's revision, and kept across
 a restart of the gateway."""
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +9,7 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from stores.style_store import LanceStyleStore
-from tests.api.conftest import Gateway, running_gateway
-
-ALICE = {"authorization": "Bearer alice-key"}
-BOB = {"authorization": "Bearer bob-key"}
-KEYS = f"alice=alice-key,bob=sha256:{hashlib.sha256(b'bob-key').hexdigest()}"
+from tests.api.conftest import ALICE, BOB, KEYS, Gateway, running_gateway
 
 
 async def create_project(gateway: Gateway, name: str = "长夜", **headers: str) -> str:

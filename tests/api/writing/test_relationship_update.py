@@ -2,12 +2,9 @@
 pair's kind with its before and after, the after being the kind the request names), before its `check_result` and
 `done`, the same result the update's own run streams."""
 
-from tests.api.conftest import Gateway
-from tests.security.test_chapter_drafts import ALICE, keyed
+from tests.api.conftest import ALICE, Gateway
 from tests.security.test_proposals import cast, chat
 from tests.sse import parse_sse
-
-__all__ = ["keyed"]
 
 
 async def test_req_4_4_a_designs_own_stream_shows_a_changed_relationship_with_before_and_after(keyed: Gateway) -> None:
