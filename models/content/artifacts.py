@@ -160,6 +160,16 @@ class QualityDimension(StrEnum):
     PLATFORM_FIT = "platformFit"
 
 
+DIMENSION_LABELS: dict[QualityDimension, str] = {
+    QualityDimension.INFO_DENSITY: "信息密度",
+    QualityDimension.TEXT_IMAGE_ALIGNMENT: "图文匹配",
+    QualityDimension.STYLE_CONSISTENCY: "风格一致性",
+    QualityDimension.READABILITY: "可读性",
+    QualityDimension.PLATFORM_FIT: "平台适配",
+}
+"""Each dimension's name as a reader sees it."""
+
+
 class QualityScores(CamelModel):
     """review_agent's scores, each 0..1; a dimension below the threshold sends the run back (quality fallback)."""
 

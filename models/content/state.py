@@ -9,7 +9,7 @@ from pydantic import Field
 
 from models.base import CamelModel
 from models.blobs import BlobLink
-from models.content.agents import SupervisorDecision
+from models.content.agents import AgentName, SupervisorDecision
 from models.content.artifacts import (
     BodyBlock,
     CreativeBrief,
@@ -18,6 +18,7 @@ from models.content.artifacts import (
     ImagePlan,
     LayoutPreference,
     LayoutSpec,
+    QualityDimension,
     QualityScores,
     ReferenceAnalysis,
     ReviewFeedback,
@@ -32,6 +33,7 @@ EndReason = Literal[
     "supervisor_end",
     "max_iterations",
     "clarification_expired",
+    "cannot_improve",
 ]
 
 
@@ -49,7 +51,7 @@ class RouteRecord(CamelModel):
     iteration: int
     decision: SupervisorDecision | None
     routed_to: str
-    rule: Literal["no_decision", "end", "end_refused", "precondition", "decision", "max_iterations"]
+    rule: Literal["no_decision", "end", "end_refused", "precondition", "decision", "max_iterations", "cannot_improve"]
     reason: str = ""
 
 
@@ -58,6 +60,16 @@ class FieldWrite(CamelModel):
 
     node: str
     fields: list[str]
+    iteration: int
+
+
+class PendingFallback(CamelModel):
+    """A quality fallback taken and not yet judged: the dimension, its score then, the agent sent back to, and
+    the iteration it was sent in (`workflows.content.fallbacks` judges it once the agent or the review ran)."""
+
+    dimension: QualityDimension
+    score: float
+    agent: AgentName
     iteration: int
 
 
@@ -72,6 +84,13 @@ class ContentMetadata(GraphPosition):
     written_at: dict[str, int] = Field(default_factory=dict)
     """Per state field, the iteration that last wrote it (what is stale is computed from it)."""
     fallbacks_tried: dict[str, int] = Field(default_factory=dict)
+    ran_at: dict[str, int] = Field(default_factory=dict)
+    """Per agent, the iteration it last returned its output, changed or not (an output that came back the same is
+    not stale: the agent is not asked again for it)."""
+    fallback_pending: PendingFallback | None = None
+    cannot_improve: dict[str, str] = Field(default_factory=dict)
+    """Per quality dimension whose fallback changed nothing (same output, or the same failing score): why, for the
+    user; its fallback is not taken again."""
     activity_calls: int = 0
     end_reason: EndReason | None = None
     end_message: str | None = None

@@ -7,6 +7,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import Asking, ContentRun
+from workflows.content.fallbacks import CANNOT_IMPROVE
 from workflows.content.graph import CLARIFICATION
 from workflows.content.patches import apply_patch
 from workflows.content.routing import SUPERVISOR, quality_fallback, should_continue_review
@@ -48,7 +49,7 @@ class AgentNodes:
             if not assumed:
                 context.asking = Asking(agent, question, allowed=may_ask)
                 return CLARIFICATION
-        fields = apply_patch(state, agent, outcome.patch)
+        fields = apply_patch(state, agent, outcome.patch, unchanged_kept=workflow.patched(CANNOT_IMPROVE))
         context.agent_finished(agent, outcome.summary, fields, outcome.offline)
         if agent is AgentName.REVIEW:
             return self._after_review()
@@ -79,7 +80,7 @@ class AgentNodes:
         context = self._context
         feedback, scores = context.state.review_feedback, context.state.quality_scores
         assert feedback is not None and scores is not None, "the review writes its feedback and scores"
-        fallback = quality_fallback(scores)
+        fallback = quality_fallback(scores, context.state.metadata.cannot_improve)
         result = ReviewResult(
             feedback=feedback, scores=scores, quality_approved=is_quality_approved(scores), fallback=fallback
         )

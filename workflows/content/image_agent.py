@@ -9,6 +9,7 @@ planning takes the rest of the visit."""
 from temporalio import workflow
 
 from workflows.content.context import ContentRun
+from workflows.content.fallbacks import CANNOT_IMPROVE
 from workflows.content.images import ContentImages
 from workflows.content.patches import record_write
 from workflows.content.progress import artifact_status
@@ -98,7 +99,7 @@ class ImageAgentNodes:
         state = self._context.state
         changed = state.generated_image_asset_ids != self._before
         fields = ["generated_image_asset_ids"] if changed else []
-        record_write(state, AgentName.IMAGE, fields)
+        record_write(state, AgentName.IMAGE, fields, ran=workflow.patched(CANNOT_IMPROVE))
         done = len(state.generated_image_asset_ids)
         summary = f"已生成 {done}/{len(state.image_plans)} 张配图（本轮工具调用 {self._calls} 次）"
         self._context.agent_finished(AgentName.IMAGE, summary, fields, self._loops.offline("image"))

@@ -35,7 +35,8 @@ def artifact_status(agent: AgentName, state: ContentState) -> ArtifactStatus:
         return "missing"
     if agent not in written:
         return "missing"
-    if any(written.get(dependency, -1) > written[agent] for dependency in DEPENDS_ON[agent]):
+    since = max(written[agent], state.metadata.ran_at.get(agent.value, -1))
+    if any(written.get(dependency, -1) > since for dependency in DEPENDS_ON[agent]):
         return "stale"
     return "done"
 
@@ -54,7 +55,9 @@ def progress(state: ContentState) -> Progress:
         can_end=can_end(state),
         images_complete=images_complete(state),
         review_passed=review_passed,
-        quality_fallback=None if review_passed else quality_fallback(state.quality_scores),
+        quality_fallback=None
+        if review_passed
+        else quality_fallback(state.quality_scores, state.metadata.cannot_improve),
         iteration_count=state.iteration_count,
         max_iterations=state.max_iterations,
         corrections=dict(state.metadata.precondition_corrections),

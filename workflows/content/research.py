@@ -5,6 +5,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import ContentRun
+from workflows.content.fallbacks import CANNOT_IMPROVE
 from workflows.content.patches import apply_patch
 from workflows.content.routing import RESEARCH_TOOLS, SUPERVISOR, should_continue_research
 from workflows.content.tool_loops import ContentLoops
@@ -33,7 +34,8 @@ class ResearchNodes:
             return self._context.run.fail_with(
                 ErrorInfo(code=ErrorCode.AGENT_FAILED, message="调研没有给出证据也没有调用工具", node=agent)
             )
-        fields = apply_patch(self._context.state, agent, turn.outcome.patch)
+        unchanged_kept = workflow.patched(CANNOT_IMPROVE)
+        fields = apply_patch(self._context.state, agent, turn.outcome.patch, unchanged_kept=unchanged_kept)
         self._context.agent_finished(agent, turn.outcome.summary, fields, turn.outcome.offline)
         return SUPERVISOR
 

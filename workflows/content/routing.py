@@ -7,6 +7,7 @@ each correction is counted (`content.precondition_corrections`): frequent correc
 work, not that more rules are needed.
 """
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -122,7 +123,7 @@ def end_refused_after_review(state: ContentState) -> str | None:
         return None
     if should_continue_review(review.approved, state.quality_scores) == END:
         return None
-    if quality_fallback(state.quality_scores) is None:
+    if quality_fallback(state.quality_scores, state.metadata.cannot_improve) is None:
         return None
     tried = max(state.metadata.fallbacks_tried.values(), default=0)
     if tried >= FALLBACKS_BEFORE_END:
@@ -165,13 +166,15 @@ def should_continue_review(approved: bool, scores: QualityScores | None) -> Lite
     return SUPERVISOR
 
 
-def quality_fallback(scores: QualityScores | None) -> QualityFallback | None:
+def quality_fallback(scores: QualityScores | None, skip: Collection[str] = ()) -> QualityFallback | None:
     """Seed 001 质量回退逻辑: the lowest dimension under the threshold and the agent its row names (ties: the
-    table's order); None when every dimension passes."""
+    table's order), leaving out the dimensions in `skip` (those that cannot improve); None when none is left."""
     if scores is None:
         return None
     low = [
-        (scores.score(d), index, d) for index, d in enumerate(QualityDimension) if scores.score(d) < QUALITY_THRESHOLD
+        (scores.score(d), index, d)
+        for index, d in enumerate(QualityDimension)
+        if scores.score(d) < QUALITY_THRESHOLD and d.value not in skip
     ]
     if not low:
         return None

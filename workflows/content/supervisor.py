@@ -11,6 +11,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import ContentRun
+from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, judge, remember
 from workflows.content.graph import FINALIZE
 from workflows.content.progress import progress
 from workflows.content.routing import (
@@ -65,6 +66,20 @@ class SupervisorNodes:
                 )
             )
             return context.end("max_iterations", message)
+        if workflow.patched(CANNOT_IMPROVE):
+            judge(state)
+            stuck = cannot_improve_message(state, offline=not context.input.llm_configured or self._offline)
+            if stuck is not None:
+                self._route_taken(
+                    RouteRecord(
+                        iteration=state.iteration_count,
+                        decision=None,
+                        routed_to=END,
+                        rule="cannot_improve",
+                        reason=stuck[:200],
+                    )
+                )
+                return context.end("cannot_improve", stuck)
         conversation = self._loops.conversations["supervisor"]
         before = progress(state)
         request = TurnRequest(
@@ -124,6 +139,8 @@ class SupervisorNodes:
         if fallback is not None and fallback.agent is agent:
             tried = state.metadata.fallbacks_tried
             tried[fallback.dimension.value] = tried.get(fallback.dimension.value, 0) + 1
+            if workflow.patched(CANNOT_IMPROVE):
+                remember(state, fallback)
         started = AgentStarted(
             agent=agent,
             iteration=state.iteration_count,

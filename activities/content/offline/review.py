@@ -18,6 +18,7 @@ from imaging.measurements import measure_image, nearest_style, palette_distance
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import (
     BODY_LENGTH,
+    DIMENSION_LABELS,
     HASHTAG_COUNT,
     HASHTAG_PLATFORMS,
     PLATFORM_LABELS,
@@ -31,14 +32,6 @@ from models.content.artifacts import (
     ReviewFeedback,
     is_quality_approved,
 )
-
-DIMENSION_LABELS: dict[QualityDimension, str] = {
-    QualityDimension.INFO_DENSITY: "信息密度",
-    QualityDimension.TEXT_IMAGE_ALIGNMENT: "图文匹配",
-    QualityDimension.STYLE_CONSISTENCY: "风格一致性",
-    QualityDimension.READABILITY: "可读性",
-    QualityDimension.PLATFORM_FIT: "平台适配",
-}
 
 EVIDENCE_CHECKED = 6
 """Only the first this-many evidence items are looked for in the body."""

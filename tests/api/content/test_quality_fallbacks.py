@@ -1,0 +1,35 @@
+"""Issue 29 item 1 over HTTP, offline: a post made without notes is template filler the review fails, and no
+offline fallback can change that; the run ends after the one fallback that came back the same, with the post
+(`approved: false`), the reason per dimension the user can read, and a POST_NOT_APPROVED event, instead of
+redrawing the images up to `maxIterations`."""
+
+from tests.api.conftest import Gateway
+from tests.api.content.test_content_runs import TOPIC
+from tests.sse import parse_sse
+
+FEW_ITERATIONS = 10
+"""The normal order is 7 agents; one fallback that changes nothing, then the end."""
+
+
+async def test_a_post_without_notes_ends_early_unapproved_and_says_why(gateway: Gateway) -> None:
+    response = await gateway.http.post(
+        "/v1/content/runs", json={"topic": TOPIC, "platform": "xiaohongshu", "maxIterations": 20}
+    )
+
+    assert response.status_code == 200, response.text
+    run_id = response.headers["x-run-id"]
+    events = parse_sse(response.text)
+    post = (await gateway.http.get(f"/v1/content/runs/{run_id}/post")).json()
+    state = (await gateway.http.get(f"/v1/runs/{run_id}")).json()["state"]
+    assert post["complete"] and not post["approved"]
+    assert post["endReason"] == "cannot_improve"
+    message: str = post["endMessage"]
+    assert message.startswith("离线模式无法改进：信息密度") and message.endswith("请补充笔记/接入模型"), message
+    assert state["iterationCount"] <= FEW_ITERATIONS
+    started = [event for event in events if event.event == "agent_started"]
+    assert len(started) <= FEW_ITERATIONS
+    drawn = [event for event in events if event.event == "image_generated"]
+    assert len(drawn) == len(post["imageUrls"]), "the images are drawn once, not again for every fallback"
+    errors = [event.data["data"] for event in events if event.event == "error"]
+    assert [error["code"] for error in errors] == ["POST_NOT_APPROVED"] and message in errors[0]["message"]
+    assert events[-1].event == "done"

@@ -1,0 +1,70 @@
+"""Quality fallbacks that end (issue 29 item 1): a fallback taken is remembered (`PendingFallback`) and judged
+once its agent ran: when that agent's output came back the same, or the next review scores the dimension no
+higher, the dimension cannot improve that way. Its fallback is not taken again (`routing.quality_fallback` skips
+it), and a failed review whose low dimensions all cannot improve ends the run (`cannot_improve`) with a reason
+per dimension the user can read, instead of spending the iterations up to `maxIterations`.
+
+Pure: the Supervisor's node calls it, behind `workflow.patched(CANNOT_IMPROVE)` (docs/durable-changes.md)."""
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from models.content.agents import AGENT_LABELS, AgentName
+    from models.content.artifacts import DIMENSION_LABELS, QUALITY_THRESHOLD, QualityDimension
+    from models.content.state import ContentState, PendingFallback
+    from models.content.turns import QualityFallback
+
+CANNOT_IMPROVE = "content-quality-cannot-improve"
+"""`workflow.patched` id: unchanged outputs are not stale, fallbacks are judged, and a run whose failing
+dimensions cannot improve ends with why."""
+
+
+def remember(state: ContentState, fallback: QualityFallback) -> None:
+    """The run was sent back to `fallback.agent` for `fallback.dimension` in this iteration."""
+    state.metadata.fallback_pending = PendingFallback(
+        dimension=fallback.dimension, score=fallback.score, agent=fallback.agent, iteration=state.iteration_count
+    )
+
+
+def judge(state: ContentState) -> None:
+    """Judge the pending fallback once it can be: its agent's output unchanged → cannot improve; else, once a
+    review came after it, a score no higher than before → cannot improve; a higher one clears it."""
+    metadata = state.metadata
+    pending = metadata.fallback_pending
+    if pending is None or metadata.ran_at.get(pending.agent.value, -1) < pending.iteration:
+        return
+    label = AGENT_LABELS[pending.agent]
+    if metadata.written_at.get(pending.agent.value, -1) < pending.iteration:
+        why = f"回退到{label}后，它给出的结果与之前相同"
+    elif metadata.ran_at.get(AgentName.REVIEW.value, -1) <= pending.iteration:
+        return
+    else:
+        score = state.quality_scores.score(pending.dimension) if state.quality_scores else 0.0
+        if score > pending.score:
+            metadata.fallback_pending = None
+            return
+        why = f"回退到{label}后得分仍为 {score:.2f}"
+    metadata.cannot_improve[pending.dimension.value] = why
+    metadata.fallback_pending = None
+
+
+def cannot_improve_message(state: ContentState, *, offline: bool) -> str | None:
+    """Why the run ends unapproved, per dimension, when the last review failed and every dimension under the
+    threshold cannot improve; None otherwise."""
+    scores, review = state.quality_scores, state.review_feedback
+    stuck = state.metadata.cannot_improve
+    if scores is None or review is None:
+        return None
+    low = [dimension for dimension in QualityDimension if scores.score(dimension) < QUALITY_THRESHOLD]
+    if not low or any(dimension.value not in stuck for dimension in low):
+        return None
+    reasons = []
+    for dimension in low:
+        found = review.findings.get(dimension.value, "")
+        measured = f"（{found[:160]}）" if found else ""
+        reasons.append(
+            f"{DIMENSION_LABELS[dimension]} {scores.score(dimension):.2f}{measured}：{stuck[dimension.value]}"
+        )
+    if offline:
+        return f"离线模式无法改进：{'；'.join(reasons)}。请补充笔记/接入模型"
+    return f"无法继续改进：{'；'.join(reasons)}。请补充笔记或调整要求后重试"
