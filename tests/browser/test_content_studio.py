@@ -101,10 +101,12 @@ def test_a_post_made_with_the_users_options_is_copied_as_the_platforms_text_and_
     page.get_by_label("Tone (optional)").fill("轻松幽默")
     page.get_by_label("Length").select_option("short")
     page.get_by_role("button", name="Create").click()
-    expect(page.locator(".cs-post .cs-figure img").first).to_be_visible()
+    expect(page.locator(".cs-post .cs-figure img").first).to_be_visible(timeout=20_000)
     run_id = page.url.rsplit("/", 1)[-1]
     state = page.request.get(f"/v1/runs/{run_id}").json()["state"]
     assert state["layoutSpec"]["layout"] == "alternating" and state["creativeBrief"]["tone"] == "轻松幽默"
+    # Without notes the offline post is filler the review fails; it is shown with the reason, not as approved.
+    expect(page.locator(".cs-post [role=note]")).to_contain_text("Not approved by the review: 离线模式无法改进")
 
     page.get_by_role("button", name="Copy text").click()
     expect(page.locator(".cs-export [role=status]")).to_have_text("Copied: title, body and hashtags")

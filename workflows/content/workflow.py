@@ -8,11 +8,10 @@ every pass (`supervisor_decision`), every precondition correction (counted, and 
 activities that write only their own state fields (`workflows.content.patches`). The Supervisor, research and
 image agents are tool loops run by this workflow: one activity per LLM turn, one per tool call (ARCHITECTURE
 rule 11). An agent that needs the user asks through `HumanInput` (`clarificationRounds` is capped); the run ends
-when the review approves, when the Supervisor ends it (only once the post is complete), or at `maxIterations`,
-when every failing quality dimension cannot improve (`workflows.content.fallbacks`), or at `maxIterations`,
-always with a `post_ready` of what exists and the reason; a post that is not complete is also an `error` event
-(POST_INCOMPLETE, or POST_EMPTY and the run `failed` when it has no text), and a complete one the review did not
-approve is one too (POST_NOT_APPROVED, with the reason).
+when the review approves, when the Supervisor ends it (only once the post is complete), when every failing quality
+dimension cannot improve (`workflows.content.fallbacks`), or at `maxIterations`, always with a `post_ready` of what exists and the reason; a post that is not complete is also an `error` event
+(POST_INCOMPLETE, or POST_EMPTY and the run `failed` when it has no text). A complete post the review did not
+approve is a deliverable, not an error: `post_ready` says so (`approved: false`, `endReason`, `endMessage`).
 
 This module holds the workflow class, its step map and its two last nodes; the phases live beside it:
 `supervisor` (the Supervisor's loop and routing), `agents` (the agents without tools), `research` and
@@ -102,12 +101,6 @@ class ContentSupervisorWorkflow:
         context.events.emit("post_ready", FINALIZE, post)
         if not post.complete:
             self._unfinished(post)
-        elif not post.approved:
-            why = post.end_message or post.end_reason or ""
-            error = ErrorInfo(
-                code=ContentErrorCode.POST_NOT_APPROVED, message=f"帖子未通过审核：{why}"[:500], node=FINALIZE
-            )
-            context.events.emit("error", FINALIZE, error)
         return GRAPH.end
 
     def _unfinished(self, post: ContentPost) -> None:

@@ -32,6 +32,7 @@ registerStrings({
     'content.noPost': '运行完成后，这里显示成品。',
     'content.incomplete': '成品不完整',
     'content.endReason': '结束原因：{reason}',
+    'content.notApproved': '审核未通过：{why}',
     'content.scores': '质量评分',
     'content.runId': '运行 {id}',
     'content.layout': '版式（可选）',
@@ -71,6 +72,7 @@ registerStrings({
     'content.noPost': 'The finished post shows here when the run ends.',
     'content.incomplete': 'The post is incomplete',
     'content.endReason': 'Ended because: {reason}',
+    'content.notApproved': 'Not approved by the review: {why}',
     'content.scores': 'Quality scores',
     'content.runId': 'Run {id}',
     'content.layout': 'Layout (optional)',
@@ -312,6 +314,13 @@ function postView(post) {
     h('h3', {}, post.title),
     post.complete ? null : text('p', 'content.incomplete', { class: 'status-failed' }),
     post.endReason ? h('p', { class: 'muted' }, t('content.endReason', { reason: post.endReason })) : null,
+    post.complete && !post.approved
+      ? h(
+          'p',
+          { class: 'status-warning', role: 'note' },
+          t('content.notApproved', { why: post.endMessage || post.endReason || '' }),
+        )
+      : null,
     sections,
     post.hashtags?.length
       ? h(
