@@ -9,8 +9,9 @@ activities that write only their own state fields (`workflows.content.patches`).
 image agents are tool loops run by this workflow: one activity per LLM turn, one per tool call (ARCHITECTURE
 rule 11). An agent that needs the user asks through `HumanInput` (`clarificationRounds` is capped); the run ends
 when the review approves, when the Supervisor ends it (only once the post is complete), when every failing quality
-dimension cannot improve (`workflows.content.fallbacks`), or at `maxIterations`, always with a `post_ready` of what exists and the reason; a post that is not complete is also an `error` event
-(POST_INCOMPLETE, or POST_EMPTY and the run `failed` when it has no text). A complete post the review did not
+dimension cannot improve (`workflows.content.fallbacks`), or at `maxIterations`, always with a `post_ready` of
+what exists and the reason; a post that is not complete is also an `error` event (POST_INCOMPLETE, or POST_EMPTY
+and the run `failed` when it has no text). A complete post the review did not
 approve is a deliverable, not an error: `post_ready` says so (`approved: false`, `endReason`, `endMessage`).
 
 This module holds the workflow class, its step map and its two last nodes; the phases live beside it:
