@@ -36,6 +36,9 @@ class ImageRequest(BaseModel):
     """PNG, mode L, 255 = repaint (inpainting only)."""
     model: str | None = None
     """The user's `preferredModel`, carried through to providers that offer several models."""
+    references: list[bytes] = []
+    """Photos the image should follow (the user's reference images), at most `max_references(model)` of them: only
+    for a model that takes them; the others get the style measured from them in the prompt."""
 
 
 class ImageProvider(Protocol):
@@ -51,11 +54,19 @@ class ImageProvider(Protocol):
         """PNG bytes for the request."""
         ...
 
+    def max_references(self, model: str | None) -> int:
+        """How many reference images `model` takes with a text-to-image request (0: none)."""
+        ...
+
 
 class LocalImageProvider:
     """Renders real PNGs on this machine with `imaging.rendering`: the same request gives the same bytes."""
 
     name = "local-renderer"
+
+    def max_references(self, model: str | None) -> int:
+        """None: the renderer follows the measured style the prompt names, not the photos."""
+        return 0
 
     async def generate(self, request: ImageRequest) -> bytes:
         """Render off the event loop, so heartbeats and other activities keep running."""

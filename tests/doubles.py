@@ -18,6 +18,9 @@ class UnavailableImageApi:
 
     name = "unavailable-image-api"
 
+    def max_references(self, model: str | None) -> int:
+        return 0
+
     def __init__(self, failures: int = 10**9) -> None:
         self.failures = failures
         self.calls: list[datetime] = []
@@ -35,6 +38,9 @@ class BlankImageApi:
 
     name = "blank-image-api"
 
+    def max_references(self, model: str | None) -> int:
+        return 0
+
     def __init__(self) -> None:
         self.calls = 0
 
@@ -49,6 +55,9 @@ class HangingImageApi:
     """An image API that never answers."""
 
     name = "hanging-image-api"
+
+    def max_references(self, model: str | None) -> int:
+        return 0
 
     async def generate(self, request: ImageRequest) -> bytes:
         await asyncio.Event().wait()

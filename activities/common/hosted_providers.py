@@ -22,6 +22,10 @@ class HostedImageProvider(Protocol):
         """Whether this provider serves `preferredModel` = `model`."""
         ...
 
+    def max_references(self, model: str | None) -> int:
+        """How many reference images `model` takes with a text-to-image request (0: none)."""
+        ...
+
     async def submit(self, request: ImageRequest) -> SubmittedTask:
         """Create the task (text to image, or an edit with a mask where the API offers it)."""
         ...

@@ -4,7 +4,11 @@ reference: in one activity on the local renderer or a synchronous image API (`co
 task-based API, as `content.image_submit`, the workflow's polls (`content.image_poll`, and
 `content.image_cancel` for a task the run leaves), and `content.image_fetch`. Without an LLM
 the offline turn asks for every image not yet made. A turn asked again after an answer that called no tool
-(`nudged_after`) carries that answer and a nudge to call `generate_image`."""
+(`nudged_after`) carries that answer and a nudge to call `generate_image`.
+
+The user's reference images go with each request to a model that takes them (`max_references`: OpenAI's GPT image
+models), read from the blob store in the activity; for any other model (and the local renderer) the tool result
+says they were not sent, and only the style measured from them (the image planner's prompt) reaches the image."""
 
 from activities.common.failures import permanent
 from activities.common.hosted_providers import HostedProviders
@@ -14,7 +18,7 @@ from activities.content.prompts import AGENT_PROMPTS
 from imaging.image_provider import ImageProvider, ImageRequest
 from imaging.providers.errors import ImageProviderError
 from llm import LLMClient, LLMRequest, Message, ToolCall, ToolDefinition
-from models.blobs import blob_ref
+from models.blobs import blob_ref, key_of
 from models.content import nodes
 from models.content.agents import AgentName
 from models.content.artifacts import ImagePlan
@@ -112,8 +116,9 @@ class ImageAgent:
             return planned
         plan, prompt = planned
         provider = self._direct if request.model is not None and self._direct is not None else self._provider
-        png = await provider.generate(_image_request(plan, prompt, request.model))
-        return await self._stored(request, plan, png, provider.name)
+        references = await self._references(request, provider.max_references(request.model))
+        png = await provider.generate(_image_request(plan, prompt, request.model, references))
+        return await self._stored(request, plan, png, provider.name, len(references))
 
     @nodes.IMAGE_SUBMIT.defn
     async def image_submit(self, request: ToolCallRequest) -> SubmittedTask:
@@ -121,8 +126,10 @@ class ImageAgent:
         if isinstance(planned, ToolCallResult):  # the workflow submits only calls of a known plan
             raise permanent(ErrorCode.AGENT_FAILED, planned.content)
         plan, prompt = planned
+        provider = self._hosted.for_model(request.model)
+        references = await self._references(request, provider.max_references(request.model))
         try:
-            return await self._hosted.for_model(request.model).submit(_image_request(plan, prompt, request.model))
+            return await provider.submit(_image_request(plan, prompt, request.model, references))
         except ImageProviderError as err:
             raise provider_failure(err) from err
 
@@ -144,15 +151,24 @@ class ImageAgent:
             png = await provider.fetch(request.image_url)
         except ImageProviderError as err:
             raise provider_failure(err) from err
-        return await self._stored(request.call, planned[0], png, f"{provider.name} {request.call.model}")
+        sent = min(len(request.call.view.reference_images), provider.max_references(request.call.model))
+        return await self._stored(request.call, planned[0], png, f"{provider.name} {request.call.model}", sent)
 
-    async def _stored(self, request: ToolCallRequest, plan: ImagePlan, png: bytes, made_by: str) -> ToolCallResult:
+    async def _references(self, request: ToolCallRequest, limit: int) -> list[bytes]:
+        """The run's reference images a model that takes `limit` of them gets (the first `limit`; none when 0)."""
+        keys = [key_of(ref) for ref in request.view.reference_images[:limit]]
+        return [await self._blobs.aget(key) for key in keys if key]
+
+    async def _stored(
+        self, request: ToolCallRequest, plan: ImagePlan, png: bytes, made_by: str, references_sent: int
+    ) -> ToolCallResult:
         image = blob_ref(await self._blobs.aput(png, kind="images", ext="png", owner=request.owner or None))
+        summary = f"{plan.plan_id}（{plan.slot}）已生成 {plan.width}x{plan.height}，{made_by}"
         return ToolCallResult(
             call_id=request.call.id,
             name=request.call.name,
             content=f"{plan.plan_id} 已生成：{image}（{plan.width}x{plan.height}）",
-            summary=f"{plan.plan_id}（{plan.slot}）已生成 {plan.width}x{plan.height}，{made_by}",
+            summary=summary + _references_note(len(request.view.reference_images), references_sent),
             image=GeneratedImage(plan_id=plan.plan_id, image=image),
         )
 
@@ -168,7 +184,18 @@ def _planned(request: ToolCallRequest) -> tuple[ImagePlan, str] | ToolCallResult
     return ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
 
 
-def _image_request(plan: ImagePlan, prompt: str, model: str | None) -> ImageRequest:
+def _references_note(references: int, sent: int) -> str:
+    """What the timeline says about the run's reference images for one image: sent, or why not."""
+    if references == 0:
+        return ""
+    if sent == 0:
+        return "；参考图没有发给它（它不接受参考图），只用了测得的风格"
+    if sent < references:
+        return f"；参考图发了 {sent}/{references} 张（它最多接受 {sent} 张）"
+    return f"；参考图 {sent} 张已一并发送"
+
+
+def _image_request(plan: ImagePlan, prompt: str, model: str | None, references: list[bytes]) -> ImageRequest:
     return ImageRequest(
         task_type="text_to_image",
         prompt=prompt,
@@ -177,4 +204,5 @@ def _image_request(plan: ImagePlan, prompt: str, model: str | None) -> ImageRequ
         height=plan.height,
         style_strength=STYLE_STRENGTH,
         model=model,
+        references=references,
     )

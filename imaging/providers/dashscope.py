@@ -172,6 +172,10 @@ class DashScopeProvider:
         """Whether `model` is one of `MODELS`."""
         return model in MODELS
 
+    def max_references(self, model: str | None) -> int:
+        """None: the four text-to-image models take a prompt only (the reference style goes into the prompt)."""
+        return 0
+
     async def submit(self, request: ImageRequest) -> SubmittedTask:
         """Create the task: Wan 2.1 mask editing for inpainting, text to image on the chosen model otherwise."""
         if request.model is None or request.model not in MODELS:

@@ -1,8 +1,10 @@
 """OpenAI's Images API (`gpt-image-1`) as an `ImageProvider`: one httpx call per image, errors mapped onto
 `errors.py`.
 
-text_to_image is `POST /images/generations` (JSON); inpainting and parameter_adjustment are `POST /images/edits`
-(multipart), inpainting with a mask. OpenAI's mask marks the area to edit with fully transparent pixels (alpha 0)
+text_to_image is `POST /images/generations` (JSON), or, with reference images (a GPT image model takes up to
+`MAX_REFERENCES`), `POST /images/edits` (multipart) with each reference as an `image[]` file: the documented way to
+make a new image that follows given ones. inpainting and parameter_adjustment are `POST /images/edits` (multipart),
+inpainting with a mask. OpenAI's mask marks the area to edit with fully transparent pixels (alpha 0)
 and must have the image's dimensions, so ours (mode L, 255 = repaint) is sent as an RGBA PNG of the base image's
 size, alpha 0 where ours is 255 and opaque elsewhere. The size sent is whichever of the model's standard sizes
 (1024x1024, 1536x1024, 1024x1536) is nearest the request's aspect ratio; the answer (`data[0].b64_json`) is
@@ -54,6 +56,8 @@ SIZES: tuple[tuple[int, int], ...] = ((1024, 1024), (1536, 1024), (1024, 1536))
 CONTENT_CODES = frozenset({"moderation_blocked", "content_policy_violation"})
 """Codes of a request the safety system refused: `moderation_blocked` from the GPT image models,
 `content_policy_violation` from DALL·E."""
+MAX_REFERENCES = 16
+"""The most input images a GPT image model takes in one edits request (DALL·E models take none here)."""
 RETRYABLE_CLIENT_STATUSES = frozenset({408, 409})
 """Request timeout and lock timeout: 4xx statuses the official SDK retries, so transient here too."""
 PROVIDER = "openai-images"
@@ -85,12 +89,20 @@ class OpenAIImagesProvider:
             return request.model
         return self.model
 
+    def max_references(self, model: str | None) -> int:
+        """`MAX_REFERENCES` for a GPT image model, 0 for the others."""
+        chosen = model if model is not None and model.startswith("gpt-image-") else self.model
+        return MAX_REFERENCES if chosen.startswith("gpt-image-") else 0
+
     async def generate(self, request: ImageRequest) -> bytes:
         """PNG bytes of `request.width` x `request.height`; raises the errors of `errors.py`."""
         if not self._api_key:
             raise ProviderAuthFailed("no OpenAI API key is configured", provider=PROVIDER, code="missing_api_key")
         fields = {"model": self.model_for(request), "prompt": request.prompt, "size": nearest_size(request)}
-        if request.task_type == "text_to_image":
+        if request.task_type == "text_to_image" and request.references:
+            files = await asyncio.to_thread(reference_files, request)
+            answer = await self._post("/images/edits", data={**fields, "n": "1"}, files=files)
+        elif request.task_type == "text_to_image":
             answer = await self._post("/images/generations", json={**fields, "n": 1})
         else:
             files = await asyncio.to_thread(edit_files, request)
@@ -155,6 +167,28 @@ def edit_files(request: ImageRequest) -> list[tuple[str, tuple[str, bytes, str]]
                 f"the mask cannot be decoded: {err}", provider=PROVIDER, code="invalid_mask"
             ) from err
         files.append(("mask", ("mask.png", mask, "image/png")))
+    return files
+
+
+def reference_files(request: ImageRequest) -> list[tuple[str, tuple[str, bytes, str]]]:
+    """The multipart files of a text-to-image request with references: each as `image[]`, PNG (other formats are
+    re-encoded), at most `MAX_REFERENCES`; a reference that cannot be decoded is refused."""
+    if len(request.references) > MAX_REFERENCES:
+        raise InvalidImageRequest(
+            f"{len(request.references)} reference images; a GPT image model takes at most {MAX_REFERENCES}",
+            provider=PROVIDER,
+            code="too_many_references",
+        )
+    files = []
+    for index, reference in enumerate(request.references, start=1):
+        if sniff_image_format(reference) != "png":
+            try:
+                reference = encode_png(decode_image(reference))
+            except ImageDecodeError as err:
+                raise InvalidImageRequest(
+                    f"reference image {index} cannot be decoded: {err}", provider=PROVIDER, code="invalid_reference"
+                ) from err
+        files.append(("image[]", (f"reference-{index}.png", reference, "image/png")))
     return files
 
 

@@ -25,7 +25,7 @@ from imaging.providers.errors import (
     ProviderUnavailable,
     QuotaExhausted,
 )
-from imaging.providers.openai_images import OpenAIImagesProvider, nearest_size
+from imaging.providers.openai_images import MAX_REFERENCES, OpenAIImagesProvider, nearest_size
 from models.image.state import TaskType
 from tests.llm.loopback import Fixture, Loopback, RecordedRequest
 
@@ -172,6 +172,47 @@ async def test_a_jpeg_answer_is_returned_as_png(http: httpx.AsyncClient, loopbac
 
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     assert decoded(png).size == (1024, 1024)
+
+
+async def test_references_go_to_the_edits_endpoint_as_image_files_and_the_answer_is_cover_cropped(
+    http: httpx.AsyncClient, loopback: Loopback
+) -> None:
+    loopback.queue(answer(gradient(1024, 1536)))
+    photo = encoded(gradient(300, 200), "JPEG")
+    second = encoded(gradient(200, 200))
+
+    png = await provider(http, loopback).generate(request(width=768, height=1024, references=[photo, second]))
+
+    [sent] = loopback.requests
+    assert (sent.method, sent.path) == ("POST", "/v1/images/edits")
+    boundary = sent.headers["content-type"].split("boundary=", 1)[1].encode()
+    sections = [section for section in sent.body.split(b"--" + boundary)[1:-1]]
+    images = [section for section in sections if b'name="image[]"' in section]
+    assert len(images) == 2, "each reference is one image[] part"
+    sent_images = [decoded(section.partition(b"\r\n\r\n")[2].removesuffix(b"\r\n")) for section in images]
+    assert [image.format for image in sent_images] == ["PNG", "PNG"], "the JPEG reference is sent as PNG"
+    assert [image.size for image in sent_images] == [(300, 200), (200, 200)]
+    assert any(b'name="prompt"' in section and b"a lighthouse at dusk" in section for section in sections)
+    assert decoded(png).size == (768, 1024)
+
+
+async def test_a_reference_that_cannot_be_decoded_is_refused_without_a_call(
+    http: httpx.AsyncClient, loopback: Loopback
+) -> None:
+    with pytest.raises(InvalidImageRequest) as refused:
+        await provider(http, loopback).generate(request(references=[b"not an image"]))
+
+    assert refused.value.code == "invalid_reference" and loopback.requests == []
+
+
+@pytest.mark.parametrize(
+    ("configured", "preferred", "taken"),
+    [("gpt-image-1", None, MAX_REFERENCES), ("dall-e-3", None, 0), ("dall-e-3", "gpt-image-1", MAX_REFERENCES)],
+)
+def test_only_a_gpt_image_model_takes_references(
+    http: httpx.AsyncClient, loopback: Loopback, configured: str, preferred: str | None, taken: int
+) -> None:
+    assert provider(http, loopback, model=configured).max_references(preferred) == taken
 
 
 @pytest.mark.parametrize(

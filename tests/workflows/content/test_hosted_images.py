@@ -158,3 +158,39 @@ async def test_a_synchronous_model_draws_each_image_in_one_call_with_a_timeout_t
         and event.activity_task_scheduled_event_attributes.activity_type.name == "content.image_tool"
     ]
     assert timeouts == [policies.IMAGE_HOSTED_EXECUTOR.start_to_close] * plans
+
+
+async def test_the_users_reference_images_go_with_each_image_to_a_model_that_takes_them(
+    openai_images: ContentHarness, loopback: Loopback
+) -> None:
+    png = encode_png(render_text_to_image("咖啡", seed=2, width=1024, height=1024, style_strength=0.5))
+    asked: list[RecordedRequest] = []
+
+    def openai(request: RecordedRequest) -> Fixture:
+        asked.append(request)
+        return Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]})
+
+    loopback.responder = openai
+    references = [openai_images.reference("水彩 花园"), openai_images.reference("复古 胶片", seed=9)]
+
+    outcome = await openai_images.run(TOPIC, image_gen_provider="gpt-image-1", references=references)
+
+    assert outcome.result.status == "completed" and outcome.result.post and outcome.result.post.complete
+    assert asked and all(r.path == "/v1/images/edits" for r in asked), "text to image with references is an edit"
+    sent = [openai_images.blobs.get(key_of(ref) or "") for ref in references]
+    for request in asked:
+        assert all(photo in request.body for photo in sent), "both reference photos, byte for byte"
+    made_by = [e.data["summary"] for e in outcome.of_type("tool_result") if e.data["tool"] == "generate_image"]
+    assert made_by and all("参考图 2 张已一并发送" in summary for summary in made_by)
+
+
+async def test_a_model_that_takes_no_reference_images_is_not_sent_them_and_the_timeline_says_so(
+    hosted: ContentHarness, loopback: Loopback
+) -> None:
+    fake = double(loopback)
+
+    outcome = await hosted.run(TOPIC, image_gen_provider="qwen-image", references=[hosted.reference("水彩 花园")])
+
+    assert outcome.result.status == "completed" and fake.calls["accepted"] >= 2
+    made_by = [e.data["summary"] for e in outcome.of_type("tool_result") if e.data["tool"] == "generate_image"]
+    assert made_by and all("参考图没有发给它（它不接受参考图）" in summary for summary in made_by)
