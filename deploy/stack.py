@@ -10,6 +10,13 @@ where it stopped. Only Ctrl-C or SIGTERM stops everything: every child, newest f
 10 s), and exit 0. A child that dies while the stack is starting is a configuration error: the stack stops, exit
 status 1.
 
+Children end with the stack even when it is killed outright (kill -9, the OOM killer): on Linux each is started
+with `PR_SET_PDEATHSIG` = SIGKILL, so the kernel kills it when the stack dies (the gateway's intake process and the
+app builder's toolchain commands end with their own parents). The stack records its pid and its children's in
+`DATA_DIR/stack.json`; a start that finds that file from a stack that is gone reclaims what it left (a child still
+running with the recorded command line is killed, and the log says so), and one that finds the recording stack
+still running refuses with its pid, instead of failing later on a taken port.
+
 Settings come from `models.settings.Settings` (environment and `.env`); the children receive the same values
 through their environment, with DATA_DIR made absolute.
 """
@@ -17,6 +24,8 @@ through their environment, with DATA_DIR made absolute.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import json
 import logging
 import os
 import shutil
@@ -41,6 +50,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT_S = 60.0
 STOP_GRACE_S = 10.0
 RESTART_BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+RECLAIM_WAIT_S = 5.0
+"""How long a start waits for a reclaimed child of a dead stack to be gone."""
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal the calling process gets when its parent dies."""
 STABLE_AFTER_S = 60.0
 """A child that has run this long is healthy again: its next crash restarts it after the first backoff."""
 EXAMPLE_CURL = (
@@ -101,6 +114,28 @@ def exit_reason(returncode: int) -> str:
     return f"killed by signal {-returncode}"
 
 
+def _die_with_parent(parent: int) -> Callable[[], None]:
+    """A `preexec_fn` (Linux): the child is killed (SIGKILL) when the stack that started it dies, however it dies;
+    a child whose parent died before the call exits at once."""
+
+    def arm() -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arm
+
+
+def command_line(pid: int) -> list[str] | None:
+    """The running process's argv (Linux `/proc`), or None when there is no such process or it cannot be read."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return [part.decode(errors="replace") for part in raw.split(b"\0") if part] or None
+
+
 def healthy(url: str) -> bool:
     try:
         return httpx.get(url, timeout=1.0, trust_env=False).status_code == 200
@@ -118,10 +153,13 @@ class Stack:
         self.data_dir = settings.data_dir.resolve()
         self.temporal = f"{client_host(settings.temporal_host)}:{settings.temporal_port}"
         self.gateway = f"http://{client_host(settings.api_host)}:{settings.api_port}"
+        self.record = self.data_dir / "stack.json"
 
     def run(self) -> None:
         """Start everything, then supervise until a stop is requested; raise `StackError` on failure."""
         s = self.s
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.reclaim_stale()
         for var, host, port in (
             ("TEMPORAL_PORT", s.temporal_host, s.temporal_port),
             ("TEMPORAL_UI_PORT", s.temporal_host, s.temporal_ui_port),
@@ -129,7 +167,6 @@ class Stack:
         ):
             if port_open(host, port):
                 raise StackError(f"port {port} on {client_host(host)} is taken; set {var} to a free port")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
         self.start("temporal", self.temporal_argv())
         if not self.wait_until(f"Temporal frontend on {self.temporal}", self.temporal_up):
             return
@@ -143,6 +180,37 @@ class Stack:
         while not self.stopping.is_set():
             self.restart_exited()
             self.stopping.wait(0.25)
+
+    def reclaim_stale(self) -> None:
+        """What an earlier stack of this DATA_DIR left (`stack.json`): refuse while that stack runs; once it is
+        gone, kill each recorded child still running with its recorded command line, then forget the record."""
+        try:
+            recorded = json.loads(self.record.read_text())
+        except (OSError, ValueError):
+            return
+        owner = int(recorded.get("pid", 0))
+        if owner and owner != os.getpid() and "deploy.stack" in " ".join(command_line(owner) or []):
+            raise StackError(f"another stack (pid {owner}) runs with DATA_DIR {self.data_dir}; stop it first")
+        left = [
+            (child["name"], int(child["pid"]))
+            for child in recorded.get("children", [])
+            if command_line(int(child["pid"])) == child["argv"]
+        ]
+        for name, pid in left:
+            log.warning("reclaiming %s (pid %d), left running by a stack that was killed", name, pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + RECLAIM_WAIT_S
+        while any(command_line(pid) is not None for _, pid in left) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.record.unlink(missing_ok=True)
+
+    def write_record(self) -> None:
+        """`stack.json`: this stack's pid and each child's name, pid and argv (rewritten at every (re)start)."""
+        children = [{"name": c.name, "pid": c.proc.pid, "argv": c.argv} for c in self.children]
+        scratch = self.record.with_suffix(".tmp")
+        scratch.write_text(json.dumps({"pid": os.getpid(), "children": children}))
+        scratch.replace(self.record)
 
     def restart_exited(self) -> None:
         """Start again each child that exited on its own, once its backoff has passed."""
@@ -162,6 +230,7 @@ class Stack:
                 child.proc = self.spawn(child.argv)
                 child.started_at, child.restart_at = now, None
                 child.restarts += 1
+                self.write_record()
                 log.info("started %s again (pid %d, restart %d)", child.name, child.proc.pid, child.restarts)
 
     def temporal_argv(self) -> list[str]:
@@ -201,10 +270,13 @@ class Stack:
     def start(self, name: str, argv: list[str]) -> None:
         log.info("starting %s: %s", name, " ".join(argv))
         self.children.append(Child(name, argv, self.spawn(argv), time.monotonic()))
+        self.write_record()
 
     def spawn(self, argv: list[str]) -> subprocess.Popen[bytes]:
         # Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops children in order.
-        return subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0)
+        # Killed with the stack (Linux): nothing is left holding the ports when the stack itself is killed.
+        armed = _die_with_parent(os.getpid()) if sys.platform.startswith("linux") else None
+        return subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0, preexec_fn=armed)
 
     def temporal_up(self) -> bool:
         return port_open(self.s.temporal_host, self.s.temporal_port)
@@ -261,6 +333,8 @@ class Stack:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(child.proc.pid, signal.SIGKILL)
                 child.proc.wait()
+        if self.children:  # the record is this stack's (a start refused for another stack's leaves that one's)
+            self.record.unlink(missing_ok=True)
 
 
 def main() -> None:
