@@ -247,6 +247,16 @@ REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
 IMAGE_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
 """`generate_image`, an Executor: renders one planned image into the blob store, 5 s; retried 5/10/20 s apart."""
 
+EDIT_REWRITE = NodeOptions(
+    start_to_close=timedelta(seconds=60), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=90)
+)
+"""An edit's section rewrite by the writer's model (one section, a JSON answer): 60 s per attempt, streamed with a
+heartbeat per chunk; after 90 s of failures the offline rewrite answers instead (and says what it could do)."""
+EDIT_REWRITE_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
+"""The offline section rewrite, an Executor: a few rules over one section, 5 s."""
+CONTENT_EDIT_DEADLINE = timedelta(minutes=5)
+"""An edit run of a finished post (one rewrite, or one image redrawn, hosted models included)."""
+
 CONTENT_RUN_DEADLINE = timedelta(minutes=25)
 """A content run's active work (`Settings.content_run_deadline_seconds`); each clarification's wait comes on top."""
 CONTENT_INPUT_TIMEOUT = timedelta(hours=24)

@@ -1,10 +1,12 @@
-"""The content family's activities: the Supervisor, its agents and their tools (its `Family` names this factory)."""
+"""The content family's activities: the Supervisor, its agents and their tools, and the post editor (its `Family`
+names this factory)."""
 
 from collections.abc import Callable
 from typing import Any
 
 from activities.common.dependencies import WorkerDependencies
 from activities.content.agents import ContentAgents
+from activities.content.edits import PostEditor
 from activities.content.images import ImageAgent
 from activities.content.research import ResearchAgent
 from activities.content.supervisor import SupervisorAgent
@@ -16,6 +18,7 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
     agents = ContentAgents(blobs, llm)
     supervisor = SupervisorAgent(blobs, llm)
     research = ResearchAgent(blobs, llm)
+    editor = PostEditor(llm)
     images = ImageAgent(deps.image_provider, blobs, llm, direct=deps.direct_images, hosted=deps.hosted_images)
     return [
         supervisor.supervisor_turn,
@@ -34,4 +37,5 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
         images.image_fetch,
         images.image_cancel,
         agents.review,
+        editor.edit_rewrite,
     ]

@@ -18,7 +18,7 @@ from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, T
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
-from api.routes import content_export
+from api.routes import content_edits, content_export
 from api.routes.content_export import finished_state
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
@@ -162,5 +162,8 @@ def _reference_key(url: str, index: int, context: PrepareContext) -> str:
     return key
 
 
-GATEWAY = FamilyGateway(routers=(router, content_export.router), launchers={CONTENT_SUPERVISOR.name: CONTENT_RUN})
-"""The content family's routes, and how its runs start (evidence and references stored first)."""
+GATEWAY = FamilyGateway(
+    routers=(router, content_export.router, content_edits.router), launchers={CONTENT_SUPERVISOR.name: CONTENT_RUN}
+)
+"""The content family's routes (runs, exports, edits), and how its runs start (evidence and references stored
+first)."""

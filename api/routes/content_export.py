@@ -2,22 +2,27 @@
 its platform), `/export.md` (Markdown, images as relative links) and `/export.zip` (both and the images, built in
 a thread, capped at `CONTENT_EXPORT_MAX_BYTES`). Each is built from the run's state when asked, so it holds the
 post's latest version; each answers the run's owner only (anyone else: the 404 of a missing run). Also the check
-every post route shares: the run has ended (`POST_NOT_READY`) and, for an export, with a post (`POST_EMPTY`)."""
+every post route shares (`post_run`: a post's run or an edit's, of the caller; `finished_state`: one that has
+ended, else `POST_NOT_READY`) and, for an export, with a post (`POST_EMPTY`)."""
 
 import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Response
+from temporalio.client import WorkflowExecutionDescription
 
 from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, BlobStore, Principal, TemporalClient
 from api.errors import ApiError
-from api.routes.runs import owned_state
+from api.routes.runs import answered, owned_run
+from models.content.edits import ContentEditState
 from models.content.errors import ContentErrorCode
 from models.content.export import PostExport
 from models.content.state import ContentState
+from models.errors import ErrorCode
 from stores.blob_store import BlobNotFoundError
 from stores.content_export import ExportTooLargeError, post_zip
+from workflows.content.edit import ContentEditWorkflow
 from workflows.content.graph import GRAPH
 from workflows.content.workflow import ContentSupervisorWorkflow
 
@@ -39,10 +44,30 @@ def _responses(media_type: str, *, capped: bool = False) -> dict[int | str, dict
     return responses
 
 
+POST_STATES: dict[str, type[ContentState]] = {
+    ContentSupervisorWorkflow.__name__: ContentState,
+    ContentEditWorkflow.__name__: ContentEditState,
+}
+"""The runs that hold a version of a post, and their state: the post's own run and each edit's run."""
+
+
+async def post_run(
+    client: TemporalClient, run_id: str, principal: str
+) -> tuple[WorkflowExecutionDescription, ContentState]:
+    """Temporal's description and the state of `principal`'s post run or edit run `run_id`; any other run is the
+    same 404 as a missing one."""
+    handle, description = await owned_run(client, run_id, principal)
+    state_type = POST_STATES.get(description.workflow_type or "")
+    if state_type is None:
+        raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个内容运行：{run_id}")
+    state: ContentState = await answered(handle, "state", state_type)
+    return description, state
+
+
 async def finished_state(client: TemporalClient, run_id: str, principal: str) -> ContentState:
-    """The state of `principal`'s content run `run_id` once it ended; 409 POST_NOT_READY while it works."""
-    workflow = ContentSupervisorWorkflow.__name__
-    state = await owned_state(client, run_id, principal, workflow, ContentState, what="内容运行")
+    """The state of `principal`'s post run or edit run `run_id` once it ended; 409 POST_NOT_READY while it works
+    (both graphs end in `done`)."""
+    _, state = await post_run(client, run_id, principal)
     if state.metadata.current_node != GRAPH.end:
         raise ApiError(
             409,

@@ -2,6 +2,7 @@
 and the workflow alike. Agents without tools are one activity each; each tool loop has a turn and a tool call."""
 
 from models.content.agents import AgentName, AgentOutcome, AgentRequest
+from models.content.edits import SectionRewrite, SectionRewriteRequest
 from models.content.turns import HostedImageFetch, ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from models.nodes import ActivitySpec
@@ -35,3 +36,5 @@ IMAGE_POLL = ActivitySpec("content.image_poll", PollRequest, TaskPoll)
 IMAGE_CANCEL = ActivitySpec("content.image_cancel", PollRequest, Cancelled)
 IMAGE_FETCH = ActivitySpec("content.image_fetch", HostedImageFetch, ToolCallResult)
 """`generate_image` on a task-based image API, last step: copy the finished image into the blob store."""
+EDIT_REWRITE = ActivitySpec("content.edit_rewrite", SectionRewriteRequest, SectionRewrite)
+"""An edit of a finished post: one text section rewritten by the user's instruction (model, or offline)."""

@@ -1,7 +1,8 @@
 """The finished post, assembled from the run's state in the layout's order: each text block with its heading, each
 image in its slot (by its `blob:` reference, which the gateway turns into a URL), and whether its images are
 complete. Pure, small: the workflow emits the post as `post_ready` and returns it, the gateway serves it
-(`GET /v1/content/runs/{id}/post`), and the routing rules read `images_complete`."""
+(`GET /v1/content/runs/{id}/post`), and the routing rules read `images_complete`. `post_parts` says which block or
+image plan each section shows: an edit names a section or an image by its number in the post."""
 
 from models.content.runs import ContentPost, PostSection
 from models.content.state import ContentState
@@ -14,19 +15,25 @@ def images_complete(state: ContentState) -> bool:
     )
 
 
-def assemble_post(state: ContentState) -> ContentPost:
+BODY = "body"
+"""The part id of a post's one text section when its text has no blocks."""
+
+
+def post_parts(state: ContentState) -> list[tuple[PostSection, str]]:
+    """The post's sections in layout order, each with the block id (`BODY` for a body without blocks) or the image
+    plan id it shows."""
     content = state.generated_content
     blocks = {block.id: block for block in content.blocks} if content else {}
     plans = {plan.slot: plan for plan in state.image_plans}
     images = state.generated_image_asset_ids
-    sections: list[PostSection] = []
+    sections: list[tuple[PostSection, str]] = []
     placed_blocks: set[str] = set()
     placed_plans: set[str] = set()
 
     def image(slot: str) -> None:
         plan = plans.get(slot)
         if plan is not None and plan.plan_id in images:
-            sections.append(PostSection(kind="image", image_url=images[plan.plan_id], slot=slot))
+            sections.append((PostSection(kind="image", image_url=images[plan.plan_id], slot=slot), plan.plan_id))
             placed_plans.add(plan.plan_id)
 
     for slot in state.layout_spec.slots if state.layout_spec else []:
@@ -34,7 +41,7 @@ def assemble_post(state: ContentState) -> ContentPost:
             image(slot.image_slot)
         elif slot.kind == "text" and slot.block_id in blocks:
             block = blocks[slot.block_id]
-            sections.append(PostSection(kind="text", heading=block.heading or None, text=block.text))
+            sections.append((_text(block.heading, block.text), block.id))
             placed_blocks.add(block.id)
     for plan in state.image_plans:  # images the layout has no slot for
         if plan.plan_id not in placed_plans:
@@ -42,8 +49,14 @@ def assemble_post(state: ContentState) -> ContentPost:
     if content is not None:
         rest = [block for block in content.blocks if block.id not in placed_blocks]
         if not content.blocks and content.body:
-            sections.append(PostSection(kind="text", text=content.body))
-        sections += [PostSection(kind="text", heading=block.heading or None, text=block.text) for block in rest]
+            sections.append((_text("", content.body), BODY))
+        sections += [(_text(block.heading, block.text), block.id) for block in rest]
+    return sections
+
+
+def assemble_post(state: ContentState) -> ContentPost:
+    content = state.generated_content
+    sections = [section for section, _ in post_parts(state)]
     review = state.review_feedback
     return ContentPost(
         title=content.title if content else state.creative_brief.topic if state.creative_brief else "",
@@ -55,4 +68,9 @@ def assemble_post(state: ContentState) -> ContentPost:
         complete=bool(content and content.body.strip()) and images_complete(state),
         end_reason=state.metadata.end_reason,
         end_message=state.metadata.end_message,
+        creative_id=state.creative_id,
     )
+
+
+def _text(heading: str, text: str) -> PostSection:
+    return PostSection(kind="text", heading=heading or None, text=text)

@@ -133,6 +133,8 @@ class ContentPost(CamelModel):
     """Whether it has its text and every planned image."""
     end_reason: EndReason | None = None
     end_message: str | None = None
+    creative_id: str | None = None
+    """What every version of this post shares (the original run's; an edit keeps it)."""
 
 
 class ContentResult(CamelModel):

@@ -23,6 +23,9 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from models.content.edits import ContentEditInput, EditRecord, PostEdit
+from models.content.post import post_parts
+from models.content.state import ContentState
 from models.echo.runs import EchoRunInput
 from models.human_input import InputAnswer
 from stores.style_library import load_style_library
@@ -46,6 +49,7 @@ from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, S
 from tests.workflows.writing.harness import writing_harness
 from tests.workflows.writing.test_chains import BRAINSTORM
 from workflows.common.human_input import INPUT_UPDATE
+from workflows.content.edit import ContentEditWorkflow
 from workflows.image.session import session_workflow_id
 
 log = logging.getLogger("histories")
@@ -102,12 +106,15 @@ async def writing(rec: Recording) -> Histories:
 
 
 async def content(rec: Recording) -> Histories:
-    """An offline run that asked for the platform and got its answer; a Supervisor that used a tool (the LLM path)."""
+    """An offline run that asked for the platform and got its answer; a Supervisor that used a tool (the LLM path);
+    an edit of the first run's post that redrew its second image."""
     async with content_harness(rec.env, rec.data_dir / "offline") as harness:
         handle = await harness.start("打工人的咖啡续命指南", platform=None)
         await waiting(handle)
         await handle.execute_update(INPUT_UPDATE, InputAnswer(answer="douyin"))
         answered = await harness.finish(handle)
+        edit = await harness.start_run(ContentEditWorkflow.run, redraw(answered.state, 2), id_prefix="content-edit")
+        await edit.result()
     async with content_harness(rec.env, rec.data_dir / "llm", llm_base_url=rec.loopback.base_url) as harness:
         rec.loopback.reset()
         rec.loopback.queue(tools(("c1", "inspect_artifact", {"name": "brief"})), decide("writer_agent"), REFUSED)
@@ -115,7 +122,16 @@ async def content(rec: Recording) -> Histories:
     return {
         "ContentSupervisorWorkflow": await answered.handle.fetch_history(),
         "ContentSupervisorWorkflow-tools": await with_tools.handle.fetch_history(),
+        "ContentEditWorkflow": await edit.fetch_history(),
     }
+
+
+def redraw(base: ContentState, image: int) -> ContentEditInput:
+    """An edit that redraws image `image` of the post `base` (a run's finished state)."""
+    plan_id = [part for section, part in post_parts(base) if section.kind == "image"][image - 1]
+    edit = PostEdit(action="regenerate_image", image=image, plan_id=plan_id, instruction="换成俯拍")
+    record = EditRecord(version=2, base_run_id=base.thread_id, origin_run_id=base.thread_id, edit=edit)
+    return ContentEditInput(owner="tester", base=base, record=record, topic="打工人的咖啡续命指南")
 
 
 async def app_builder(rec: Recording) -> Histories:

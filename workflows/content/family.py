@@ -1,11 +1,15 @@
-"""The content family as the platform knows it: its registered workflows and the `Family` that declares it."""
+"""The content family as the platform knows it: its registered workflows (a post's run, an edit of a finished
+post) and the `Family` that declares it."""
 
+from models.content.edits import EDIT_EVENTS, ContentEditState
 from models.content.errors import ContentErrorCode
 from models.content.events import SUPERVISOR_EVENTS
 from models.content.runs import ContentRunRequest
 from models.content.state import ContentState
 from workflows.common.family import ConsolePage, Family
 from workflows.common.registration import RegisteredWorkflow
+from workflows.content.edit import ContentEditWorkflow
+from workflows.content.edit_graph import EDIT_GRAPH
 from workflows.content.graph import GRAPH
 from workflows.content.workflow import ContentSupervisorWorkflow
 
@@ -23,9 +27,21 @@ CONTENT_SUPERVISOR = RegisteredWorkflow(
     human_input=True,
 )
 
+CONTENT_EDIT = RegisteredWorkflow(
+    workflow=ContentEditWorkflow,
+    family="content",
+    description=(
+        "One edit of a finished post as its own short run (rewrite a section, redraw an image): the post's next "
+        "version, under the same creativeId; started by POST /v1/content/runs/{id}/edits"
+    ),
+    state_model=ContentEditState,
+    events=EDIT_EVENTS,
+    graph=EDIT_GRAPH,
+)
+
 CONTENT = Family(
     name="content",
-    workflows=(CONTENT_SUPERVISOR,),
+    workflows=(CONTENT_SUPERVISOR, CONTENT_EDIT),
     activities="activities.content.family:build_activities",
     error_codes=ContentErrorCode,
     gateway="api.routes.content:GATEWAY",

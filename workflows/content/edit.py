@@ -1,0 +1,212 @@
+"""ContentEditWorkflow: one edit of a finished post as its own short run (issue 29 item 3), on the same post (the
+base's `creativeId`). Its state starts as the base run's finished state; one node changes it, and the run ends with
+the whole post's new version (`post_ready`) and `done`.
+
+- `rewrite_section`: the user's own text is applied as it is; an instruction goes to `content.edit_rewrite` (the
+  writer's model when one is configured, else the offline rewrite, which says when it could not apply it; a model
+  that failed for good degrades to it, and the run says so). The body keeps the section's new text.
+- `regenerate_image`: the image's plan is drawn again through the image agent's own calls
+  (`workflows.content.images`, local renderer or hosted model) with a new seed and the instruction added to its
+  prompt; the new image replaces the old one in its slot (a `blob:` reference: no image bytes in history).
+
+The gateway resolved which block or plan the numbers name, and which version this is."""
+
+from temporalio import workflow
+
+from workflows import policies
+from workflows.common.event_log import EventLog
+from workflows.common.graph import START
+from workflows.common.run import GraphRun, NodeFailed, RunFailed
+from workflows.content.edit_graph import (
+    EDIT_GRAPH,
+    ERROR_HANDLER,
+    FINALIZE,
+    REGENERATE_IMAGE,
+    REWRITE_SECTION,
+)
+from workflows.content.images import ContentImages
+
+with workflow.unsafe.imports_passed_through():
+    from llm import ToolCall
+    from models.content import nodes
+    from models.content.agents import ContentView
+    from models.content.edits import (
+        EDIT_EVENTS,
+        ContentEditInput,
+        ContentEditState,
+        SectionRewrite,
+        SectionRewriteRequest,
+    )
+    from models.content.events import ContentThought, ImageGenerated
+    from models.content.post import BODY, assemble_post
+    from models.content.runs import ContentResult, ContentRunInput
+    from models.content.state import ContentMetadata
+    from models.content.turns import GENERATE_IMAGE, PROMPT_CHARS, ToolCallRequest
+    from models.errors import ErrorCode, ErrorInfo
+
+SEED_STEP = 7919
+"""How far a redrawn image's seed moves per version (a prime: versions never land on the same seed)."""
+SEED_RANGE = 2**31
+
+
+@workflow.defn
+class ContentEditWorkflow:
+    """One edit of a post: its state (the post's new version and the edit) is queryable as `state`."""
+
+    @workflow.init
+    def __init__(self, input: ContentEditInput) -> None:
+        self._input = input
+        base = input.base
+        self.state = ContentEditState.model_validate(
+            base.model_dump()
+            | {
+                "thread_id": workflow.info().workflow_id,
+                "metadata": ContentMetadata(current_node=START, start_time=workflow.now()),
+                "error": None,
+                "edit": input.record,
+            }
+        )
+        self.state.metadata.end_reason = base.metadata.end_reason
+        self.state.metadata.end_message = base.metadata.end_message
+        self.events = EventLog(EDIT_EVENTS)
+        self.run_graph = GraphRun(EDIT_GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
+        images_input = ContentRunInput(
+            owner=input.owner,
+            topic=input.topic,
+            image_gen_provider=base.image_gen_provider,
+            hosted_models=input.hosted_models,
+            direct_models=input.direct_models,
+            allow_fallback=input.allow_fallback,
+        )
+        self.images = ContentImages(
+            images_input,
+            self.run_graph,
+            self.run_graph.call,
+            say=lambda message, level: self._thought(REGENERATE_IMAGE, message, level),
+            report=lambda error: self.events.emit("error", REGENERATE_IMAGE, error),
+        )
+
+    @workflow.query(name="state")
+    def query_state(self) -> ContentEditState:
+        return self.state
+
+    @workflow.run
+    async def run(self, input: ContentEditInput) -> ContentResult:
+        steps = {
+            REWRITE_SECTION: self._rewrite,
+            REGENERATE_IMAGE: self._regenerate,
+            FINALIZE: self._finalize,
+            ERROR_HANDLER: self._error_handler,
+        }
+        first = REWRITE_SECTION if input.record.edit.action == "rewrite_section" else REGENERATE_IMAGE
+        status = await self.run_graph.execute(steps, first=first, deadline=policies.CONTENT_EDIT_DEADLINE)
+        post = assemble_post(self.state) if status == "completed" else None
+        return ContentResult(status=status, post=post)
+
+    async def _rewrite(self) -> str:
+        edit = self.state.edit.edit
+        block_id, number = edit.block_id or BODY, edit.section
+        old = self._section_text(block_id)
+        if edit.text is not None:
+            result = SectionRewrite(text=edit.text, applied=True, note="换成了你给的文字", offline=False)
+        else:
+            result = await self._rewritten(old, edit.instruction or "")
+        self._replace_text(block_id, old, result.text)
+        self.state.edit.applied = result.applied
+        self.state.edit.change = f"第 {number} 段：{result.note}"[:300]
+        self._thought(REWRITE_SECTION, self.state.edit.change, "info" if result.applied else "warning")
+        return FINALIZE
+
+    async def _rewritten(self, old: str, instruction: str) -> SectionRewrite:
+        content = self.state.generated_content
+        block = next((b for b in content.blocks if b.id == self.state.edit.edit.block_id), None) if content else None
+        request = SectionRewriteRequest(
+            topic=self._input.topic,
+            platform=self._input.platform,
+            heading=block.heading if block else "",
+            text=old,
+            instruction=instruction,
+            use_llm=True,
+        )
+
+        def degraded(err: NodeFailed) -> None:
+            said = f"改写用的大模型调用失败，改用离线改写：{err.cause}"
+            error = ErrorInfo(code=ErrorCode.AGENT_DEGRADED, message=said[:500], node=REWRITE_SECTION)
+            self.events.emit("error", REWRITE_SECTION, error)
+
+        result: SectionRewrite = await self.run_graph.call_with_degrade(
+            nodes.EDIT_REWRITE,
+            request,
+            policies.EDIT_REWRITE,
+            summary="edit: rewrite a section (LLM)",
+            offline=request.model_copy(update={"use_llm": False}),
+            offline_options=policies.EDIT_REWRITE_OFFLINE,
+            offline_summary="edit: rewrite a section (offline)",
+            degraded=degraded,
+            code=ErrorCode.AGENT_FAILED,
+            use_llm=self._input.llm_configured,
+        )
+        return result
+
+    async def _regenerate(self) -> str:
+        edit = self.state.edit.edit
+        plan = next(plan for plan in self.state.image_plans if plan.plan_id == edit.plan_id)
+        prompt = f"{plan.prompt}；{edit.instruction}" if edit.instruction else plan.prompt
+        seed = (plan.seed + SEED_STEP * self.state.edit.version) % SEED_RANGE
+        redrawn = plan.model_copy(update={"prompt": prompt[:PROMPT_CHARS], "seed": seed})
+        call = ToolCall(id=f"edit-{plan.plan_id}", name=GENERATE_IMAGE, arguments={"plan_id": plan.plan_id})
+        view = ContentView(topic=self._input.topic, platform=self._input.platform, image_plans=[redrawn])
+        request = ToolCallRequest(
+            loop="image", call=call, view=view, run_id=workflow.info().workflow_id, owner=self._input.owner
+        )
+        try:
+            result = await self.images.generate(request, summary=f"edit: redraw image {edit.image}")
+        except NodeFailed as err:
+            raise RunFailed(err.error_info(REGENERATE_IMAGE, ErrorCode.EXECUTION_FAILED)) from err
+        if result.is_error or result.image is None:
+            error = ErrorInfo(code=ErrorCode.EXECUTION_FAILED, message=result.content[:500], node=REGENERATE_IMAGE)
+            raise RunFailed(error)
+        self.state.image_plans = [redrawn if p.plan_id == plan.plan_id else p for p in self.state.image_plans]
+        self.state.generated_image_asset_ids[plan.plan_id] = result.image.image
+        generated = ImageGenerated(plan_id=plan.plan_id, image_url=result.image.image)
+        self.events.emit("image_generated", REGENERATE_IMAGE, generated)
+        asked = f"，按「{edit.instruction[:40]}」" if edit.instruction else ""
+        self.state.edit.applied = True
+        self.state.edit.change = f"第 {edit.image} 张图：换了新的构图种子重画{asked}"
+        self._thought(REGENERATE_IMAGE, self.state.edit.change, "info")
+        return FINALIZE
+
+    async def _finalize(self) -> str:
+        self.events.emit("post_ready", FINALIZE, assemble_post(self.state))
+        return EDIT_GRAPH.end
+
+    async def _error_handler(self) -> str:
+        for task_id in await self.images.cancel_waiting():
+            self._thought(ERROR_HANDLER, f"已取消图片服务的任务 {task_id}", "info")
+        self.run_graph.report_error(ERROR_HANDLER)
+        return EDIT_GRAPH.end
+
+    def _section_text(self, block_id: str) -> str:
+        content = self.state.generated_content
+        assert content is not None  # the gateway edits only a post with text
+        if block_id == BODY:
+            return content.body
+        return next(block.text for block in content.blocks if block.id == block_id)
+
+    def _replace_text(self, block_id: str, old: str, new: str) -> None:
+        """The section's new text in its block, and in the body (where the old text stood, else the body is the
+        blocks again)."""
+        content = self.state.generated_content
+        assert content is not None
+        if block_id == BODY:
+            content.body = new
+            return
+        content.blocks = [b.model_copy(update={"text": new}) if b.id == block_id else b for b in content.blocks]
+        if old and old in content.body:
+            content.body = content.body.replace(old, new, 1)
+        else:
+            content.body = "\n\n".join(block.text for block in content.blocks)
+
+    def _thought(self, node: str, message: str, level: str) -> None:
+        thought = ContentThought.model_validate({"node": node, "message": message, "level": level})
+        self.events.emit("thought_log", node, thought)

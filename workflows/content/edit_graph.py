@@ -1,0 +1,34 @@
+"""The declared graph of an edit of a finished post (`ContentEditWorkflow`): one edit node chosen by the action,
+then the new version of the post, or the error path. Served as Mermaid at
+`/v1/workflows/ContentEditWorkflow/graph`; every transition a run records is checked against it."""
+
+from workflows.common.graph import START, Edge, Graph
+
+REWRITE_SECTION = "rewrite_section"
+REGENERATE_IMAGE = "regenerate_image"
+FINALIZE = "finalize"
+ERROR_HANDLER = "error_handler"
+END = "done"
+
+EDIT_GRAPH = Graph(
+    name="ContentEditWorkflow",
+    nodes={
+        START: "编辑请求",
+        REWRITE_SECTION: "改写一段",
+        REGENERATE_IMAGE: "重画一张图",
+        FINALIZE: "新版本",
+        ERROR_HANDLER: "错误处理",
+        END: "done",
+    },
+    edges=(
+        Edge(START, REWRITE_SECTION, "rewrite_section"),
+        Edge(START, REGENERATE_IMAGE, "regenerate_image"),
+        Edge(REWRITE_SECTION, FINALIZE, "已改写（或说明无法改写）"),
+        Edge(REGENERATE_IMAGE, FINALIZE, "已重画"),
+        Edge(REWRITE_SECTION, ERROR_HANDLER, "失败"),
+        Edge(REGENERATE_IMAGE, ERROR_HANDLER, "失败"),
+        Edge(FINALIZE, END, "发布新版本"),
+        Edge(ERROR_HANDLER, END, "推送错误"),
+    ),
+    end=END,
+)
