@@ -105,6 +105,7 @@ async def test_run_state_is_typed_per_workflow_in_the_openapi_schema(gateway: Ga
         "WritingWorkflowRun",
         "RelationshipGraphWorkflowRun",
         "ContentSupervisorWorkflowRun",
+        "ContentEditWorkflowRun",
         "AppBuilderWorkflowRun",
         "EchoWorkflowRun",
     }
