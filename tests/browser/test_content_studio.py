@@ -2,7 +2,8 @@
 reference image draws the declared graph and moves its highlight from node to node as the events arrive (the
 Supervisor, its agents, the clarification, the tool loop, the end); the platform question is answered inline, and
 the finished post is previewed with its generated images, and copied or downloaded (text, Markdown, zip); the
-layout, tone and length go from the form in the user's words."""
+layout, tone and length go from the form in the user's words; a finished post is edited (a section rewritten,
+an image regenerated) and any of its versions opens."""
 
 import io
 import zipfile
@@ -123,3 +124,42 @@ def test_a_post_made_with_the_users_options_is_copied_as_the_platforms_text_and_
     with zipfile.ZipFile(io.BytesIO(saved.read_bytes())) as archive:
         assert archive.read(f"{run_id}/post.txt").decode() == copied
         assert f"{run_id}/images/1.png" in archive.namelist()
+
+
+def test_a_finished_post_is_edited_section_by_section_and_image_by_image_and_any_version_opens(
+    page: Page, console_stack: Stack
+) -> None:
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/content")
+    page.get_by_label("Topic").fill("打工人的咖啡续命指南")
+    page.get_by_label("Platform").select_option("xiaohongshu")
+    page.get_by_role("button", name="Create").click()
+    expect(page.locator(".cs-post .cs-figure img").first).to_be_visible(timeout=20_000)
+    first = page.url.rsplit("/", 1)[-1]
+    original = page.request.get(f"/v1/content/runs/{first}/post").json()
+
+    second = page.locator(".cs-block").nth(1)
+    second.get_by_role("button", name="Rewrite").click()
+    second.get_by_label("Rewrite").select_option("text")
+    second.locator("textarea").fill("我自己写的第二段。")
+    second.get_by_role("button", name="Start").click()
+    expect(page.locator(".cs-block").nth(1).locator("p")).to_have_text("我自己写的第二段。", timeout=20_000)
+    rewritten = page.url.rsplit("/", 1)[-1]
+    assert rewritten != first
+
+    third = page.locator(".cs-figure").nth(2)
+    third.get_by_role("button", name="Regenerate").click()
+    third.locator("input").fill("换成俯拍")
+    third.get_by_role("button", name="Start").click()
+    expect(page.locator(".cs-version")).to_have_count(3, timeout=20_000)
+    redrawn = page.url.rsplit("/", 1)[-1]
+    latest = page.request.get(f"/v1/content/runs/{redrawn}/post").json()
+    assert latest["imageUrls"][2] != original["imageUrls"][2]
+    expect(page.locator(".cs-figure img").nth(2)).to_have_attribute("src", latest["imageUrls"][2])
+    expect(page.locator(".cs-block").nth(1).locator("p")).to_have_text("我自己写的第二段。")
+    screenshot(page, "content_studio_versions")
+
+    page.locator(f".cs-version[data-run-id='{first}']").get_by_role("button", name="Open").click()
+    expect(page.locator(".cs-block").nth(1).locator("p")).not_to_have_text("我自己写的第二段。")
+    expect(page.locator(".cs-figure img").nth(2)).to_have_attribute("src", original["imageUrls"][2])
+    assert page.url.endswith(first)

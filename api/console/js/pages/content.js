@@ -1,13 +1,16 @@
 // The content studio (seed 001): start a `ContentSupervisorWorkflow` run from a topic, a layout and tone in the
 // user's words, a length, notes and reference images (uploaded through `/v1/blobs`), draw its declared graph (the
 // Mermaid of `/v1/workflows/{name}/graph`, laid out here as SVG) with the node each event comes from highlighted,
-// answer a clarification inline, and preview the finished post (`GET /v1/content/runs/{id}/post`) with its images, to copy as the platform's text or download as
-// Markdown or a zip (`export.txt|md|zip`). `#/content/<runId>` joins a run's events.
+// answer a clarification inline, and preview the finished post (`GET /v1/content/runs/{id}/post`) with its images,
+// to copy as the platform's text or download as Markdown or a zip (`export.txt|md|zip`), to edit (rewrite a
+// section, regenerate an image: `content_edits.js`) and to open any of its versions. `#/content/<runId>` joins a
+// run's events (a post's run or an edit's).
 
 import { apiFetch, apiJson, downloadFile, errorFrom, streamSse, uploadBlob } from '../api.js';
 import { field, hinted, questionCard, showRunId, text } from '../forms.js';
 import { onLangChange, registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
+import { editActions, versionsList } from './content_edits.js';
 
 registerStrings({
   zh: {
@@ -282,20 +285,27 @@ function graphView(graph) {
   return { element, show, reset };
 }
 
-/** The finished post: title, its sections in layout order (text and images), hashtags and quality scores. */
-function postView(post) {
+/**
+ * The finished post: title, its sections in layout order (text and images), hashtags and quality scores; with
+ * `actions` (`editActions`), an edit action under each text section and image, numbered as the post shows them.
+ */
+function postView(post, actions = null) {
+  let texts = 0;
+  let images = 0;
   const sections = post.sections.map((section) =>
     section.kind === 'image' && section.imageUrl
       ? h(
           'figure',
           { class: 'cs-figure' },
           h('img', { src: section.imageUrl, alt: section.heading || section.slot || '', loading: 'lazy' }),
+          actions?.forImage(++images),
         )
       : h(
           'div',
           { class: 'cs-block' },
           section.heading ? h('h4', {}, section.heading) : null,
           section.text ? h('p', {}, section.text) : null,
+          actions?.forText(++texts, section),
         ),
   );
   const scores = post.qualityScores
@@ -493,9 +503,21 @@ export async function mount(root, ctx) {
   async function showPost(runId) {
     try {
       const post = await apiJson(`/v1/content/runs/${encodeURIComponent(runId)}/post`);
-      const view = postView(post);
-      if (post.sections.some((section) => section.kind === 'text')) {
-        view.append(exportBar(runId, (err) => errors.append(errorBanner(err))));
+      const report = (err) => errors.append(errorBanner(err));
+      const hasText = post.sections.some((section) => section.kind === 'text');
+      const edit = (body) => {
+        errors.replaceChildren();
+        follow(`/v1/content/runs/${encodeURIComponent(runId)}/edits`, { method: 'POST', body });
+      };
+      const view = postView(post, hasText ? editActions(edit) : null);
+      if (hasText) {
+        view.append(exportBar(runId, report));
+        view.append(
+          await versionsList(runId, (other) => {
+            history.replaceState(null, '', `#/content/${encodeURIComponent(other)}`);
+            showPost(other);
+          }),
+        );
       }
       postBody.replaceWith(view);
       postBody = view;
