@@ -12,6 +12,7 @@ from models.base import CamelModel
 from models.content import nodes
 from models.content.edits import SECTION_CHARS, SectionRewrite, SectionRewriteRequest
 from models.errors import ErrorCode
+from models.writing.language import written_in_english
 
 REWRITE_SYSTEM = (
     "你是社交媒体帖子的作者。按用户的要求改写帖子中的一段，只改这一段：保留事实和数字，不编造新的事实，"
@@ -34,7 +35,7 @@ class PostEditor:
     @nodes.EDIT_REWRITE.defn
     async def edit_rewrite(self, request: SectionRewriteRequest) -> SectionRewrite:
         if self._llm is None or not request.use_llm:
-            return rewrite_offline(request.text, request.instruction)
+            return rewrite_offline(request.text, request.instruction, english=written_in_english(request.topic))
         heading = f"（小标题：{request.heading}）" if request.heading else ""
         question = JsonQuestion(
             node="edit_rewrite",
@@ -49,5 +50,10 @@ class PostEditor:
         )
         answer = await json_answer(self._llm, question, code=ErrorCode.AGENT_FAILED)
         changed = answer.text.strip() != request.text.strip()
-        note = f"按「{request.instruction[:40]}」改写" if changed else "模型给出的文字与原文相同"
+        if written_in_english(request.topic):
+            note = (
+                f'rewritten as asked: "{request.instruction[:40]}"' if changed else "the model gave the same text back"
+            )
+        else:
+            note = f"按「{request.instruction[:40]}」改写" if changed else "模型给出的文字与原文相同"
         return SectionRewrite(text=answer.text.strip(), applied=changed, note=note, offline=False)

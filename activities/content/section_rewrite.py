@@ -54,33 +54,58 @@ SPOKEN_FORMS = {
     "Therefore,": "So",
     "In addition,": "Also,",
 }
+_WRITTEN = re.compile("|".join(re.escape(form) for form in sorted(SPOKEN_FORMS, key=len, reverse=True)))
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.\s)")
 
 
-def rewrite_offline(text: str, instruction: str) -> SectionRewrite:
-    """`text` rewritten by the rules `instruction` names, or kept (with `applied` false) when it names none."""
+SAID = {
+    False: {
+        "spoken": "改成口语：替换了 {count} 处书面词",
+        "no_spoken": "没有找到可以换成口语的书面词",
+        "shorter": "精简：保留前 {kept} 句（共 {total} 句）",
+        "one_sentence": "只有一句，无法再精简",
+        "unknown": "看不懂「{instruction}」（只会精简和改口语）",
+        "kept": "离线改写（未配置大模型）没有改动这一段：{why}。保留原文；配置 LLM 后可按要求改写",
+        "done": "离线改写（未配置大模型）：{what}",
+        "and": "；",
+    },
+    True: {
+        "spoken": "more spoken: {count} written words replaced",
+        "no_spoken": "no written words to make spoken",
+        "shorter": "shorter: kept the first {kept} of {total} sentences",
+        "one_sentence": "one sentence only: cannot shorten it",
+        "unknown": 'cannot do "{instruction}" (it can only shorten or make text more spoken)',
+        "kept": "Offline rewrite (no model configured) left this section as it was: {why}. Configure an LLM to "
+        "rewrite by any instruction",
+        "done": "Offline rewrite (no model configured): {what}",
+        "and": "; ",
+    },
+}
+"""What the offline rewrite says, in Chinese and in English (the post's language)."""
+
+
+def rewrite_offline(text: str, instruction: str, *, english: bool = False) -> SectionRewrite:
+    """`text` rewritten by the rules `instruction` names, or kept (with `applied` false) when it names none; what
+    was done is said in the post's language (`english`)."""
+    said = SAID[english]
     asked = instruction.lower()
     result, done = text, []
     if any(word in asked for word in SPOKEN_WORDS):
-        result, replaced = _spoken(result)
-        done.append(f"改成口语：替换了 {replaced} 处书面词" if replaced else "没有找到可以换成口语的书面词")
+        result, count = _spoken(result)
+        done.append(said["spoken"].format(count=count) if count else said["no_spoken"])
     if any(word in asked for word in SHORTER_WORDS):
         result, kept, total = _shorter(result)
-        done.append(f"精简：保留前 {kept} 句（共 {total} 句）" if kept < total else "只有一句，无法再精简")
+        done.append(said["shorter"].format(kept=kept, total=total) if kept < total else said["one_sentence"])
     if result == text:
-        why = "；".join(done) or f"看不懂「{instruction[:40]}」（只会精简和改口语）"
-        note = f"离线改写（未配置大模型）没有改动这一段：{why}。保留原文；配置 LLM 后可按要求改写"
-        return SectionRewrite(text=text, applied=False, note=note[:300], offline=True)
-    note = f"离线改写（未配置大模型）：{'；'.join(done)}"
+        why = said["and"].join(done) or said["unknown"].format(instruction=instruction[:40])
+        return SectionRewrite(text=text, applied=False, note=said["kept"].format(why=why)[:300], offline=True)
+    note = said["done"].format(what=said["and"].join(done))
     return SectionRewrite(text=result, applied=True, note=note[:300], offline=True)
 
 
 def _spoken(text: str) -> tuple[str, int]:
-    replaced = 0
-    for written, spoken in SPOKEN_FORMS.items():
-        replaced += text.count(written)
-        text = text.replace(written, spoken)
-    return text, replaced
+    """One pass, the longest written form first where two start at one place (it is not → it's not)."""
+    return _WRITTEN.subn(lambda match: SPOKEN_FORMS[match.group(0)], text)
 
 
 def _shorter(text: str) -> tuple[str, int, int]:

@@ -42,6 +42,7 @@ from models.content.state import ContentState
 from models.errors import ErrorCode
 from models.runs import RunTicket
 from models.search_attributes import INTENT_ACTION
+from models.writing.language import written_in_english
 from workflows.content.family import CONTENT_EDIT
 
 router = APIRouter(prefix="/v1/content", tags=["content"], route_class=StrictJsonRoute)
@@ -199,7 +200,7 @@ def _version_view(
         run_id=run_id,
         version=1,
         action="create",
-        change=f"原稿：{topic}"[:300],
+        change=(f"Original: {topic}" if written_in_english(topic) else f"原稿：{topic}")[:300],
         status=status,
         created_at=state.metadata.start_time,
     )

@@ -43,6 +43,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content.state import ContentMetadata
     from models.content.turns import GENERATE_IMAGE, PROMPT_CHARS, ToolCallRequest
     from models.errors import ErrorCode, ErrorInfo
+    from models.writing.language import written_in_english
 
 SEED_STEP = 7919
 """How far a redrawn image's seed moves per version (a prime: versions never land on the same seed)."""
@@ -68,6 +69,8 @@ class ContentEditWorkflow:
         )
         self.state.metadata.end_reason = base.metadata.end_reason
         self.state.metadata.end_message = base.metadata.end_message
+        self.english = written_in_english(input.topic)
+        """Whether the post is in English: what the run says is said in its language."""
         self.events = EventLog(EDIT_EVENTS)
         self.run_graph = GraphRun(EDIT_GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
         images_input = ContentRunInput(
@@ -108,12 +111,14 @@ class ContentEditWorkflow:
         block_id, number = edit.block_id or BODY, edit.section
         old = self._section_text(block_id)
         if edit.text is not None:
-            result = SectionRewrite(text=edit.text, applied=True, note="换成了你给的文字", offline=False)
+            note = "replaced by your own text" if self.english else "换成了你给的文字"
+            result = SectionRewrite(text=edit.text, applied=True, note=note, offline=False)
         else:
             result = await self._rewritten(old, edit.instruction or "")
         self._replace_text(block_id, old, result.text)
         self.state.edit.applied = result.applied
-        self.state.edit.change = f"第 {number} 段：{result.note}"[:300]
+        where = f"Section {number}: " if self.english else f"第 {number} 段："
+        self.state.edit.change = f"{where}{result.note}"[:300]
         self._thought(REWRITE_SECTION, self.state.edit.change, "info" if result.applied else "warning")
         return FINALIZE
 
@@ -170,9 +175,13 @@ class ContentEditWorkflow:
         self.state.generated_image_asset_ids[plan.plan_id] = result.image.image
         generated = ImageGenerated(plan_id=plan.plan_id, image_url=result.image.image)
         self.events.emit("image_generated", REGENERATE_IMAGE, generated)
-        asked = f"，按「{edit.instruction[:40]}」" if edit.instruction else ""
         self.state.edit.applied = True
-        self.state.edit.change = f"第 {edit.image} 张图：换了新的构图种子重画{asked}"
+        if self.english:
+            asked = f', as asked: "{edit.instruction[:40]}"' if edit.instruction else ""
+            self.state.edit.change = f"Image {edit.image}: redrawn with a new seed{asked}"
+        else:
+            asked = f"，按「{edit.instruction[:40]}」" if edit.instruction else ""
+            self.state.edit.change = f"第 {edit.image} 张图：换了新的构图种子重画{asked}"
         self._thought(REGENERATE_IMAGE, self.state.edit.change, "info")
         return FINALIZE
 
