@@ -20,11 +20,10 @@ from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes import content_edits, content_export
 from api.routes.content_export import finished_state
+from api.routes.content_options import layout_or_refused, length_or_refused
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
-from models.content.artifacts import LayoutPreference
 from models.content.errors import ContentErrorCode
-from models.content.options import LAYOUT_WORDS, LENGTH_WORDS, Length, accepted, layout_of, length_of
 from models.content.post import assemble_post
 from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
 from models.runs import RunTicket
@@ -90,10 +89,10 @@ def prepare_content(run_input: BaseModel, context: PrepareContext) -> ContentRun
         reference_images=references,
         evidence_notes_ref=store_notes(context.blobs, run_input.evidence) if run_input.evidence else None,
         evidence_notes=len(run_input.evidence),
-        layout_preference=_layout(run_input.layout_preference),
+        layout_preference=layout_or_refused(run_input.layout_preference),
         layout_words=run_input.layout_preference,
         tone=run_input.tone,
-        length=_length(run_input.length),
+        length=length_or_refused(run_input.length),
         length_words=run_input.length,
         image_gen_provider=run_input.image_gen_provider or settings.default_image_model or "local",
         hosted_models=settings.hosted_image_models,
@@ -115,33 +114,6 @@ async def start_content(context: LaunchContext, prepared: BaseModel, session_id:
 
 
 CONTENT_RUN = Launcher(prepare=prepare_content, start=start_content)
-
-
-def _layout(words: str | None) -> LayoutPreference | None:
-    if words is None:
-        return None
-    layout = layout_of(words)
-    if layout is None:
-        raise ApiError(
-            422,
-            ContentErrorCode.LAYOUT_PREFERENCE_UNKNOWN,
-            f"layoutPreference「{words}」不是可识别的版式（not a layout this studio knows）；"
-            f"可用：{accepted(LAYOUT_WORDS)}",
-        )
-    return layout
-
-
-def _length(words: str | None) -> Length | None:
-    if words is None:
-        return None
-    length = length_of(words)
-    if length is None:
-        raise ApiError(
-            422,
-            ContentErrorCode.LENGTH_UNKNOWN,
-            f"length「{words}」不是可识别的篇幅（not a length this studio knows）；可用：{accepted(LENGTH_WORDS)}",
-        )
-    return length
 
 
 def _reference_key(url: str, index: int, context: PrepareContext) -> str:

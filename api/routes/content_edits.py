@@ -26,6 +26,7 @@ from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.launch import LaunchContext, bound_start, run_search_attributes
 from api.routes.content_export import finished_state, post_run
+from api.routes.content_options import length_or_refused
 from models.content.edits import (
     EDIT_ACTIONS,
     MAX_VERSIONS,
@@ -58,7 +59,7 @@ START_ATTEMPTS = 3
         200: {"content": {"text/event-stream": {}}, "description": "the edit's events as SSE: `post_ready`, `done`"},
         404: {"description": "RUN_NOT_FOUND"},
         409: {"description": "POST_NOT_READY: the base still works or ended without a post"},
-        422: {"description": "EDIT_INVALID, SECTION_NOT_FOUND, IMAGE_NOT_FOUND, VERSION_LIMIT_REACHED"},
+        422: {"description": "EDIT_INVALID, SECTION_NOT_FOUND, IMAGE_NOT_FOUND, LENGTH_UNKNOWN, VERSION_LIMIT_REACHED"},
     },
 )
 async def edit_post(
@@ -71,7 +72,8 @@ async def edit_post(
     links: Links,
 ) -> StreamingResponse:
     """Edit the finished post of run `run_id` as its own short run, the post's next version: `rewrite_section`
-    (`section`, and `instruction` or your own `text`) or `regenerate_image` (`image`, optional `instruction`). The
+    (`section`, and `instruction` or your own `text`), `regenerate_image` (`image`, optional `instruction`) or
+    `restyle` (the whole text again in a new `tone` and/or `length`: short, medium, long, 短 / 中 / 长). The
     events end with `post_ready` (the whole post, new version) and `done`; the run id is in `X-Run-Id`."""
     if body.action not in EDIT_ACTIONS:
         raise ApiError(
@@ -221,6 +223,12 @@ def _resolved(body: PostEditBody, base: ContentState) -> PostEdit:
         return PostEdit(
             action="rewrite_section", section=body.section, block_id=block, instruction=body.instruction, text=body.text
         )
+    if body.action == "restyle":
+        if (body.tone is None and body.length is None) or body.text is not None or body.instruction is not None:
+            message = "restyle 需要 tone 或 length（或两者），不带 text 和 instruction（needs tone and/or length）"
+            raise ApiError(422, ContentErrorCode.EDIT_INVALID, message)
+        length = length_or_refused(body.length)
+        return PostEdit(action="restyle", tone=body.tone, length=length, length_words=body.length)
     if body.image is None or body.text is not None:
         message = "regenerate_image 需要 image（第几张图），可带 instruction，不带 text（needs image）"
         raise ApiError(422, ContentErrorCode.EDIT_INVALID, message)

@@ -1,6 +1,7 @@
-"""An edit of a finished post (issue 29 item 3): the request `POST /v1/content/runs/{id}/edits` takes, the edit as
-the gateway resolved it against the base's post, a `ContentEditWorkflow`'s input and state, the section rewrite's
-activity request and answer, and a version as `GET /v1/content/runs/{id}/versions` lists it.
+"""An edit of a finished post (issue 29 item 3: rewrite a section, regenerate an image, restyle the text): the
+request `POST /v1/content/runs/{id}/edits` takes, the edit as the gateway resolved it against the base's post, a
+`ContentEditWorkflow`'s input and state, the section rewrite's activity request and answer, and a version as
+`GET /v1/content/runs/{id}/versions` lists it.
 
 Sections and images are numbered as the post shows them: 1-based, text sections and images counted separately.
 All versions of one post share the original run's `creativeId`; version 1 is that run, each edit is one more."""
@@ -13,14 +14,15 @@ from pydantic import Field, field_validator
 from models.base import CamelModel, RequestModel
 from models.content.artifacts import Platform
 from models.content.events import ContentThought, ImageGenerated
+from models.content.options import OPTION_WORDS_CHARS, TONE_CHARS, Length
 from models.content.runs import ContentPost
 from models.content.state import ContentState
 from models.errors import ErrorInfo
 from models.events import EventCatalog, RunEnd
 from models.runs import SESSION_ID_PATTERN
 
-EDIT_ACTIONS = ("rewrite_section", "regenerate_image")
-EditAction = Literal["rewrite_section", "regenerate_image"]
+EDIT_ACTIONS = ("rewrite_section", "regenerate_image", "restyle")
+EditAction = Literal["rewrite_section", "regenerate_image", "restyle"]
 INSTRUCTION_CHARS = 500
 SECTION_CHARS = 4000
 """A text section's most characters (the writer's `ContentBlock.text`)."""
@@ -44,9 +46,13 @@ class PostEditBody(RequestModel):
     instruction: str | None = Field(default=None, max_length=INSTRUCTION_CHARS)
     text: str | None = Field(default=None, max_length=SECTION_CHARS)
     """The section's new text, applied as it is."""
+    tone: str | None = Field(default=None, max_length=TONE_CHARS)
+    """`restyle`: the post's new tone in free words (轻松幽默, warm and practical)."""
+    length: str | None = Field(default=None, max_length=OPTION_WORDS_CHARS)
+    """`restyle`: the body's new length, `short`, `medium`, `long` or 短 / 中 / 长 (LENGTH_UNKNOWN otherwise)."""
     session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN)
 
-    @field_validator("instruction", "text")
+    @field_validator("instruction", "text", "tone", "length")
     @classmethod
     def _words(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
@@ -63,6 +69,10 @@ class PostEdit(CamelModel):
     plan_id: str | None = None
     instruction: str | None = None
     text: str | None = None
+    tone: str | None = None
+    length: Length | None = None
+    """The length the user's words map to."""
+    length_words: str | None = None
 
 
 class EditRecord(CamelModel):
@@ -126,7 +136,7 @@ class PostVersion(CamelModel):
 
     run_id: str
     version: int
-    action: Literal["create", "rewrite_section", "regenerate_image"]
+    action: Literal["create", "rewrite_section", "regenerate_image", "restyle"]
     change: str
     status: str
     created_at: datetime

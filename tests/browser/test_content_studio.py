@@ -3,7 +3,7 @@ reference image draws the declared graph and moves its highlight from node to no
 Supervisor, its agents, the clarification, the tool loop, the end); the platform question is answered inline, and
 the finished post is previewed with its generated images, and copied or downloaded (text, Markdown, zip); the
 layout, tone and length go from the form in the user's words; a finished post is edited (a section rewritten,
-an image regenerated) and any of its versions opens."""
+an image regenerated, the whole text restyled) and any of its versions opens."""
 
 import io
 import zipfile
@@ -158,6 +158,13 @@ def test_a_finished_post_is_edited_section_by_section_and_image_by_image_and_any
     expect(page.locator(".cs-figure img").nth(2)).to_have_attribute("src", latest["imageUrls"][2])
     expect(page.locator(".cs-block").nth(1).locator("p")).to_have_text("我自己写的第二段。")
     screenshot(page, "content_studio_versions")
+
+    page.get_by_label("New tone").fill("轻松幽默")
+    page.get_by_label("New length").select_option("short")
+    page.locator(".cs-restyle").get_by_role("button", name="Start").click()
+    expect(page.locator(".cs-version")).to_have_count(4, timeout=20_000)
+    restyled = page.url.rsplit("/", 1)[-1]
+    assert page.request.get(f"/v1/runs/{restyled}").json()["state"]["creativeBrief"]["tone"] == "轻松幽默"
 
     page.locator(f".cs-version[data-run-id='{first}']").get_by_role("button", name="Open").click()
     expect(page.locator(".cs-block").nth(1).locator("p")).not_to_have_text("我自己写的第二段。")

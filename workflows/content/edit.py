@@ -5,11 +5,15 @@ the whole post's new version (`post_ready`) and `done`.
 - `rewrite_section`: the user's own text is applied as it is; an instruction goes to `content.edit_rewrite` (the
   writer's model when one is configured, else the offline rewrite, which says when it could not apply it; a model
   that failed for good degrades to it, and the run says so). The body keeps the section's new text.
+- `restyle`: the writer agent (`content.writer`, its model or its offline version) writes the whole text again in
+  the new tone and/or length, from the post's brief (its tone replaced), outline and evidence; images stay.
 - `regenerate_image`: the image's plan is drawn again through the image agent's own calls
   (`workflows.content.images`, local renderer or hosted model) with a new seed and the instruction added to its
   prompt; the new image replaces the old one in its slot (a `blob:` reference: no image bytes in history).
 
 The gateway resolved which block or plan the numbers name, and which version this is."""
+
+from collections.abc import Callable
 
 from temporalio import workflow
 
@@ -22,6 +26,7 @@ from workflows.content.edit_graph import (
     ERROR_HANDLER,
     FINALIZE,
     REGENERATE_IMAGE,
+    RESTYLE,
     REWRITE_SECTION,
 )
 from workflows.content.images import ContentImages
@@ -29,7 +34,7 @@ from workflows.content.images import ContentImages
 with workflow.unsafe.imports_passed_through():
     from llm import ToolCall
     from models.content import nodes
-    from models.content.agents import ContentView
+    from models.content.agents import AgentName, AgentOutcome, AgentRequest, ContentView
     from models.content.edits import (
         EDIT_EVENTS,
         ContentEditInput,
@@ -98,11 +103,13 @@ class ContentEditWorkflow:
         steps = {
             REWRITE_SECTION: self._rewrite,
             REGENERATE_IMAGE: self._regenerate,
+            RESTYLE: self._restyle,
             FINALIZE: self._finalize,
             ERROR_HANDLER: self._error_handler,
         }
-        first = REWRITE_SECTION if input.record.edit.action == "rewrite_section" else REGENERATE_IMAGE
-        status = await self.run_graph.execute(steps, first=first, deadline=policies.CONTENT_EDIT_DEADLINE)
+        status = await self.run_graph.execute(
+            steps, first=input.record.edit.action, deadline=policies.CONTENT_EDIT_DEADLINE
+        )
         post = assemble_post(self.state) if status == "completed" else None
         return ContentResult(status=status, post=post)
 
@@ -134,11 +141,6 @@ class ContentEditWorkflow:
             use_llm=True,
         )
 
-        def degraded(err: NodeFailed) -> None:
-            said = f"改写用的大模型调用失败，改用离线改写：{err.cause}"
-            error = ErrorInfo(code=ErrorCode.AGENT_DEGRADED, message=said[:500], node=REWRITE_SECTION)
-            self.events.emit("error", REWRITE_SECTION, error)
-
         result: SectionRewrite = await self.run_graph.call_with_degrade(
             nodes.EDIT_REWRITE,
             request,
@@ -147,11 +149,83 @@ class ContentEditWorkflow:
             offline=request.model_copy(update={"use_llm": False}),
             offline_options=policies.EDIT_REWRITE_OFFLINE,
             offline_summary="edit: rewrite a section (offline)",
-            degraded=degraded,
+            degraded=self._degraded(REWRITE_SECTION),
             code=ErrorCode.AGENT_FAILED,
             use_llm=self._input.llm_configured,
         )
         return result
+
+    async def _restyle(self) -> str:
+        edit, state = self.state.edit.edit, self.state
+        if state.creative_brief is not None and edit.tone:
+            state.creative_brief = state.creative_brief.model_copy(update={"tone": edit.tone[:100]})
+        asked = [f"语气「{edit.tone}」" if edit.tone else "", f"篇幅 {edit.length_words}" if edit.length_words else ""]
+        guidance = f"用户要求按新的风格重写全文：{'，'.join(filter(None, asked))}。保留事实、小标题的顺序和配图位置。"
+        if self.english:
+            asked = [
+                f'tone "{edit.tone}"' if edit.tone else "",
+                f"length {edit.length_words}" if edit.length_words else "",
+            ]
+        wanted = ("; " if self.english else "，").join(filter(None, asked))
+        view = ContentView(
+            topic=self._input.topic,
+            platform=self._input.platform,
+            reference_images=state.reference_images,
+            layout_preference=state.layout_preference,
+            tone=edit.tone or self._input.tone,
+            length=edit.length,
+            creative_brief=state.creative_brief,
+            evidence_pack=state.evidence_pack,
+            body_blocks=state.body_blocks,
+            reference_analyses=state.reference_analyses,
+            layout_spec=state.layout_spec,
+            image_plans=state.image_plans,
+            generated_content=state.generated_content,
+            generated_image_asset_ids=state.generated_image_asset_ids,
+        )
+        request = AgentRequest(
+            agent=AgentName.WRITER,
+            view=view,
+            guidance=guidance,
+            may_ask=False,
+            use_llm=True,
+            run_id=workflow.info().workflow_id,
+        )
+        outcome: AgentOutcome = await self.run_graph.call_with_degrade(
+            nodes.AGENTS[AgentName.WRITER],
+            request,
+            policies.CONTENT_AGENT,
+            summary="edit: restyle the text (LLM)",
+            offline=request.model_copy(update={"use_llm": False}),
+            offline_options=policies.CONTENT_AGENT_OFFLINE,
+            offline_summary="edit: restyle the text (offline)",
+            degraded=self._degraded(RESTYLE),
+            code=ErrorCode.AGENT_FAILED,
+            use_llm=self._input.llm_configured,
+        )
+        content = outcome.patch.generated_content
+        if content is None or not content.body.strip():
+            raise RunFailed(ErrorInfo(code=ErrorCode.AGENT_FAILED, message="writer_agent 没有写出正文", node=RESTYLE))
+        state.generated_content = content
+        self.state.edit.applied = True
+        if self.english:
+            how = "offline writer, no model configured" if outcome.offline else "the writer's model"
+            self.state.edit.change = f"Whole text rewritten ({how}): {wanted}; {len(content.body)} characters"
+        else:
+            how = "离线写作，未配置大模型" if outcome.offline else "写作模型"
+            self.state.edit.change = f"全文已重写（{how}）：{wanted}；共 {len(content.body)} 字"
+        self._thought(RESTYLE, self.state.edit.change, "info")
+        return FINALIZE
+
+    def _degraded(self, node: str) -> Callable[[NodeFailed], None]:
+        """What a model that failed for good at `node` emits before the offline version answers."""
+
+        def degraded(err: NodeFailed) -> None:
+            said = f"{node} 的大模型调用失败，改用离线版本：{err.cause}"
+            error = ErrorInfo(code=ErrorCode.AGENT_DEGRADED, message=said[:500], node=node)
+            self.events.emit("error", node, error)
+
+        return degraded
 
     async def _regenerate(self) -> str:
         edit = self.state.edit.edit

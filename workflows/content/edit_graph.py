@@ -6,6 +6,7 @@ from workflows.common.graph import START, Edge, Graph
 
 REWRITE_SECTION = "rewrite_section"
 REGENERATE_IMAGE = "regenerate_image"
+RESTYLE = "restyle"
 FINALIZE = "finalize"
 ERROR_HANDLER = "error_handler"
 END = "done"
@@ -16,6 +17,7 @@ EDIT_GRAPH = Graph(
         START: "编辑请求",
         REWRITE_SECTION: "改写一段",
         REGENERATE_IMAGE: "重画一张图",
+        RESTYLE: "按新的语气 / 篇幅重写全文",
         FINALIZE: "新版本",
         ERROR_HANDLER: "错误处理",
         END: "done",
@@ -23,6 +25,9 @@ EDIT_GRAPH = Graph(
     edges=(
         Edge(START, REWRITE_SECTION, "rewrite_section"),
         Edge(START, REGENERATE_IMAGE, "regenerate_image"),
+        Edge(START, RESTYLE, "restyle"),
+        Edge(RESTYLE, FINALIZE, "已重写"),
+        Edge(RESTYLE, ERROR_HANDLER, "失败"),
         Edge(REWRITE_SECTION, FINALIZE, "已改写（或说明无法改写）"),
         Edge(REGENERATE_IMAGE, FINALIZE, "已重画"),
         Edge(REWRITE_SECTION, ERROR_HANDLER, "失败"),

@@ -134,3 +134,28 @@ async def test_another_principal_gets_a_404_for_the_edits_and_the_versions(keyed
         for response in (versions, rewrite, export):
             assert response.status_code == 404 and response.json()["error"]["code"] == "RUN_NOT_FOUND"
     assert len((await keyed.http.get(f"/v1/content/runs/{first}/versions")).json()["versions"]) == 2
+
+
+async def test_restyle_writes_the_whole_text_again_in_the_new_tone_and_length_and_keeps_the_images(
+    gateway: Gateway,
+) -> None:
+    first = await finished_run(gateway, length="long")
+    original = await post_of(gateway, first)
+    before = (await gateway.http.get(f"/v1/runs/{first}")).json()["state"]
+
+    restyled, events = await edited(gateway, first, action="restyle", tone="轻松幽默", length="短")
+
+    after = (await gateway.http.get(f"/v1/runs/{restyled}")).json()["state"]
+    assert after["creativeBrief"]["tone"] == "轻松幽默"
+    assert len(after["generatedContent"]["body"]) < len(before["generatedContent"]["body"])
+    assert (await post_of(gateway, restyled))["imageUrls"] == original["imageUrls"]
+    said = next(event.data["data"]["message"] for event in events if event.event == "thought_log")
+    assert said.startswith("全文已重写（离线写作，未配置大模型）：语气「轻松幽默」，篇幅 短；共 "), said
+    version = (await gateway.http.get(f"/v1/content/runs/{restyled}/versions")).json()["versions"][1]
+    assert version["action"] == "restyle" and version["change"] == said
+    for body, code in (
+        ({"action": "restyle"}, "EDIT_INVALID"),
+        ({"action": "restyle", "length": "巨长"}, "LENGTH_UNKNOWN"),
+    ):
+        response = await gateway.http.post(f"/v1/content/runs/{first}/edits", json=body)
+        assert (response.status_code, response.json()["error"]["code"]) == (422, code), response.text

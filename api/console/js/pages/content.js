@@ -10,7 +10,7 @@ import { apiFetch, apiJson, downloadFile, errorFrom, streamSse, uploadBlob } fro
 import { field, hinted, questionCard, showRunId, text } from '../forms.js';
 import { onLangChange, registerStrings, t } from '../i18n.js';
 import { errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
-import { editActions, versionsList } from './content_edits.js';
+import { editActions, restyleForm, versionsList } from './content_edits.js';
 
 registerStrings({
   zh: {
@@ -511,7 +511,7 @@ export async function mount(root, ctx) {
       };
       const view = postView(post, hasText ? editActions(edit) : null);
       if (hasText) {
-        view.append(exportBar(runId, report));
+        view.append(exportBar(runId, report), restyleForm(edit));
         view.append(
           await versionsList(runId, (other) => {
             history.replaceState(null, '', `#/content/${encodeURIComponent(other)}`);

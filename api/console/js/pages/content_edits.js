@@ -1,11 +1,11 @@
 // Edits of a finished post (issue 29 item 3), shown in the content studio's post preview: a "Rewrite" action under
 // each text section (an instruction, or your own text) and a "Regenerate" action under each image (an optional
-// instruction), each starting an edit run (`POST /v1/content/runs/{id}/edits`, streamed by the content page), and
+// instruction) and a "Restyle" form for the whole text (a new tone and/or length), each starting an edit run (`POST /v1/content/runs/{id}/edits`, streamed by the content page), and
 // the post's versions (`/v1/content/runs/{id}/versions`), any of which opens. Sections and images are numbered
 // as the post shows them, from 1, counted separately.
 
 import { apiJson } from '../api.js';
-import { hinted, text } from '../forms.js';
+import { field, hinted, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
 import { h } from '../ui.js';
 
@@ -24,6 +24,14 @@ registerStrings({
     'edits.latest': '最新',
     'edits.open': '打开',
     'edits.shown': '当前显示',
+    'edits.restyle': '换个风格重写全文',
+    'edits.tone': '新的语气',
+    'edits.toneHint': '例如：轻松幽默',
+    'edits.length': '新的篇幅',
+    'edits.keepLength': '（不变）',
+    'edits.short': '短',
+    'edits.medium': '中',
+    'edits.long': '长',
   },
   en: {
     'edits.rewrite': 'Rewrite',
@@ -39,6 +47,14 @@ registerStrings({
     'edits.latest': 'latest',
     'edits.open': 'Open',
     'edits.shown': 'shown',
+    'edits.restyle': 'Restyle the whole text',
+    'edits.tone': 'New tone',
+    'edits.toneHint': 'e.g. warm and practical',
+    'edits.length': 'New length',
+    'edits.keepLength': '(keep)',
+    'edits.short': 'Short',
+    'edits.medium': 'Medium',
+    'edits.long': 'Long',
   },
 });
 
@@ -96,6 +112,33 @@ export function editActions(edit) {
   }
 
   return { forText, forImage };
+}
+
+/** The whole text written again in a new tone and/or length (`restyle`), as `edit(body)` starts it. */
+export function restyleForm(edit) {
+  const tone = hinted('input', 'edits.toneHint', { type: 'text', maxlength: 40 });
+  const length = h(
+    'select',
+    {},
+    text('option', 'edits.keepLength', { value: '' }),
+    ['short', 'medium', 'long'].map((id) => text('option', `edits.${id}`, { value: id })),
+  );
+  const form = h(
+    'form',
+    { class: 'stack cs-restyle' },
+    text('h4', 'edits.restyle'),
+    field('cs-restyle-tone', 'edits.tone', tone),
+    field('cs-restyle-length', 'edits.length', length),
+    h('div', { class: 'row' }, text('button', 'edits.apply', { type: 'submit', class: 'secondary' })),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const body = { action: 'restyle' };
+    if (tone.value.trim()) body.tone = tone.value.trim();
+    if (length.value) body.length = length.value;
+    if (body.tone || body.length) edit(body);
+  });
+  return form;
 }
 
 /** The post's versions, from any version's run id: each with what changed and an "Open" button (`open(runId)`). */
