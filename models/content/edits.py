@@ -13,7 +13,7 @@ from pydantic import Field, field_validator
 
 from models.base import CamelModel, RequestModel
 from models.content.artifacts import Platform
-from models.content.events import ContentThought, ImageGenerated
+from models.content.events import ContentThought, ImageGenerated, ReviewResult
 from models.content.options import OPTION_WORDS_CHARS, TONE_CHARS, Length
 from models.content.runs import ContentPost
 from models.content.state import ContentState
@@ -148,11 +148,12 @@ EDIT_EVENTS = EventCatalog(
     payloads={
         "thought_log": ContentThought,
         "image_generated": ImageGenerated,
+        "review_result": ReviewResult,
         "post_ready": ContentPost,
         "error": ErrorInfo,
         "done": RunEnd,
     },
     terminal="done",
 )
-"""An edit run's events: what it does (`thought_log`), the redrawn image, the whole post's new version
-(`post_ready`), and `done` last, also after an `error`."""
+"""An edit run's events: what it does (`thought_log`), the redrawn image, the review of the new version
+(`review_result`), the whole post's new version (`post_ready`), and `done` last, also after an `error`."""

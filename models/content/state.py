@@ -34,6 +34,7 @@ EndReason = Literal[
     "max_iterations",
     "clarification_expired",
     "cannot_improve",
+    "edit_not_approved",
 ]
 
 

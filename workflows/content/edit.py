@@ -11,6 +11,11 @@ the whole post's new version (`post_ready`) and `done`.
   (`workflows.content.images`, local renderer or hosted model) with a new seed and the instruction added to its
   prompt; the new image replaces the old one in its slot (a `blob:` reference: no image bytes in history).
 
+Then the review agent (`content.review`, its model or its offline version) reviews the new version, so the post's
+`approved`, scores and findings are the new version's, never the base's: approved ends `approved`, else
+`edit_not_approved` with the review's summary (patch `content-edit-reviewed`; edits started before it kept the
+base's review).
+
 The gateway resolved which block or plan the numbers name, and which version this is."""
 
 from collections.abc import Callable
@@ -27,6 +32,7 @@ from workflows.content.edit_graph import (
     FINALIZE,
     REGENERATE_IMAGE,
     RESTYLE,
+    REVIEW,
     REWRITE_SECTION,
 )
 from workflows.content.images import ContentImages
@@ -35,6 +41,7 @@ with workflow.unsafe.imports_passed_through():
     from llm import ToolCall
     from models.content import nodes
     from models.content.agents import AgentName, AgentOutcome, AgentRequest, ContentView
+    from models.content.artifacts import is_quality_approved
     from models.content.edits import (
         EDIT_EVENTS,
         ContentEditInput,
@@ -42,7 +49,7 @@ with workflow.unsafe.imports_passed_through():
         SectionRewrite,
         SectionRewriteRequest,
     )
-    from models.content.events import ContentThought, ImageGenerated
+    from models.content.events import ContentThought, ImageGenerated, ReviewResult
     from models.content.post import BODY, assemble_post
     from models.content.runs import ContentResult, ContentRunInput
     from models.content.state import ContentMetadata
@@ -50,6 +57,8 @@ with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo
     from models.writing.language import written_in_english
 
+REVIEWED = "content-edit-reviewed"
+"""`workflow.patched` id: the new version is reviewed before it is published."""
 SEED_STEP = 7919
 """How far a redrawn image's seed moves per version (a prime: versions never land on the same seed)."""
 SEED_RANGE = 2**31
@@ -104,6 +113,7 @@ class ContentEditWorkflow:
             REWRITE_SECTION: self._rewrite,
             REGENERATE_IMAGE: self._regenerate,
             RESTYLE: self._restyle,
+            REVIEW: self._review,
             FINALIZE: self._finalize,
             ERROR_HANDLER: self._error_handler,
         }
@@ -127,7 +137,7 @@ class ContentEditWorkflow:
         where = f"Section {number}: " if self.english else f"第 {number} 段："
         self.state.edit.change = f"{where}{result.note}"[:300]
         self._thought(REWRITE_SECTION, self.state.edit.change, "info" if result.applied else "warning")
-        return FINALIZE
+        return self._after_edit()
 
     async def _rewritten(self, old: str, instruction: str) -> SectionRewrite:
         content = self.state.generated_content
@@ -167,25 +177,9 @@ class ContentEditWorkflow:
                 f"length {edit.length_words}" if edit.length_words else "",
             ]
         wanted = ("; " if self.english else "，").join(filter(None, asked))
-        view = ContentView(
-            topic=self._input.topic,
-            platform=self._input.platform,
-            reference_images=state.reference_images,
-            layout_preference=state.layout_preference,
-            tone=edit.tone or self._input.tone,
-            length=edit.length,
-            creative_brief=state.creative_brief,
-            evidence_pack=state.evidence_pack,
-            body_blocks=state.body_blocks,
-            reference_analyses=state.reference_analyses,
-            layout_spec=state.layout_spec,
-            image_plans=state.image_plans,
-            generated_content=state.generated_content,
-            generated_image_asset_ids=state.generated_image_asset_ids,
-        )
         request = AgentRequest(
             agent=AgentName.WRITER,
-            view=view,
+            view=self._view().model_copy(update={"tone": edit.tone or self._input.tone, "length": edit.length}),
             guidance=guidance,
             may_ask=False,
             use_llm=True,
@@ -215,6 +209,58 @@ class ContentEditWorkflow:
             how = "离线写作，未配置大模型" if outcome.offline else "写作模型"
             self.state.edit.change = f"全文已重写（{how}）：{wanted}；共 {len(content.body)} 字"
         self._thought(RESTYLE, self.state.edit.change, "info")
+        return self._after_edit()
+
+    def _after_edit(self) -> str:
+        return REVIEW if workflow.patched(REVIEWED) else FINALIZE
+
+    def _view(self) -> ContentView:
+        """What an agent may read of the post's new version."""
+        state = self.state
+        return ContentView(
+            topic=self._input.topic,
+            platform=self._input.platform,
+            reference_images=state.reference_images,
+            layout_preference=state.layout_preference,
+            tone=self._input.tone,
+            creative_brief=state.creative_brief,
+            evidence_pack=state.evidence_pack,
+            body_blocks=state.body_blocks,
+            reference_analyses=state.reference_analyses,
+            layout_spec=state.layout_spec,
+            image_plans=state.image_plans,
+            generated_content=state.generated_content,
+            generated_image_asset_ids=state.generated_image_asset_ids,
+        )
+
+    async def _review(self) -> str:
+        """The review agent on the new version: its verdict and scores replace the base's."""
+        request = AgentRequest(
+            agent=AgentName.REVIEW, view=self._view(), may_ask=False, use_llm=True, run_id=workflow.info().workflow_id
+        )
+        outcome: AgentOutcome = await self.run_graph.call_with_degrade(
+            nodes.AGENTS[AgentName.REVIEW],
+            request,
+            policies.CONTENT_AGENT,
+            summary="edit: review the new version (LLM)",
+            offline=request.model_copy(update={"use_llm": False}),
+            offline_options=policies.CONTENT_AGENT_OFFLINE,
+            offline_summary="edit: review the new version (offline)",
+            degraded=self._degraded(REVIEW),
+            code=ErrorCode.AGENT_FAILED,
+            use_llm=self._input.llm_configured,
+        )
+        feedback, scores = outcome.patch.review_feedback, outcome.patch.quality_scores
+        if feedback is None or scores is None:
+            error = ErrorInfo(code=ErrorCode.AGENT_FAILED, message="review_agent 没有给出审核结果", node=REVIEW)
+            raise RunFailed(error)
+        state = self.state
+        state.review_feedback, state.quality_scores = feedback, scores
+        approved = feedback.approved and is_quality_approved(scores)
+        result = ReviewResult(feedback=feedback, scores=scores, quality_approved=is_quality_approved(scores))
+        self.events.emit("review_result", REVIEW, result)
+        state.metadata.end_reason = "approved" if approved else "edit_not_approved"
+        state.metadata.end_message = None if approved else feedback.summary[:1000]
         return FINALIZE
 
     def _degraded(self, node: str) -> Callable[[NodeFailed], None]:
@@ -257,7 +303,7 @@ class ContentEditWorkflow:
             asked = f"，按「{edit.instruction[:40]}」" if edit.instruction else ""
             self.state.edit.change = f"第 {edit.image} 张图：换了新的构图种子重画{asked}"
         self._thought(REGENERATE_IMAGE, self.state.edit.change, "info")
-        return FINALIZE
+        return self._after_edit()
 
     async def _finalize(self) -> str:
         self.events.emit("post_ready", FINALIZE, assemble_post(self.state))

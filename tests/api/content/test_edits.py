@@ -159,3 +159,19 @@ async def test_restyle_writes_the_whole_text_again_in_the_new_tone_and_length_an
     ):
         response = await gateway.http.post(f"/v1/content/runs/{first}/edits", json=body)
         assert (response.status_code, response.json()["error"]["code"]) == (422, code), response.text
+
+
+async def test_each_version_is_reviewed_again_and_one_past_the_platforms_length_is_not_approved(
+    gateway: Gateway,
+) -> None:
+    first = await finished_run(gateway)
+    original = await post_of(gateway, first)
+    too_long = "咖啡因的半衰期约为五小时，下午喝的咖啡到半夜还有一半留在身体里。" * 50  # 1650 characters
+
+    worse, events = await edited(gateway, first, action="rewrite_section", section=2, text=too_long)
+
+    [review] = [event.data["data"] for event in events if event.event == "review_result"]
+    post = await post_of(gateway, worse)
+    assert post["qualityScores"] == review["scores"] != original["qualityScores"], "the new version's own scores"
+    assert not post["approved"] and post["endReason"] == "edit_not_approved"
+    assert post["endMessage"] == review["feedback"]["summary"]

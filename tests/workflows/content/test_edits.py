@@ -1,15 +1,16 @@
 """An edit's section rewrite on the LLM path, scripted (the loopback server answers in the OpenAI Chat wire format):
-what the writer's model is sent and how its answer becomes the section and the body; a model whose answers stay
-invalid degrades to the offline rewrite, and the run says so."""
+what the writer's model is sent and how its answer becomes the section and the body, and the review's model
+reviews the new version; a model whose answers stay invalid degrades to the offline rewrite, and the run says so."""
 
 from datetime import UTC, datetime
 
-from models.content.artifacts import ContentBlock, GeneratedContent
+from models.content.artifacts import ContentBlock, GeneratedContent, QualityDimension
 from models.content.edits import ContentEditInput, ContentEditState, EditRecord, PostEdit
 from models.content.state import ContentMetadata, ContentState
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
 from tests.workflows.content.harness import ContentHarness
+from tests.workflows.content.scripts import GOOD_SCORES, low, review
 from tests.workflows.harness import assert_declared
 from workflows.content.edit import ContentEditWorkflow
 from workflows.content.edit_graph import EDIT_GRAPH
@@ -46,11 +47,17 @@ async def rewrite(harness: ContentHarness, instruction: str) -> tuple[ContentEdi
 async def test_the_writers_model_rewrites_the_section_and_the_body_keeps_it(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
-    loopback.queue(chat_completion({"text": "下午三点后就别碰咖啡啦，睡得香才是真的香。"}))
+    loopback.queue(
+        chat_completion({"text": "下午三点后就别碰咖啡啦，睡得香才是真的香。"}), review(GOOD_SCORES, approved=True)
+    )
 
     state, events = await rewrite(scripted, "更口语一点")
 
     sent = "\n".join(str(m["content"]) for m in loopback.requests[0].json()["messages"])
+    reviewed = "\n".join(str(m["content"]) for m in loopback.requests[1].json()["messages"])
+    assert "下午三点后就别碰咖啡啦" in reviewed, "the review reads the new version"
+    assert state.review_feedback is not None and state.review_feedback.approved
+    assert state.metadata.end_reason == "approved" and "review_result:" in events
     assert SECOND in sent and "更口语一点" in sent and "建议" in sent
     content = state.generated_content
     assert content is not None and content.blocks[1].text == "下午三点后就别碰咖啡啦，睡得香才是真的香。"
@@ -62,7 +69,7 @@ async def test_the_writers_model_rewrites_the_section_and_the_body_keeps_it(
 async def test_a_model_whose_answers_stay_invalid_degrades_to_the_offline_rewrite(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
-    loopback.queue(chat_completion({}), chat_completion({}))
+    loopback.queue(chat_completion({}), chat_completion({}), review(low(QualityDimension.READABILITY), approved=False))
 
     state, events = await rewrite(scripted, "更口语一点")
 
@@ -73,3 +80,4 @@ async def test_a_model_whose_answers_stay_invalid_degrades_to_the_offline_rewrit
     )
     assert "error:AGENT_DEGRADED" in events
     assert state.edit.applied and "离线改写" in state.edit.change
+    assert state.metadata.end_reason == "edit_not_approved" and state.metadata.end_message == "脚本审核"
