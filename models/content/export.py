@@ -1,7 +1,7 @@
 """A finished post as a creator takes it away (issue 29 item 4): the copy-ready text for its platform (title, the
 writer's body as the platform shows it, the hashtags in the platform's form) and the Markdown (title, sections in
 layout order, each image as a relative link `images/<n>.<ext>` with alt text: 封面 and the title for the cover, else
-the heading of the section before it, or after it). Pure: the gateway builds both from
+the heading of the section before it, or after it; then the closing call to action). Pure: the gateway builds both from
 the run's state at the time of the request, so an export always holds the post's latest version; the zip of both
 and the images is `stores.content_export`."""
 
@@ -26,6 +26,7 @@ class PostExport:
         self.hashtags = [tag.strip("#＃ ") for tag in post.hashtags if tag.strip("#＃ ")]
         self.images: dict[str, str] = {}
         lines = [f"# {self.title}", ""]
+        lines += [post.opening, ""] if post.opening else []
         for index, section in enumerate(post.sections):
             if section.kind == "text":
                 lines += [f"## {section.heading}", ""] if section.heading else []
@@ -40,6 +41,7 @@ class PostExport:
             what = near[0] if near else self.title
             alt = f"封面：{self.title}" if section.slot == "cover" else f"配图 {len(self.images)}：{what}"
             lines += [f"![{_escaped(alt[:ALT_CHARS])}]({name})", ""]
+        lines += [post.closing, ""] if post.closing else []
         if self.tags():
             lines += [self.tags(), ""]
         self.markdown = "\n".join(lines)

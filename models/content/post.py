@@ -2,8 +2,12 @@
 image in its slot (by its `blob:` reference, which the gateway turns into a URL), and whether its images are
 complete. Pure, small: the workflow emits the post as `post_ready` and returns it, the gateway serves it
 (`GET /v1/content/runs/{id}/post`), and the routing rules read `images_complete`. `post_parts` says which block or
-image plan each section shows: an edit names a section or an image by its number in the post."""
+image plan each section shows: an edit names a section or an image by its number in the post. The body's lines
+before its first section and after its last (the opening, which offline starts with the offline label, and the
+call to action) are the post's `opening` and `closing`, so the preview and the Markdown show what the copy-ready
+text has."""
 
+from models.content.artifacts import GeneratedContent
 from models.content.runs import ContentPost, PostSection
 from models.content.state import ContentState
 
@@ -58,9 +62,12 @@ def assemble_post(state: ContentState) -> ContentPost:
     content = state.generated_content
     sections = [section for section, _ in post_parts(state)]
     review = state.review_feedback
+    opening, closing = body_frame(content) if content else ("", "")
     return ContentPost(
         title=content.title if content else state.creative_brief.topic if state.creative_brief else "",
+        opening=opening,
         sections=sections,
+        closing=closing,
         hashtags=content.hashtags if content else [],
         image_urls=[section.image_url for section in sections if section.image_url],
         quality_scores=state.quality_scores,
@@ -70,6 +77,22 @@ def assemble_post(state: ContentState) -> ContentPost:
         end_message=state.metadata.end_message,
         creative_id=state.creative_id,
     )
+
+
+def body_frame(content: GeneratedContent) -> tuple[str, str]:
+    """The body's text before the line where its first block begins (by heading, else text) and after its last
+    block's text; empty where a block cannot be found in the body (a body without blocks is all sections)."""
+    body = content.body
+    if not content.blocks:
+        return "", ""
+    first, last = content.blocks[0], content.blocks[-1]
+    start = body.find(first.heading) if first.heading else -1
+    if start < 0:
+        start = body.find(first.text) if first.text else -1
+    opening = body[: body.rfind("\n", 0, start) + 1].strip() if start >= 0 else ""
+    end = body.rfind(last.text) if last.text else -1
+    closing = body[end + len(last.text) :].strip() if end >= 0 and end >= start else ""
+    return opening, closing
 
 
 def _text(heading: str, text: str) -> PostSection:

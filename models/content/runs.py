@@ -124,7 +124,11 @@ class ContentPost(CamelModel):
     """The finished post: title, sections with the images in place, hashtags, and how the run ended."""
 
     title: str
+    opening: str = ""
+    """The body's lines before its first section: the hook (offline, after the offline label)."""
     sections: list[PostSection]
+    closing: str = ""
+    """The body's lines after its last section: the call to action."""
     hashtags: list[str] = Field(default_factory=list)
     image_urls: list[BlobLink] = Field(default_factory=list)
     quality_scores: QualityScores | None = None

@@ -331,7 +331,9 @@ function postView(post, actions = null) {
           t('content.notApproved', { why: post.endMessage || post.endReason || '' }),
         )
       : null,
+    post.opening ? h('p', { class: 'cs-opening' }, post.opening) : null,
     sections,
+    post.closing ? h('p', { class: 'cs-closing' }, post.closing) : null,
     post.hashtags?.length
       ? h(
           'p',
