@@ -8,6 +8,9 @@ from pydantic import Field
 from models.base import CamelModel, RequestModel
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+RUN_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+"""What a run id is made of (`<family>-<16 hex>`); a `fromRun` of another shape is refused as INVALID_REQUEST, one
+of this shape that names no run of the caller's as RUN_NOT_FOUND."""
 
 ListedStatus = Literal["running", "waiting", "completed", "failed", "timeout", "cancelled", "terminated"]
 """A run's status in lists: `running` and `waiting` (for a person's answer) while open, then how it ended."""

@@ -4,13 +4,18 @@ its image URLs in place. The generic run API serves the run's state, its clarifi
 (`POST /v1/runs/{id}/input`), cancel and the graph; `POST /v1/runs` starts the same run through `CONTENT_RUN`.
 
 Reference images are URLs this gateway issued (`POST /v1/blobs`): each becomes its blob key again and must be an
-image; the user's evidence notes are stored as one blob. Both happen before the run starts (the claim check)."""
+image; the user's evidence notes are stored as one blob. Both happen before the run starts (the claim check).
+
+A new post can start from an earlier one of the caller's (`fromRun`, a post run or an edit run that ended): it takes
+that post's notes, reference images, platform, tone and layout where the request leaves them out, and its session
+when the request names none."""
 
 import asyncio
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
+from temporalio.client import WorkflowExecutionDescription
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute
@@ -19,14 +24,17 @@ from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
 from api.routes import content_edits, content_export
-from api.routes.content_export import finished_state
+from api.routes.content_export import finished_post_run, finished_state
 from api.routes.content_options import layout_or_refused, length_or_refused
 from imaging.rendering import ImageDecodeError, decode_image
 from models.blobs import blob_ref
 from models.content.errors import ContentErrorCode
+from models.content.options import TONE_CHARS
 from models.content.post import assemble_post
 from models.content.runs import ContentRunBody, ContentRunInput, ContentRunRequest
+from models.content.state import ContentState
 from models.runs import RunTicket
+from models.search_attributes import SESSION_ID
 from stores.blob_store import BlobNotFoundError
 from stores.evidence import store_notes
 from workflows.content.family import CONTENT_SUPERVISOR
@@ -45,6 +53,8 @@ SUMMARY_CHARS = 60
             "description": "INVALID_REQUEST, REFERENCE_IMAGE_INVALID for a reference this gateway did not issue, "
             "LAYOUT_PREFERENCE_UNKNOWN or LENGTH_UNKNOWN for words that name no layout or length"
         },
+        404: {"description": "RUN_NOT_FOUND: `fromRun` names no post of the caller's"},
+        409: {"description": "POST_NOT_READY: `fromRun` names a post that still works"},
     },
 )
 async def start_content_run(
@@ -58,11 +68,20 @@ async def start_content_run(
 ) -> StreamingResponse:
     """Make a post (text and generated images) for a topic: the Supervisor routes the agents; the events stream as
     SSE (`supervisor_decision`, `agent_started`, `tool_call`, `image_generated`, `review_result`, `post_ready`, ...,
-    `done`). A clarification arrives as `user_input_required`: answer it with `POST /v1/runs/{id}/input`."""
+    `done`). A clarification arrives as `user_input_required`: answer it with `POST /v1/runs/{id}/input`. With
+    `fromRun`, the post starts from an earlier one's notes, references, platform, tone, layout and session."""
+    earlier = await finished_post_run(client, body.from_run, principal) if body.from_run else None
+    if earlier is not None:
+        body = _with_earlier(body, *earlier)
     prepared = await asyncio.to_thread(prepare_content, body, preparation)
+    if earlier is not None:
+        prepared = _with_earlier_material(prepared, body, earlier[1])
     context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
     start = bound_start(start_content, context, prepared, body.session_id)
-    return await admitted_stream(admission, client, links.for_events(CONTENT_SUPERVISOR.events), start, principal)
+    events = links.for_events(CONTENT_SUPERVISOR.events)
+    return await admitted_stream(
+        admission, client, events, start, principal, session_header=body.session_id is not None
+    )
 
 
 @router.get(
@@ -74,6 +93,33 @@ async def get_post(run_id: str, client: TemporalClient, principal: Principal, li
     whether it is complete and why the run ended."""
     state = await finished_state(client, run_id, principal)
     return JSONResponse(await asyncio.to_thread(links.present, assemble_post(state)))
+
+
+def _with_earlier(
+    body: ContentRunBody, description: WorkflowExecutionDescription, state: ContentState
+) -> ContentRunBody:
+    """The request with the earlier post's platform, tone, layout and session where it left them out."""
+    brief = state.creative_brief
+    session = description.typed_search_attributes.get(SESSION_ID)
+    return body.model_copy(
+        update={
+            "platform": body.platform or (brief.platform if brief else None),
+            "tone": body.tone or (brief.tone[:TONE_CHARS] if brief else None),
+            "layout_preference": body.layout_preference or state.layout_preference,
+            "session_id": body.session_id or session,
+        }
+    )
+
+
+def _with_earlier_material(prepared: ContentRunInput, body: ContentRunBody, state: ContentState) -> ContentRunInput:
+    """The run's input with the earlier post's reference images and notes where the request gave none (both were
+    checked and stored when that post started, for the same principal)."""
+    update: dict[str, object] = {"from_run": body.from_run}
+    if not body.reference_images:
+        update["reference_images"] = list(state.reference_images)
+    if not body.evidence and state.metadata.evidence_notes_ref:
+        update["evidence_notes_ref"] = state.metadata.evidence_notes_ref
+    return prepared.model_copy(update=update)
 
 
 def prepare_content(run_input: BaseModel, context: PrepareContext) -> ContentRunInput:

@@ -67,14 +67,22 @@ async def post_run(
 async def finished_state(client: TemporalClient, run_id: str, principal: str) -> ContentState:
     """The state of `principal`'s post run or edit run `run_id` once it ended; 409 POST_NOT_READY while it works
     (both graphs end in `done`)."""
-    _, state = await post_run(client, run_id, principal)
+    _, state = await finished_post_run(client, run_id, principal)
+    return state
+
+
+async def finished_post_run(
+    client: TemporalClient, run_id: str, principal: str
+) -> tuple[WorkflowExecutionDescription, ContentState]:
+    """`post_run` once the run ended; 409 POST_NOT_READY while it works."""
+    description, state = await post_run(client, run_id, principal)
     if state.metadata.current_node != GRAPH.end:
         raise ApiError(
             409,
             ContentErrorCode.POST_NOT_READY,
             f"成品还没有完成：运行在 {state.metadata.current_node}（the run still works）",
         )
-    return state
+    return description, state
 
 
 @router.get("/runs/{run_id}/export.txt", response_class=Response, responses=_responses(_TEXT))

@@ -11,10 +11,6 @@ from models.app_builder.documents import SessionDocument
 from models.app_builder.workspace import WorkspaceRef
 from models.base import CamelModel
 
-RUN_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
-"""What a run id is made of (an app run's is `app-<16 hex>`); a `fromRun` of another shape is refused as
-INVALID_REQUEST, one of this shape that names no app run of the caller's as RUN_NOT_FOUND."""
-
 
 class AppRoundBase(CamelModel):
     """The run a follow-up starts from, as the gateway read it from that run's state. It is part of the run's input

@@ -10,10 +10,10 @@ from pydantic import Field, field_validator
 
 from models.app_builder.agents import AppBrief
 from models.app_builder.quality import ToolchainMode
-from models.app_builder.rounds import RUN_ID_PATTERN, AppRoundBase
+from models.app_builder.rounds import AppRoundBase
 from models.base import CamelModel, RequestModel
 from models.events import RunStatus
-from models.runs import SESSION_ID_PATTERN
+from models.runs import RUN_ID_PATTERN, SESSION_ID_PATTERN
 
 MESSAGE_CHARS = 4000
 MAX_TECH_STACK = 12

@@ -12,7 +12,7 @@ from models.content.options import OPTION_WORDS_CHARS, TONE_CHARS, Length
 from models.content.state import EndReason
 from models.events import RunStatus
 from models.image.requests import MAX_URL_CHARS
-from models.runs import SESSION_ID_PATTERN
+from models.runs import RUN_ID_PATTERN, SESSION_ID_PATTERN
 
 ImageGenProvider = Literal["local", "qwen-image", "qwen-image-max", "qwen-image-plus", "z-image-turbo"]
 """What `imageGenProvider` may name: the local renderer or a hosted model (as the image agent's `preferredModel`)."""
@@ -69,9 +69,13 @@ class ContentRunRequest(RequestModel):
 
 
 class ContentRunBody(ContentRunRequest):
-    """`POST /v1/content/runs`: the request and, optionally, the session it belongs to."""
+    """`POST /v1/content/runs`: the request and, optionally, the session it belongs to and the earlier post it
+    starts from."""
 
     session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN)
+    from_run: str | None = Field(default=None, max_length=64, pattern=RUN_ID_PATTERN)
+    """An earlier post of the caller's (its run or an edit's): the new post takes its notes, reference images,
+    platform, tone and layout where the request leaves them out, and joins its session."""
 
 
 class ContentRunInput(CamelModel):
@@ -104,6 +108,8 @@ class ContentRunInput(CamelModel):
     max_clarification_rounds: int = 2
     llm_configured: bool = False
     session_id: str | None = None
+    from_run: str | None = None
+    """The earlier post this one started from (`fromRun`), for the record."""
     deadline_seconds: float = 900.0
     """The run's active work; each wait for the user's answer comes on top."""
     input_timeout_seconds: float = 24 * 3600

@@ -97,6 +97,11 @@ class ContentMetadata(GraphPosition):
     end_message: str | None = None
     degraded: list[str] = Field(default_factory=list)
     """Agents whose LLM failed and whose offline version answered instead."""
+    evidence_notes_ref: str | None = None
+    """The `blob:` reference of the user's notes the post was made from (a new post that starts from this one
+    reads them again)."""
+    started_from: str | None = None
+    """The earlier post (run id) this one started from (`fromRun`): its notes, references, platform and tone."""
 
 
 class ContentState(CamelModel):

@@ -56,7 +56,12 @@ class ContentRun:
             max_iterations=input.max_iterations,
             thread_id=info.workflow_id,
             creative_id=f"content-{workflow.uuid4().hex[:16]}",
-            metadata=ContentMetadata(current_node=START, start_time=workflow.now()),
+            metadata=ContentMetadata(
+                current_node=START,
+                start_time=workflow.now(),
+                evidence_notes_ref=input.evidence_notes_ref,
+                started_from=input.from_run,
+            ),
         )
         self.events = EventLog(SUPERVISOR_EVENTS)
         self.run = GraphRun(GRAPH, self.events, self.state, error_node=ERROR_HANDLER)

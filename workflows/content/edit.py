@@ -76,7 +76,12 @@ class ContentEditWorkflow:
             base.model_dump()
             | {
                 "thread_id": workflow.info().workflow_id,
-                "metadata": ContentMetadata(current_node=START, start_time=workflow.now()),
+                "metadata": ContentMetadata(
+                    current_node=START,
+                    start_time=workflow.now(),
+                    evidence_notes_ref=base.metadata.evidence_notes_ref,
+                    started_from=base.metadata.started_from,
+                ),
                 "error": None,
                 "edit": input.record,
             }
