@@ -7,7 +7,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import Asking, ContentRun
-from workflows.content.fallbacks import CANNOT_IMPROVE
+from workflows.content.fallbacks import CANNOT_IMPROVE, fallback_table, fix_for
 from workflows.content.graph import CLARIFICATION
 from workflows.content.patches import apply_patch
 from workflows.content.routing import SUPERVISOR, quality_fallback, should_continue_review
@@ -41,6 +41,7 @@ class AgentNodes:
             asked=list(state.agent_clarification_keys),
             use_llm=context.input.llm_configured and agent is not AgentName.REFERENCE_INTELLIGENCE,
             run_id=context.run_id,
+            fix=fix_for(state, agent),
         )
         outcome = await self._call(request)
         question = outcome.clarification
@@ -80,7 +81,7 @@ class AgentNodes:
         context = self._context
         feedback, scores = context.state.review_feedback, context.state.quality_scores
         assert feedback is not None and scores is not None, "the review writes its feedback and scores"
-        fallback = quality_fallback(scores, context.state.metadata.cannot_improve)
+        fallback = quality_fallback(scores, context.state.metadata.cannot_improve, fallback_table())
         result = ReviewResult(
             feedback=feedback, scores=scores, quality_approved=is_quality_approved(scores), fallback=fallback
         )

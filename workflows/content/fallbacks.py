@@ -4,12 +4,25 @@ higher, the dimension cannot improve that way. Its fallback is not taken again (
 it), and a failed review whose low dimensions all cannot improve ends the run (`cannot_improve`) with a reason
 per dimension the user can read, instead of spending the iterations up to `maxIterations`.
 
-Pure: the Supervisor's node calls it, behind `workflow.patched(CANNOT_IMPROVE)` (docs/durable-changes.md)."""
+The agent a fallback runs is told what to fix (`fix_for`: the dimension, its score and the review's findings, on its
+request), and the table a run uses (`fallback_table`) sends readability to the writer, behind
+`workflow.patched(READABILITY_TO_WRITER)`: runs started before keep seed 001's table.
+
+Pure but for the patch checks: the Supervisor's node calls it, behind `workflow.patched(CANNOT_IMPROVE)`
+(docs/durable-changes.md)."""
+
+import re
 
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from models.content.agents import AGENT_LABELS, AgentName
+    from models.content.agents import (
+        AGENT_LABELS,
+        QUALITY_FALLBACK,
+        SEED_QUALITY_FALLBACK,
+        AgentName,
+        QualityFix,
+    )
     from models.content.artifacts import DIMENSION_LABELS, QUALITY_THRESHOLD, QualityDimension
     from models.content.state import ContentState, PendingFallback
     from models.content.turns import QualityFallback
@@ -17,6 +30,34 @@ with workflow.unsafe.imports_passed_through():
 CANNOT_IMPROVE = "content-quality-cannot-improve"
 """`workflow.patched` id: unchanged outputs are not stale, fallbacks are judged, and a run whose failing
 dimensions cannot improve ends with why."""
+READABILITY_TO_WRITER = "content-readability-to-writer"
+"""`workflow.patched` id: the quality fallback table sends readability to the writer, not the image planner."""
+FINDINGS = 8
+"""At most this many findings reach the agent."""
+_FINDING_SEPARATOR = re.compile(r"[；;\n]+")
+
+
+def fallback_table() -> dict[QualityDimension, AgentName]:
+    """The quality fallback table of this run: `QUALITY_FALLBACK`, or seed 001's for runs started before it."""
+    return QUALITY_FALLBACK if workflow.patched(READABILITY_TO_WRITER) else SEED_QUALITY_FALLBACK
+
+
+def fix_for(state: ContentState, agent: AgentName) -> QualityFix | None:
+    """What `agent` is to fix when it runs as the pending quality fallback of this iteration: the dimension, its
+    score and the review's findings for it (its `findings` sentence split at its clauses; a model review without
+    findings: its issues that name the dimension); None otherwise."""
+    pending = state.metadata.fallback_pending
+    if pending is None or pending.agent is not agent or pending.iteration != state.iteration_count:
+        return None
+    review = state.review_feedback
+    found: list[str] = []
+    if review is not None:
+        measured = review.findings.get(pending.dimension.value, "")
+        found = [part.strip() for part in _FINDING_SEPARATOR.split(measured) if part.strip()]
+        if not found:
+            names = (pending.dimension.value, DIMENSION_LABELS[pending.dimension])
+            found = [issue for issue in review.issues if any(name in issue for name in names)]
+    return QualityFix(dimension=pending.dimension, score=pending.score, findings=[f[:300] for f in found[:FINDINGS]])
 
 
 def remember(state: ContentState, fallback: QualityFallback) -> None:

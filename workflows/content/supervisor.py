@@ -11,7 +11,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import ContentRun
-from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, judge, remember
+from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, fallback_table, judge, remember
 from workflows.content.graph import FINALIZE
 from workflows.content.progress import progress
 from workflows.content.routing import (
@@ -81,7 +81,8 @@ class SupervisorNodes:
                 )
                 return context.end("cannot_improve", stuck)
         conversation = self._loops.conversations["supervisor"]
-        before = progress(state)
+        table = fallback_table()
+        before = progress(state, table)
         request = TurnRequest(
             loop="supervisor",
             view=context.view(),
@@ -105,7 +106,7 @@ class SupervisorNodes:
         again = corrected_again(route, state)
         if again is not None and workflow.patched(PRECONDITION_OF_THE_FALLBACK):
             route = again
-        refused = end_refused_after_review(state) if route.rule == "end" else None
+        refused = end_refused_after_review(state, table) if route.rule == "end" else None
         if refused is not None and workflow.patched(END_AFTER_FAILED_REVIEW):
             route = Route(SUPERVISOR, "end_refused", refused)
         self._unreadable = self._unreadable + 1 if turn.unreadable else 0
