@@ -341,13 +341,13 @@ async def test_the_llm_supervisor_reads_the_fallback_row_in_its_prompt(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
     loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.READABILITY, 0.42), approved=False))
-    loopback.queue(decide("image_planner_agent", "画面更简洁"), REFUSED)
+    loopback.queue(decide("writer_agent", "拆分长句"), REFUSED)
 
     outcome = await scripted.run(TOPIC, max_iterations=8)
 
     prompt = supervisor_prompts(loopback)[-1]
-    assert "质量回退建议：readability=0.42 偏低 → image_planner_agent" in prompt
-    assert outcome.decisions[-1].routed_to == AgentName.IMAGE_PLANNER
+    assert "质量回退建议：readability=0.42 偏低 → writer_agent" in prompt
+    assert outcome.decisions[-1].routed_to == AgentName.WRITER
 
 
 async def test_an_approved_review_with_every_dimension_passing_ends_the_run(
