@@ -29,6 +29,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content import nodes
     from models.content.agents import END, AgentName, SupervisorDecision
     from models.content.events import AgentStarted, DecisionMade
+    from models.content.language import is_english
     from models.content.state import RouteRecord
     from models.content.turns import SUPERVISOR_MESSAGES, TurnRequest
 
@@ -67,8 +68,10 @@ class SupervisorNodes:
             )
             return context.end("max_iterations", message)
         if workflow.patched(CANNOT_IMPROVE):
-            judge(state)
-            stuck = cannot_improve_message(state, offline=not context.input.llm_configured or self._offline)
+            english = is_english(context.input.topic)
+            judge(state, english=english)
+            offline = not context.input.llm_configured or self._offline
+            stuck = cannot_improve_message(state, offline=offline, english=english)
             if stuck is not None:
                 self._route_taken(
                     RouteRecord(

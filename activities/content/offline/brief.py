@@ -10,6 +10,7 @@ import re
 from activities.content.offline.research_tools import clip
 from models.content.agents import AgentOutcome, AgentRequest, Clarification, StatePatch
 from models.content.artifacts import PLATFORM_LABELS, CreativeBrief, Platform
+from models.content.language import is_english
 
 PLATFORM_KEY = "brief.platform"
 PLATFORM_QUESTION = "这篇内容要发在哪个平台？（决定篇幅、语气和配图比例）"
@@ -171,11 +172,6 @@ def guidance_messages(guidance: str) -> list[str]:
         if len(message) >= 2:
             messages.append(message)
     return messages[:2]
-
-
-def is_english(text: str) -> bool:
-    """Whether a topic is English (ASCII with letters): its post is written in English."""
-    return text.isascii() and any(character.isalpha() for character in text)
 
 
 def _padding(core: str, audience: str, english: bool) -> list[str]:

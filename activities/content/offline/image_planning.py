@@ -8,11 +8,11 @@ seed from a hash. Pure and deterministic: the same request always gives the same
 import hashlib
 import re
 
-from activities.content.offline.brief import is_english
 from imaging.measurements import STYLE_WORDS, nearest_style
 from imaging.rendering import COMPOSITIONS
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import BodyBlock, ImagePlan, ReferenceAnalysis
+from models.content.language import is_english
 
 SIZES: dict[str, tuple[int, int]] = {
     "3:4": (768, 1024),

@@ -10,7 +10,6 @@ import json
 import re
 from typing import Any
 
-from activities.content.offline.brief import is_english
 from activities.content.offline.research_tools import (
     EXTRACT_FACTS,
     SEARCH_NOTES,
@@ -21,6 +20,7 @@ from activities.content.offline.research_tools import (
 )
 from llm.types import ToolCall, ToolResultPart
 from models.content.artifacts import BodyBlock, EvidenceItem, ResearchFindings
+from models.content.language import is_english
 from models.content.turns import Turn, TurnRequest
 
 MAX_QUERIES = 3

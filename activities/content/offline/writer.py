@@ -16,7 +16,6 @@ from activities.content.offline.brief import (
     CALLS_TO_ACTION,
     CALLS_TO_ACTION_EN,
     DEFAULT_AUDIENCE,
-    is_english,
     topic_aspects,
     topic_core,
 )
@@ -34,6 +33,7 @@ from models.content.artifacts import (
     EvidenceItem,
     GeneratedContent,
 )
+from models.content.language import is_english
 from models.content.options import body_range
 
 HEADING_CHARS: dict[str, int] = {"xiaohongshu": 24, "weibo": 30, "wechat": 40, "douyin": 20}

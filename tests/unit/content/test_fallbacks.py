@@ -110,3 +110,17 @@ def test_a_model_review_without_findings_passes_its_issues_that_name_the_dimensi
     fix = fix_for(run, AgentName.RESEARCH_EVIDENCE)
 
     assert fix is not None and fix.findings == ["信息密度偏低：没有数据"]
+
+
+def test_an_english_post_is_told_why_in_english() -> None:
+    run = sent_back()
+    run.review_feedback = ReviewFeedback(approved=False, summary="s", findings={DENSITY.value: "no evidence to check"})
+    run.metadata.ran_at["research_evidence_agent"] = 8
+    judge(run, english=True)
+
+    message = cannot_improve_message(run, offline=True, english=True)
+
+    assert message == (
+        "Offline mode cannot improve this: information density 0.20 (no evidence to check): "
+        "the research gave back the same result. Add notes or connect a language model"
+    )

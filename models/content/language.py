@@ -1,0 +1,36 @@
+"""The post's language: an English topic (ASCII with letters) gets an English post, and the offline review's
+findings and the run's cannot-improve message in English too; any other topic, Chinese. The English names of the
+platforms, the review's dimensions and the agents, for those texts."""
+
+from models.content.agents import AgentName
+from models.content.artifacts import QualityDimension
+
+
+def is_english(text: str) -> bool:
+    """Whether a topic is English (ASCII with letters): its post is written in English."""
+    return text.isascii() and any(character.isalpha() for character in text)
+
+
+PLATFORM_LABELS_EN: dict[str, str] = {
+    "xiaohongshu": "Xiaohongshu",
+    "weibo": "Weibo",
+    "wechat": "WeChat Official Account",
+    "douyin": "Douyin",
+}
+DIMENSION_LABELS_EN: dict[QualityDimension, str] = {
+    QualityDimension.INFO_DENSITY: "information density",
+    QualityDimension.TEXT_IMAGE_ALIGNMENT: "text-image alignment",
+    QualityDimension.STYLE_CONSISTENCY: "style consistency",
+    QualityDimension.READABILITY: "readability",
+    QualityDimension.PLATFORM_FIT: "platform fit",
+}
+AGENT_LABELS_EN: dict[AgentName, str] = {
+    AgentName.BRIEF_COMPILER: "brief compiler",
+    AgentName.RESEARCH_EVIDENCE: "research",
+    AgentName.REFERENCE_INTELLIGENCE: "reference analysis",
+    AgentName.LAYOUT_PLANNER: "layout planner",
+    AgentName.IMAGE_PLANNER: "image planner",
+    AgentName.WRITER: "writer",
+    AgentName.IMAGE: "image generator",
+    AgentName.REVIEW: "review",
+}
