@@ -1,15 +1,9 @@
-"""The post's language: an English topic (ASCII with letters) gets an English post, and the offline review's
-findings and the run's cannot-improve message in English too; any other topic, Chinese. The English names of the
-platforms, the review's dimensions and the agents, for those texts."""
+"""The English names of the platforms, the review's dimensions and the agents, for what an English post is told
+(an English topic by `models.writing.language.written_in_english`: the offline review's findings and the run's
+cannot-improve message); any other topic is told in Chinese."""
 
 from models.content.agents import AgentName
 from models.content.artifacts import QualityDimension
-
-
-def is_english(text: str) -> bool:
-    """Whether a topic is English (ASCII with letters): its post is written in English."""
-    return text.isascii() and any(character.isalpha() for character in text)
-
 
 PLATFORM_LABELS_EN: dict[str, str] = {
     "xiaohongshu": "Xiaohongshu",

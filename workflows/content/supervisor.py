@@ -29,9 +29,9 @@ with workflow.unsafe.imports_passed_through():
     from models.content import nodes
     from models.content.agents import END, AgentName, SupervisorDecision
     from models.content.events import AgentStarted, DecisionMade
-    from models.content.language import is_english
     from models.content.state import RouteRecord
     from models.content.turns import SUPERVISOR_MESSAGES, TurnRequest
+    from models.writing.language import written_in_english
 
 CORRECTIONS_METRIC = "content.precondition_corrections"
 UNREADABLE_LIMIT = 3
@@ -68,7 +68,7 @@ class SupervisorNodes:
             )
             return context.end("max_iterations", message)
         if workflow.patched(CANNOT_IMPROVE):
-            english = is_english(context.input.topic)
+            english = written_in_english(context.input.topic)
             judge(state, english=english)
             offline = not context.input.llm_configured or self._offline
             stuck = cannot_improve_message(state, offline=offline, english=english)

@@ -32,7 +32,8 @@ from models.content.artifacts import (
     ReviewFeedback,
     is_quality_approved,
 )
-from models.content.language import DIMENSION_LABELS_EN, PLATFORM_LABELS_EN, is_english
+from models.content.language import DIMENSION_LABELS_EN, PLATFORM_LABELS_EN
+from models.writing.language import written_in_english
 
 EVIDENCE_CHECKED = 6
 """Only the first this-many evidence items are looked for in the body."""
@@ -90,7 +91,7 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
     view = request.view
     content = view.generated_content
     topic = view.creative_brief.topic if view.creative_brief is not None else view.topic
-    en = is_english(topic)
+    en = written_in_english(topic)
     measured = {QualityDimension.STYLE_CONSISTENCY: _style_consistency(view, images, en)}
     if content is None:
         for dimension in _TEXT_DIMENSIONS:

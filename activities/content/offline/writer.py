@@ -33,8 +33,8 @@ from models.content.artifacts import (
     EvidenceItem,
     GeneratedContent,
 )
-from models.content.language import is_english
 from models.content.options import body_range
+from models.writing.language import written_in_english
 
 HEADING_CHARS: dict[str, int] = {"xiaohongshu": 24, "weibo": 30, "wechat": 40, "douyin": 20}
 SENTENCE_CHARS = 35
@@ -302,7 +302,7 @@ def _reader(brief: CreativeBrief) -> str:
 
 def _opening(brief: CreativeBrief, title: str, core: str, blocks: int) -> str:
     platform = brief.platform
-    if is_english(brief.topic):
+    if written_in_english(brief.topic):
         return f"{core}: {blocks} points worth knowing." if blocks > 1 else f"{core}: what is worth knowing."
     points = f"{blocks}个要点" if blocks > 1 else "关键要点"
     if platform == "xiaohongshu":
@@ -350,14 +350,14 @@ def _hashtags(brief: CreativeBrief) -> list[str]:
     if brief.platform not in HASHTAG_PLATFORMS:
         return []
     candidates = [*topic_aspects(brief.topic), topic_core(brief.topic)]
-    if brief.audience != DEFAULT_AUDIENCE and not is_english(brief.topic):
+    if brief.audience != DEFAULT_AUDIENCE and not written_in_english(brief.topic):
         candidates.append(brief.audience)
     tags: list[str] = []
     for candidate in candidates:
         tag = _tag(candidate)
         if tag and tag.lower() not in (t.lower() for t in tags) and len(tags) < MAX_HASHTAGS:
             tags.append(tag)
-    generics = _GENERIC_TAGS_EN if is_english(brief.topic) else _GENERIC_TAGS[brief.platform]
+    generics = _GENERIC_TAGS_EN if written_in_english(brief.topic) else _GENERIC_TAGS[brief.platform]
     for generic in generics:
         if len(tags) >= MIN_HASHTAGS:
             break
@@ -445,7 +445,7 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     blocks = _outline(request, brief)
     core = topic_core(brief.topic)
     title = _title(brief, len(blocks))
-    english = is_english(brief.topic)
+    english = written_in_english(brief.topic)
     fix = writer_fix(request.fix)
     sections, left = _sections(platform, blocks, evidence, english, fix.short_statistics)
     if fix.headings:
