@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content.agents import AGENT_LABELS, END, AgentName, AgentOutcome, AgentRequest
     from models.content.artifacts import is_quality_approved
     from models.content.events import ReviewResult
+    from models.writing.language import written_in_english
 
 
 class AgentNodes:
@@ -87,7 +88,9 @@ class AgentNodes:
         )
         context.events.emit("review_result", AgentName.REVIEW, result)
         if should_continue_review(feedback.approved, scores) == END:
-            return context.end("approved", "审核通过，各质量维度均达标")
+            english = written_in_english(context.input.topic)
+            said = "Approved by the review: every quality dimension passes" if english else "审核通过，各质量维度均达标"
+            return context.end("approved", said)
         if fallback is not None:
             context.thought(
                 AgentName.REVIEW,

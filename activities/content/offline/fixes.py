@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from models.content.agents import QualityFix
 from models.content.artifacts import QualityDimension
+from models.writing.language import written_in_english
 
 PARAGRAPH_CHARS = 120
 """A readability fix breaks a section's text into paragraphs of at most this many characters."""
@@ -49,22 +50,29 @@ def writer_fix(fix: QualityFix | None) -> WriterFix:
 
 
 def plainer_headings(headings: list[str], topic_core: str) -> list[str]:
-    """Each heading without the beginning or end it shares with another heading (`STEM_CHARS` or more) and
-    without the topic, cut to its first clause; a heading that would be left too short stays as it was."""
+    """Each heading without the topic and then without the beginning or end it shares with another heading
+    (`STEM_CHARS` or more; English at whole words), cut to its first clause; a heading that would be left too short
+    stays as it was."""
+    core = topic_core.strip()
+    pattern = re.compile(re.escape(core), re.IGNORECASE) if core else None
+    topicless = [pattern.sub("", heading).strip(_EDGE) if pattern else heading for heading in headings]
     plain: list[str] = []
-    for index, heading in enumerate(headings):
-        others = [other for position, other in enumerate(headings) if position != index]
-        text = heading
-        shared = max((_common_prefix(heading, other) for other in others), key=len, default="")
+    for index, (heading, text) in enumerate(zip(headings, topicless, strict=True)):
+        others = [other for position, other in enumerate(topicless) if position != index]
+        english = written_in_english(heading)
+        shared = max((_common_prefix(text, other) for other in others), key=len, default="")
+        if english:
+            shared = shared[: shared.rfind(" ") + 1]
         if len(shared) >= STEM_CHARS:
             text = text[len(shared) :]
         ending = max((_common_suffix(text, other) for other in others), key=len, default="")
+        if english:
+            ending = ending[ending.find(" ") :] if " " in ending else ""
         if len(ending) >= STEM_CHARS:
             text = text[: len(text) - len(ending)]
-        core = topic_core.strip()
-        if core:
-            text = re.sub(re.escape(core), "", text, flags=re.IGNORECASE)
         first = next((part.strip(_EDGE) for part in _CLAUSE.split(text) if part.strip(_EDGE)), "")
+        if english:
+            first = first[:1].upper() + first[1:]
         plain.append(first if len(first) >= MIN_HEADING else heading)
     return plain
 

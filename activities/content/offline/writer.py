@@ -450,7 +450,7 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     sections, left = _sections(platform, blocks, evidence, english, fix.short_statistics)
     if fix.headings:
         limit = HEADING_CHARS[platform] * (2 if english else 1)
-        plain = plainer_headings([section.topic for section in sections], core)
+        plain = plainer_headings([_whole_heading(block) for block in blocks], core)
         for section, heading in zip(sections, plain, strict=True):
             section.heading = clip(heading, limit)
     facts = {_normal(item.claim) for item in evidence if item.source != "brief"}
@@ -510,6 +510,14 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     summary += {"shorter": "，已按要求精简", "longer": "，已按要求扩写"}.get(adjustment or "", "")
     summary += _fixed(fix, low + margin, high - margin) + "。"
     return AgentOutcome(patch=StatePatch(generated_content=content), summary=summary[:1000])
+
+
+def _whole_heading(block: BodyBlock) -> str:
+    """The block's heading, or the fact it was cut from (research cuts a long fact to a heading, with "…")."""
+    cut = block.heading.strip()
+    if cut.endswith("…") and block.points and block.points[0].startswith(cut[:-1]):
+        return block.points[0].strip().rstrip("。.!！?？")
+    return cut
 
 
 def _fixed(fix: WriterFix, low: int, high: int) -> str:

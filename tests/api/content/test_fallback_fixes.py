@@ -44,3 +44,23 @@ async def test_headings_that_repeat_a_stem_are_rewritten_by_the_writer_and_the_p
     headings = [section["heading"] for section in post["sections"] if section["kind"] == "text"]
     assert not any(heading.startswith("早上喝咖") for heading in headings), headings
     assert [event.data["data"] for event in events if event.event == "error"] == []
+
+
+async def test_an_english_post_s_headings_are_rewritten_at_whole_words_and_it_is_told_so_in_english(
+    gateway: Gateway,
+) -> None:
+    topic = "Packing light for a weekend trip"
+    notes = [f"{topic} starts with one pair of shoes.", f"{topic} means one jacket.", f"{topic}: minis save 40% space."]
+    response = await gateway.http.post(
+        "/v1/content/runs", json={"topic": topic, "platform": "xiaohongshu", "evidence": notes, "maxIterations": 20}
+    )
+
+    events = parse_sse(response.text)
+    [first, second] = [event.data["data"] for event in events if event.event == "review_result"]
+    assert "headings begin with the same stem" in first["feedback"]["findings"]["readability"]
+    assert second["feedback"]["approved"]
+    post = (await gateway.http.get(f"/v1/content/runs/{response.headers['x-run-id']}/post")).json()
+    headings = [section["heading"] for section in post["sections"] if section["kind"] == "text"]
+    assert {"Starts with one pair of shoes", "Means one jacket", "Minis save 40% space"} <= set(headings), headings
+    assert not any(heading.startswith("Pack") for heading in headings), headings
+    assert post["endMessage"] == "Approved by the review: every quality dimension passes"

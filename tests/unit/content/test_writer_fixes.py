@@ -72,3 +72,8 @@ def test_without_a_fix_or_with_another_dimension_the_post_is_the_same() -> None:
 def test_a_heading_left_too_short_stays_as_it_was() -> None:
     assert plainer_headings(["咖啡因的上限", "咖啡因的上"], "") == ["咖啡因的上限", "咖啡因的上"]
     assert plainer_headings(["打工人咖啡：早上喝", "打工人咖啡：午后别喝"], "打工人咖啡") == ["早上喝", "午后别喝"]
+
+
+def test_english_headings_lose_whole_words_only() -> None:
+    headings = ["Roll your clothes to save space", "Rolling bags fit the overhead bin", "Roll socks into shoes"]
+    assert plainer_headings(headings, "") == ["Your clothes to save space", headings[1], "Socks into shoes"]
