@@ -59,8 +59,13 @@ class SupervisorNodes:
     async def supervisor(self) -> str:
         context = self._context
         state = context.state
+        english = written_in_english(context.input.topic)
         if state.iteration_count >= state.max_iterations:
-            message = f"已达到 maxIterations={state.max_iterations}：按现有结果结束"
+            message = (
+                f"Reached maxIterations={state.max_iterations}: the run ends with what it has"
+                if english
+                else f"已达到 maxIterations={state.max_iterations}：按现有结果结束"
+            )
             self._route_taken(
                 RouteRecord(
                     iteration=state.iteration_count, decision=None, routed_to=END, rule="max_iterations", reason=message
@@ -68,7 +73,6 @@ class SupervisorNodes:
             )
             return context.end("max_iterations", message)
         if workflow.patched(CANNOT_IMPROVE):
-            english = written_in_english(context.input.topic)
             judge(state, english=english)
             offline = not context.input.llm_configured or self._offline
             stuck = cannot_improve_message(state, offline=offline, english=english)
@@ -130,7 +134,8 @@ class SupervisorNodes:
             self._corrections.add(1, {"target_node": decided, "fallback_node": route.target})
             context.thought(SUPERVISOR, f"前置条件纠正：{route.reason}", level="warning")
         if route.target == END:
-            return context.end("supervisor_end", route.reason)
+            said = "The Supervisor ended the run: the text and images are done and reviewed"
+            return context.end("supervisor_end", said if english else route.reason)
         if route.target == SUPERVISOR:
             if self._unreadable >= UNREADABLE_LIMIT and workflow.patched(OFFLINE_AFTER_UNREADABLE):
                 self._offline = True

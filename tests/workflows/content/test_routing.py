@@ -393,3 +393,13 @@ async def test_max_iterations_ends_the_run_with_what_exists_and_says_why(
     error = outcome.of_type("error")[-1].data
     assert error["code"] == "POST_EMPTY" and "正文未完成" in error["message"] and "maxIterations=3" in error["message"]
     assert outcome.of_type("done")[0].data["status"] == "failed"
+
+
+async def test_an_english_run_that_reaches_max_iterations_says_so_in_english(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*offline_steps(2))
+
+    outcome = await scripted.run("Packing light for a weekend trip", max_iterations=2)
+
+    assert outcome.state.metadata.end_message == "Reached maxIterations=2: the run ends with what it has"
