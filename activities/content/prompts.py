@@ -6,8 +6,8 @@ import json
 from functools import cache
 from importlib import resources
 
-from models.content.agents import AGENT_LABELS, AgentName, AgentRequest, ClarificationAnswer, ContentView
-from models.content.artifacts import PLATFORM_LABELS
+from models.content.agents import AGENT_LABELS, AgentName, AgentRequest, ClarificationAnswer, ContentView, QualityFix
+from models.content.artifacts import DIMENSION_LABELS, PLATFORM_LABELS, QUALITY_THRESHOLD
 from models.content.options import LENGTH_LABELS, body_range
 from models.content.state import ContentMessage
 from models.content.turns import Progress
@@ -92,19 +92,33 @@ AGENT_PROMPTS: dict[AgentName, str] = {
 
 
 def agent_input(request: AgentRequest) -> str:
-    """The agent's input: the Supervisor's guidance, the user's answers, the tone and length they asked for, and what
-    the run has so far (JSON)."""
+    """The agent's input: the Supervisor's guidance, what the review found in the dimension it is to fix (a quality
+    fallback), the user's answers, the tone and length they asked for, and what the run has so far (JSON)."""
     view = request.view.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
     parts = [f"Supervisor 的指导：{request.guidance or '（无）'}"]
     if request.focus_areas:
         parts.append(f"重点：{'、'.join(request.focus_areas)}")
     if request.context_from_previous:
         parts.append(f"上一步：{request.context_from_previous}")
+    parts += fix_lines(request.fix)
     parts += _answers(request.answers) + _users_options(request.view)
     if not request.may_ask:
         parts.append("不要再向用户提问：缺的信息请自行合理假设，并写进 assumptions。")
     parts.append(f"当前内容（JSON）：{json.dumps(view, ensure_ascii=False)}")
     return "\n".join(parts)
+
+
+def fix_lines(fix: QualityFix | None) -> list[str]:
+    """A quality fallback's task: the failed dimension, its score and the review's findings, one line each."""
+    if fix is None:
+        return []
+    label = DIMENSION_LABELS[fix.dimension]
+    lines = [
+        f"质量回退：审核的{label}（{fix.dimension.value}）得分 {fix.score:.2f}，低于 {QUALITY_THRESHOLD}。审核发现："
+    ]
+    lines += [f"- {finding}" for finding in fix.findings] or ["- （审核没有写明原因）"]
+    lines.append("请针对这些发现修改你的产出，不要原样重复上一版。")
+    return lines
 
 
 def _users_options(view: ContentView) -> list[str]:

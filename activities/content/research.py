@@ -60,6 +60,7 @@ class ResearchAgent:
             guidance=request.guidance,
             focus_areas=request.focus_areas,
             may_ask=False,
+            fix=request.fix,
         )
         intro = f"用户提供了 {len(notes)} 份资料（note-1 … note-{len(notes)}）。" if notes else "用户没有提供资料。"
         system = (

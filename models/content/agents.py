@@ -64,14 +64,30 @@ OWNED_FIELDS: dict[AgentName, frozenset[str]] = {
 }
 """Seed 001 状态列表: the state fields each agent writes; the workflow refuses a patch outside them."""
 
-QUALITY_FALLBACK: dict[QualityDimension, AgentName] = {
+SEED_QUALITY_FALLBACK: dict[QualityDimension, AgentName] = {
     QualityDimension.INFO_DENSITY: AgentName.RESEARCH_EVIDENCE,
     QualityDimension.TEXT_IMAGE_ALIGNMENT: AgentName.LAYOUT_PLANNER,
     QualityDimension.STYLE_CONSISTENCY: AgentName.REFERENCE_INTELLIGENCE,
     QualityDimension.READABILITY: AgentName.IMAGE_PLANNER,
     QualityDimension.PLATFORM_FIT: AgentName.WRITER,
 }
-"""Seed 001 质量回退逻辑: the agent to go back to when a dimension scores low."""
+"""Seed 001 质量回退逻辑 as the seed states it: the table of runs started before `QUALITY_FALLBACK` (their
+histories replay with it)."""
+
+QUALITY_FALLBACK: dict[QualityDimension, AgentName] = SEED_QUALITY_FALLBACK | {
+    QualityDimension.READABILITY: AgentName.WRITER
+}
+"""The agent to go back to when a dimension scores low: seed 001's table, except that readability goes to the
+writer (issue 29: readability is measured on the text, which the image planner cannot change)."""
+
+
+class QualityFix(CamelModel):
+    """What a quality fallback asks its agent to fix: the failed dimension, its score, and what the review found
+    (one sentence each), so the agent changes what was measured instead of redoing the same work."""
+
+    dimension: QualityDimension
+    score: float
+    findings: list[str] = Field(default_factory=list, max_length=8)
 
 
 class SupervisorDecision(CamelModel):
@@ -166,6 +182,8 @@ class AgentRequest(CamelModel):
     """Clarification keys already asked in this run (never asked twice)."""
     use_llm: bool = False
     run_id: str = ""
+    fix: QualityFix | None = None
+    """Set when the agent runs as a quality fallback: the dimension it owns that the review failed."""
 
 
 class AgentOutcome(CamelModel):

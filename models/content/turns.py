@@ -8,7 +8,14 @@ from pydantic import Field
 
 from llm.types import Message, ToolCall, ToolResultPart
 from models.base import CamelModel
-from models.content.agents import AgentName, AgentOutcome, ClarificationAnswer, ContentView, SupervisorDecision
+from models.content.agents import (
+    AgentName,
+    AgentOutcome,
+    ClarificationAnswer,
+    ContentView,
+    QualityFix,
+    SupervisorDecision,
+)
 from models.content.artifacts import ImagePlan, QualityDimension
 from models.content.state import ContentMessage
 from models.hosted_tasks import SubmittedTask
@@ -69,6 +76,8 @@ class TurnRequest(CamelModel):
     messages: list[ContentMessage] = Field(default_factory=list)
     """The Supervisor's loop only: the run's latest messages (what the user asked, what each agent and tool said,
     the Supervisor's own routes), at most `SUPERVISOR_MESSAGES` of them."""
+    fix: QualityFix | None = None
+    """The research loop only, run as a quality fallback: the failed dimension and the review's findings."""
 
 
 SUPERVISOR_MESSAGES = 12

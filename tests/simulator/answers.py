@@ -1,6 +1,6 @@
 """The simulated model's answer to one request, protocol aside: a tool call when tools are offered and the tool
-policy says so, a valid instance of the requested JSON schema, or prose of a target length; then the request's
-content quirk applied to it, and the cut at `max_tokens` a real model makes.
+policy says so, a valid instance of the requested JSON schema (or what a `json_author` writes for it), or prose of
+a target length; then the request's content quirk applied to it, and the cut at `max_tokens` a real model makes.
 
 Deterministic: the randomness is seeded by the simulator's seed and the request body, its stream flags and
 output limit aside (a streamed and a whole answer to the same request say the same thing, and a lower limit
@@ -34,6 +34,13 @@ class ToolAuthor(Protocol):
     def __call__(self, request: SimRequest, tool: Tool) -> list[dict[str, Any]] | None: ...
 
 
+class JsonAuthor(Protocol):
+    """Writes the JSON value of an answer the way a model that knows the task would (a review that fails one
+    dimension): the value, or None to leave it to the simulator's made-up instance of the schema."""
+
+    def __call__(self, request: SimRequest) -> Any: ...
+
+
 @dataclass(frozen=True)
 class AnswerStyle:
     """What the simulator writes, apart from quirks and timing."""
@@ -46,6 +53,8 @@ class AnswerStyle:
     sizes: Sizes = field(default_factory=Sizes)
     tool_author: ToolAuthor | None = None
     """Who writes a tool call's arguments when it has something to say for the request (None: made up)."""
+    json_author: JsonAuthor | None = None
+    """Who writes a JSON answer's value when it has something to say for the request (None: made up)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,9 @@ def build_answer(request: SimRequest, rng: random.Random, quirk: Quirk | None, s
         answer = _tool_call(request, rng, language, style)
     elif request.schema is not None or request.json_object:
         schema = request.schema or {"type": "object", "properties": {"answer": {"type": "string"}}}
-        answer = _json_answer(schema, rng, language, quirk, style)
+        authored = style.json_author(request) if style.json_author is not None else None
+        value = authored if authored is not None else instance(schema, rng, language, style.sizes)
+        answer = _json_answer(value, schema, rng, language, quirk)
     else:
         answer = Answer("prose", prose(rng, language, style.prose_tokens))
     if quirk in TEXT_QUIRKS and answer.kind != "tool_call":
@@ -138,9 +149,8 @@ def _authored(request: SimRequest, author: ToolAuthor | None) -> tuple[str, list
 
 
 def _json_answer(
-    schema: dict[str, Any], rng: random.Random, language: Language, quirk: Quirk | None, style: AnswerStyle
+    value: Any, schema: dict[str, Any], rng: random.Random, language: Language, quirk: Quirk | None
 ) -> Answer:
-    value = instance(schema, rng, language, style.sizes)
     applied = quirk if quirk in JSON_QUIRKS else None
     if quirk == Quirk.MISSING_FIELD:
         required = [name for name in schema.get("required", []) if isinstance(value, dict) and name in value]

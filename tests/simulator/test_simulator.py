@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from llm import LLMRequest, Message, TextDelta, ToolCall
 from llm.errors import ToolRoundsExceededError
-from llm.json_output import parse_model
+from llm.json_output import json_instructions, parse_model
 from llm.tools import run_tool_calls
 from tests.simulator.answers import AnswerStyle
 from tests.simulator.clients import PROTOCOLS, client_for, json_request
@@ -148,6 +148,24 @@ async def test_a_tool_author_writes_the_calls_it_has_words_for(
     ]
     assert len(bergen.tool_calls) == 1 and bergen.tool_calls[0].arguments["city"] != "Oslo"
     WeatherArguments.model_validate(bergen.tool_calls[0].arguments)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_json_author_writes_the_answers_it_has_words_for(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    client = client_for(simulator, protocol, http)
+
+    def author(request: SimRequest) -> Any:
+        return {"city": "Oslo", "unit": "celsius", "days": 3} if "Oslo" in request.last_user_text else None
+
+    simulator.style = AnswerStyle(json_author=author)
+    schema = WeatherArguments.model_json_schema()
+    asked = [Message.user(f"Weather in {city}? {json_instructions(schema)}") for city in ("Oslo", "Bergen")]
+    oslo, bergen = [await client.complete(LLMRequest(messages=(message,))) for message in asked]
+
+    assert json.loads(oslo.text) == {"city": "Oslo", "unit": "celsius", "days": 3}
+    assert WeatherArguments.model_validate_json(bergen.text).city != "Oslo"
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -7,7 +7,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import Asking, ContentRun
-from workflows.content.fallbacks import CANNOT_IMPROVE
+from workflows.content.fallbacks import CANNOT_IMPROVE, fallback_table, fix_for
 from workflows.content.graph import CLARIFICATION
 from workflows.content.patches import apply_patch
 from workflows.content.routing import SUPERVISOR, quality_fallback, should_continue_review
@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content.agents import AGENT_LABELS, END, AgentName, AgentOutcome, AgentRequest
     from models.content.artifacts import is_quality_approved
     from models.content.events import ReviewResult
+    from models.writing.language import written_in_english
 
 
 class AgentNodes:
@@ -41,6 +42,7 @@ class AgentNodes:
             asked=list(state.agent_clarification_keys),
             use_llm=context.input.llm_configured and agent is not AgentName.REFERENCE_INTELLIGENCE,
             run_id=context.run_id,
+            fix=fix_for(state, agent),
         )
         outcome = await self._call(request)
         question = outcome.clarification
@@ -80,13 +82,15 @@ class AgentNodes:
         context = self._context
         feedback, scores = context.state.review_feedback, context.state.quality_scores
         assert feedback is not None and scores is not None, "the review writes its feedback and scores"
-        fallback = quality_fallback(scores, context.state.metadata.cannot_improve)
+        fallback = quality_fallback(scores, context.state.metadata.cannot_improve, fallback_table())
         result = ReviewResult(
             feedback=feedback, scores=scores, quality_approved=is_quality_approved(scores), fallback=fallback
         )
         context.events.emit("review_result", AgentName.REVIEW, result)
         if should_continue_review(feedback.approved, scores) == END:
-            return context.end("approved", "审核通过，各质量维度均达标")
+            english = written_in_english(context.input.topic)
+            said = "Approved by the review: every quality dimension passes" if english else "审核通过，各质量维度均达标"
+            return context.end("approved", said)
         if fallback is not None:
             context.thought(
                 AgentName.REVIEW,

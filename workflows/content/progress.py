@@ -7,7 +7,8 @@ from temporalio import workflow
 from workflows.content.routing import can_end, quality_fallback, should_continue_review
 
 with workflow.unsafe.imports_passed_through():
-    from models.content.agents import END, AgentName
+    from models.content.agents import END, QUALITY_FALLBACK, AgentName
+    from models.content.artifacts import QualityDimension
     from models.content.post import images_complete
     from models.content.state import ContentState
     from models.content.turns import ArtifactStatus, Progress
@@ -41,7 +42,8 @@ def artifact_status(agent: AgentName, state: ContentState) -> ArtifactStatus:
     return "done"
 
 
-def progress(state: ContentState) -> Progress:
+def progress(state: ContentState, table: dict[QualityDimension, AgentName] = QUALITY_FALLBACK) -> Progress:
+    """Each agent's output done, missing or stale; where a failed review points, by the run's fallback `table`."""
     review_passed = (
         bool(state.review_feedback)
         and should_continue_review(
@@ -57,7 +59,7 @@ def progress(state: ContentState) -> Progress:
         review_passed=review_passed,
         quality_fallback=None
         if review_passed
-        else quality_fallback(state.quality_scores, state.metadata.cannot_improve),
+        else quality_fallback(state.quality_scores, state.metadata.cannot_improve, table),
         iteration_count=state.iteration_count,
         max_iterations=state.max_iterations,
         corrections=dict(state.metadata.precondition_corrections),

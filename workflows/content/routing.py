@@ -7,7 +7,7 @@ each correction is counted (`content.precondition_corrections`): frequent correc
 work, not that more rules are needed.
 """
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -114,7 +114,9 @@ def missing_for_end(state: ContentState) -> list[str]:
     return missing
 
 
-def end_refused_after_review(state: ContentState) -> str | None:
+def end_refused_after_review(
+    state: ContentState, table: Mapping[QualityDimension, AgentName] = QUALITY_FALLBACK
+) -> str | None:
     """Why END may not follow the last review yet (the Supervisor prompt's own rule: after a failed review, END
     only once a dimension has fallen back twice and still fails), or None when it may (also when the review failed
     with every dimension above the threshold: there is no fallback to try)."""
@@ -123,7 +125,7 @@ def end_refused_after_review(state: ContentState) -> str | None:
         return None
     if should_continue_review(review.approved, state.quality_scores) == END:
         return None
-    if quality_fallback(state.quality_scores, state.metadata.cannot_improve) is None:
+    if quality_fallback(state.quality_scores, state.metadata.cannot_improve, table) is None:
         return None
     tried = max(state.metadata.fallbacks_tried.values(), default=0)
     if tried >= FALLBACKS_BEFORE_END:
@@ -166,9 +168,14 @@ def should_continue_review(approved: bool, scores: QualityScores | None) -> Lite
     return SUPERVISOR
 
 
-def quality_fallback(scores: QualityScores | None, skip: Collection[str] = ()) -> QualityFallback | None:
-    """Seed 001 质量回退逻辑: the lowest dimension under the threshold and the agent its row names (ties: the
-    table's order), leaving out the dimensions in `skip` (those that cannot improve); None when none is left."""
+def quality_fallback(
+    scores: QualityScores | None,
+    skip: Collection[str] = (),
+    table: Mapping[QualityDimension, AgentName] = QUALITY_FALLBACK,
+) -> QualityFallback | None:
+    """Seed 001 质量回退逻辑: the lowest dimension under the threshold and the agent its row of `table` names (ties:
+    the dimensions' order), leaving out the dimensions in `skip` (those that cannot improve); None when none is
+    left."""
     if scores is None:
         return None
     low = [
@@ -179,4 +186,4 @@ def quality_fallback(scores: QualityScores | None, skip: Collection[str] = ()) -
     if not low:
         return None
     score, _, dimension = min(low)
-    return QualityFallback(dimension=dimension, score=score, agent=QUALITY_FALLBACK[dimension])
+    return QualityFallback(dimension=dimension, score=score, agent=table[dimension])

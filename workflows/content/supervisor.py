@@ -11,7 +11,7 @@ from temporalio import workflow
 
 from workflows import policies
 from workflows.content.context import ContentRun
-from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, judge, remember
+from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, fallback_table, judge, remember
 from workflows.content.graph import FINALIZE
 from workflows.content.progress import progress
 from workflows.content.routing import (
@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content.events import AgentStarted, DecisionMade
     from models.content.state import RouteRecord
     from models.content.turns import SUPERVISOR_MESSAGES, TurnRequest
+    from models.writing.language import written_in_english
 
 CORRECTIONS_METRIC = "content.precondition_corrections"
 UNREADABLE_LIMIT = 3
@@ -58,8 +59,13 @@ class SupervisorNodes:
     async def supervisor(self) -> str:
         context = self._context
         state = context.state
+        english = written_in_english(context.input.topic)
         if state.iteration_count >= state.max_iterations:
-            message = f"已达到 maxIterations={state.max_iterations}：按现有结果结束"
+            message = (
+                f"Reached maxIterations={state.max_iterations}: the run ends with what it has"
+                if english
+                else f"已达到 maxIterations={state.max_iterations}：按现有结果结束"
+            )
             self._route_taken(
                 RouteRecord(
                     iteration=state.iteration_count, decision=None, routed_to=END, rule="max_iterations", reason=message
@@ -67,8 +73,9 @@ class SupervisorNodes:
             )
             return context.end("max_iterations", message)
         if workflow.patched(CANNOT_IMPROVE):
-            judge(state)
-            stuck = cannot_improve_message(state, offline=not context.input.llm_configured or self._offline)
+            judge(state, english=english)
+            offline = not context.input.llm_configured or self._offline
+            stuck = cannot_improve_message(state, offline=offline, english=english)
             if stuck is not None:
                 self._route_taken(
                     RouteRecord(
@@ -81,7 +88,8 @@ class SupervisorNodes:
                 )
                 return context.end("cannot_improve", stuck)
         conversation = self._loops.conversations["supervisor"]
-        before = progress(state)
+        table = fallback_table()
+        before = progress(state, table)
         request = TurnRequest(
             loop="supervisor",
             view=context.view(),
@@ -105,7 +113,7 @@ class SupervisorNodes:
         again = corrected_again(route, state)
         if again is not None and workflow.patched(PRECONDITION_OF_THE_FALLBACK):
             route = again
-        refused = end_refused_after_review(state) if route.rule == "end" else None
+        refused = end_refused_after_review(state, table) if route.rule == "end" else None
         if refused is not None and workflow.patched(END_AFTER_FAILED_REVIEW):
             route = Route(SUPERVISOR, "end_refused", refused)
         self._unreadable = self._unreadable + 1 if turn.unreadable else 0
@@ -126,7 +134,8 @@ class SupervisorNodes:
             self._corrections.add(1, {"target_node": decided, "fallback_node": route.target})
             context.thought(SUPERVISOR, f"前置条件纠正：{route.reason}", level="warning")
         if route.target == END:
-            return context.end("supervisor_end", route.reason)
+            said = "The Supervisor ended the run: the text and images are done and reviewed"
+            return context.end("supervisor_end", said if english else route.reason)
         if route.target == SUPERVISOR:
             if self._unreadable >= UNREADABLE_LIMIT and workflow.patched(OFFLINE_AFTER_UNREADABLE):
                 self._offline = True

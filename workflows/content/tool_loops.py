@@ -12,12 +12,13 @@ from workflows import policies
 from workflows.common.run import NodeFailed
 from workflows.common.tool_loop import Conversation
 from workflows.content.context import ContentRun
+from workflows.content.fallbacks import fix_for
 from workflows.policies import NodeOptions
 
 with workflow.unsafe.imports_passed_through():
     from llm.types import ToolCall
     from models.content import nodes
-    from models.content.agents import ContentView
+    from models.content.agents import AgentName, ContentView
     from models.content.events import ToolCalled, ToolReturned
     from models.content.turns import ToolCallRequest, ToolCallResult, ToolLoop, Turn, TurnRequest
     from models.nodes import ActivitySpec
@@ -73,6 +74,7 @@ class ContentLoops:
             use_llm=context.input.llm_configured and loop not in self._offline,
             run_id=context.run_id,
             nudged_after=nudged_after,
+            fix=fix_for(context.state, AgentName.RESEARCH_EVIDENCE) if loop == "research" else None,
         )
         turn = await self.turn(spec, request, summary)
         if turn.offline and request.use_llm:

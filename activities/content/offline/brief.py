@@ -10,6 +10,7 @@ import re
 from activities.content.offline.research_tools import clip
 from models.content.agents import AgentOutcome, AgentRequest, Clarification, StatePatch
 from models.content.artifacts import PLATFORM_LABELS, CreativeBrief, Platform
+from models.writing.language import written_in_english
 
 PLATFORM_KEY = "brief.platform"
 PLATFORM_QUESTION = "这篇内容要发在哪个平台？（决定篇幅、语气和配图比例）"
@@ -142,7 +143,7 @@ def topic_core(topic: str) -> str:
     """The topic's first aspect, short enough to name it in a sentence (an English one whole, else "this topic")."""
     aspects = topic_aspects(topic)
     first = _clean(aspects[0] if aspects else topic, 500)
-    if is_english(first):
+    if written_in_english(first):
         return first if len(first) <= CORE_CHARS_EN else "this topic"
     return clip(first, CORE_CHARS) or "这个话题"
 
@@ -171,11 +172,6 @@ def guidance_messages(guidance: str) -> list[str]:
         if len(message) >= 2:
             messages.append(message)
     return messages[:2]
-
-
-def is_english(text: str) -> bool:
-    """Whether a topic is English (ASCII with letters): its post is written in English."""
-    return text.isascii() and any(character.isalpha() for character in text)
 
 
 def _padding(core: str, audience: str, english: bool) -> list[str]:
@@ -218,7 +214,7 @@ def _key_messages(request: AgentRequest, audience: str) -> list[str]:
     reserved = unique(reserved)[:MAX_MESSAGES]
     general = [m for m in unique(general) if m.lower() not in (r.lower() for r in reserved)]
     messages = general[: MAX_MESSAGES - len(reserved)] + reserved
-    for pad in _padding(core, audience, is_english(topic)):
+    for pad in _padding(core, audience, written_in_english(topic)):
         if len(messages) >= MIN_MESSAGES:
             break
         if pad.lower() not in (m.lower() for m in messages):
@@ -247,7 +243,7 @@ def compile_brief(request: AgentRequest) -> AgentOutcome:
         audience=audience,
         tone=TONES[platform],
         key_messages=_key_messages(request, audience),
-        call_to_action=(CALLS_TO_ACTION_EN if is_english(topic) else CALLS_TO_ACTION)[platform],
+        call_to_action=(CALLS_TO_ACTION_EN if written_in_english(topic) else CALLS_TO_ACTION)[platform],
         assumptions=assumptions,
     )
     where = {"run": "", "answer": "（按你的回答）", "topic": "（从话题推断）"}.get(origin, "（默认）")

@@ -8,11 +8,11 @@ seed from a hash. Pure and deterministic: the same request always gives the same
 import hashlib
 import re
 
-from activities.content.offline.brief import is_english
 from imaging.measurements import STYLE_WORDS, nearest_style
 from imaging.rendering import COMPOSITIONS
 from models.content.agents import AgentOutcome, AgentRequest, ContentView, StatePatch
 from models.content.artifacts import BodyBlock, ImagePlan, ReferenceAnalysis
+from models.writing.language import written_in_english
 
 SIZES: dict[str, tuple[int, int]] = {
     "3:4": (768, 1024),
@@ -42,7 +42,7 @@ def plan_images(request: AgentRequest) -> AgentOutcome:
     width, height = _size(view)
     targets = _targets(view)
     compositions = _compositions([block_id for _, block_id in targets])
-    english = is_english(topic)
+    english = written_in_english(topic)
     plans: list[ImagePlan] = []
     for index, (slot, block_id) in enumerate(targets, start=1):
         plan_id = f"p{index}"

@@ -1,13 +1,14 @@
 """The offline layout_planner_agent: the `LayoutSpec` of the post, the order of its text blocks and image slots.
 The layout is the user's preference, else the platform's habit (小红书/抖音 cover first, 公众号 alternating, 微博
 grid); every image slot names the text block it illustrates, and when the guidance asks for text-image alignment
-each image directly follows its block. At most four images; the aspect ratio is the platform's. Pure and
+each image directly follows its block, as it does when the layout is a text-image alignment fallback
+(`AgentRequest.fix`). At most four images; the aspect ratio is the platform's. Pure and
 deterministic."""
 
 import re
 
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
-from models.content.artifacts import PLATFORM_LABELS, LayoutPreference, LayoutSlot, LayoutSpec
+from models.content.artifacts import PLATFORM_LABELS, LayoutPreference, LayoutSlot, LayoutSpec, QualityDimension
 
 MAX_IMAGES = 4
 DEFAULT_BLOCKS = 3
@@ -77,7 +78,8 @@ def plan_layout(request: AgentRequest) -> AgentOutcome:
     view = request.view
     platform = view.creative_brief.platform if view.creative_brief is not None else view.platform
     layout: LayoutPreference = view.layout_preference or LAYOUT_BY_PLATFORM.get(platform or "", "cover_first")
-    aligned = wants_alignment(request.guidance)
+    fixing = request.fix is not None and request.fix.dimension is QualityDimension.TEXT_IMAGE_ALIGNMENT
+    aligned = fixing or wants_alignment(request.guidance)
     blocks = _block_ids(request)
     slots = _slots(layout, blocks, aligned)
     image_count = sum(1 for slot in slots if slot.kind == "image")

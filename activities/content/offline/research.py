@@ -10,7 +10,6 @@ import json
 import re
 from typing import Any
 
-from activities.content.offline.brief import is_english
 from activities.content.offline.research_tools import (
     EXTRACT_FACTS,
     SEARCH_NOTES,
@@ -22,6 +21,7 @@ from activities.content.offline.research_tools import (
 from llm.types import ToolCall, ToolResultPart
 from models.content.artifacts import BodyBlock, EvidenceItem, ResearchFindings
 from models.content.turns import Turn, TurnRequest
+from models.writing.language import written_in_english
 
 MAX_QUERIES = 3
 MAX_EXTRACTS = 4
@@ -149,7 +149,7 @@ def _outline(request: TurnRequest, messages: list[str], facts: list[EvidenceItem
     """Up to three sections headed by the facts (the other facts joining the section they share most words with,
     else the shortest), then a summary section of their numbers; with fewer than two facts, the key messages make
     the other sections (b1..b4)."""
-    english = is_english(_topic(request))
+    english = written_in_english(_topic(request))
     limit = HEADING_CHARS * (2 if english else 1)
     leading = facts[:FACT_BLOCKS]
     blocks: list[tuple[str, list[str]]] = [(headline(fact.claim, limit), [fact.claim]) for fact in leading]

@@ -3,7 +3,7 @@ the evidence the body uses, the image slots that have a plan and a generated ima
 the generated images' measured palettes against the references', sentence and paragraph lengths, and the
 platform's length, title and hashtag conventions — with a sentence per dimension saying what was measured. Template
 filler lowers the information density and headings that repeat a stem or all echo the topic lower readability
-(`review_text`).
+(`review_text`). An English topic gets its findings, issues and summary in English (`models.content.language`).
 Synchronous CPU work (it measures images); the activity reads the images from the blob store and calls it in a
 thread. The patch writes only `review_feedback` and `quality_scores`."""
 
@@ -32,6 +32,8 @@ from models.content.artifacts import (
     ReviewFeedback,
     is_quality_approved,
 )
+from models.content.language import DIMENSION_LABELS_EN, PLATFORM_LABELS_EN
+from models.writing.language import written_in_english
 
 EVIDENCE_CHECKED = 6
 """Only the first this-many evidence items are looked for in the body."""
@@ -88,17 +90,18 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
     """
     view = request.view
     content = view.generated_content
-    measured: dict[QualityDimension, _Measured] = {QualityDimension.STYLE_CONSISTENCY: _style_consistency(view, images)}
+    topic = view.creative_brief.topic if view.creative_brief is not None else view.topic
+    en = written_in_english(topic)
+    measured = {QualityDimension.STYLE_CONSISTENCY: _style_consistency(view, images, en)}
     if content is None:
         for dimension in _TEXT_DIMENSIONS:
-            measured[dimension] = _Measured(0.0, "没有正文可审核（文案尚未生成）")
+            measured[dimension] = _Measured(0.0, _say(en, "没有正文可审核（文案尚未生成）", "no body to review yet"))
     else:
         sections = "\n".join(block.text for block in content.blocks) or content.body
-        measured[QualityDimension.INFO_DENSITY] = _without_filler(_info_density(content, evidence), sections)
-        measured[QualityDimension.TEXT_IMAGE_ALIGNMENT] = _text_image_alignment(view, content, images)
-        topic = view.creative_brief.topic if view.creative_brief is not None else view.topic
-        measured[QualityDimension.READABILITY] = _with_headings(_readability(content.body), content, topic)
-        measured[QualityDimension.PLATFORM_FIT] = _platform_fit(view, content)
+        measured[QualityDimension.INFO_DENSITY] = _without_filler(_info_density(content, evidence, en), sections, en)
+        measured[QualityDimension.TEXT_IMAGE_ALIGNMENT] = _text_image_alignment(view, content, images, en)
+        measured[QualityDimension.READABILITY] = _with_headings(_readability(content.body, en), content, topic, en)
+        measured[QualityDimension.PLATFORM_FIT] = _platform_fit(view, content, en)
     scores = QualityScores(
         info_density=measured[QualityDimension.INFO_DENSITY].score,
         text_image_alignment=measured[QualityDimension.TEXT_IMAGE_ALIGNMENT].score,
@@ -108,17 +111,18 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
     )
     low = [dimension for dimension in QualityDimension if scores.score(dimension) < QUALITY_THRESHOLD]
     issues = [
-        f"{DIMENSION_LABELS[dimension]} {scores.score(dimension):.2f}：{measured[dimension].finding}"
+        f"{_label(dimension, en)} {scores.score(dimension):.2f}{_say(en, '：', ': ')}{measured[dimension].finding}"
         for dimension in low
     ]
     approved = is_quality_approved(scores)
     feedback = ReviewFeedback(
         approved=approved,
-        summary=_summary(scores, low, nothing_written=content is None)[:1000],
+        summary=_summary(scores, low, nothing_written=content is None, en=en)[:1000],
         issues=issues,
         findings={dimension.value: measured[dimension].finding for dimension in QualityDimension},
     )
-    summary = ("审核通过" if approved else "审核未通过") + "：" + _score_list(scores)
+    verdict = _say(en, "审核通过：", "Approved: ") if approved else _say(en, "审核未通过：", "Not approved: ")
+    summary = verdict + _score_list(scores, en)
     return AgentOutcome(
         patch=StatePatch(review_feedback=feedback, quality_scores=scores), summary=summary[:1000], offline=True
     )
@@ -127,10 +131,17 @@ def review_post(request: AgentRequest, evidence: list[EvidenceItem], images: dic
 # --- the five dimensions ---------------------------------------------------------------------------
 
 
-def _info_density(content: GeneratedContent, evidence: list[EvidenceItem]) -> _Measured:
+def _info_density(content: GeneratedContent, evidence: list[EvidenceItem], en: bool) -> _Measured:
     checked = evidence[:EVIDENCE_CHECKED]
     if not checked:
-        return _Measured(NO_EVIDENCE_SCORE, "没有证据条目可核对，正文缺少可查证的事实和数据")
+        return _Measured(
+            NO_EVIDENCE_SCORE,
+            _say(
+                en,
+                "没有证据条目可核对，正文缺少可查证的事实和数据",
+                "no evidence to check: the body has no facts to verify",
+            ),
+        )
     used = [item for item in checked if _uses(content.body, item.claim)]
     target = min(EVIDENCE_TARGET, len(checked))
     if len(used) < target:
@@ -139,38 +150,52 @@ def _info_density(content: GeneratedContent, evidence: list[EvidenceItem]) -> _M
         score = 1.0
     else:
         score = USED_TARGET_SCORE + (1 - USED_TARGET_SCORE) * (len(used) - target) / (len(checked) - target)
-    finding = f"前 {len(checked)} 条证据中正文用到了 {len(used)} 条（至少应用 {target} 条）"
+    finding = _say(
+        en,
+        f"前 {len(checked)} 条证据中正文用到了 {len(used)} 条（至少应用 {target} 条）",
+        f"the body uses {len(used)} of the first {len(checked)} evidence items (at least {target} expected)",
+    )
     missing = [item.claim[:20] for item in checked if item not in used][:2]
     if missing and len(used) < target:
-        finding += "，未用到：" + "；".join(missing)
+        finding += _say(en, "，未用到：" + "；".join(missing), ", unused: " + " / ".join(missing))
     return _Measured(_clamp(score), finding)
 
 
-def _without_filler(measured: _Measured, text: str) -> _Measured:
+def _without_filler(measured: _Measured, text: str, en: bool) -> _Measured:
     """Information density discounted by the share of template filler in the sections' text (the opening and the
     call to action frame every post), when that share is over `FILLER_SHARE`."""
     filler, sentences = filler_share(text)
     if not sentences:
         return measured
     share = filler / sentences
-    finding = f"{measured.finding}；段落中 {filler}/{sentences} 句是模板套话"
+    finding = measured.finding + _say(
+        en,
+        f"；段落中 {filler}/{sentences} 句是模板套话",
+        f"; {filler}/{sentences} sentences of the sections are template filler",
+    )
     if share <= FILLER_SHARE:
         return _Measured(measured.score, finding)
-    return _Measured(_clamp(min(measured.score, 1 - share)), f"{finding}（超过 {FILLER_SHARE:.0%}）")
+    over = _say(en, f"（超过 {FILLER_SHARE:.0%}）", f" (over {FILLER_SHARE:.0%})")
+    return _Measured(_clamp(min(measured.score, 1 - share)), finding + over)
 
 
-def _with_headings(measured: _Measured, content: GeneratedContent, topic: str) -> _Measured:
+def _with_headings(measured: _Measured, content: GeneratedContent, topic: str, en: bool) -> _Measured:
     """Readability capped at `POOR_HEADINGS_SCORE` when the headings repeat a stem or all echo the topic."""
-    problems = check_headings(content, topic_core(topic)).problems
+    problems = check_headings(content, topic_core(topic), en).problems
     if not problems:
         return measured
-    return _Measured(min(measured.score, POOR_HEADINGS_SCORE), f"{measured.finding}；{'；'.join(problems)}")
+    separator = _say(en, "；", "; ")
+    return _Measured(min(measured.score, POOR_HEADINGS_SCORE), separator.join([measured.finding, *problems]))
 
 
-def _text_image_alignment(view: ContentView, content: GeneratedContent, images: dict[str, bytes]) -> _Measured:
+def _text_image_alignment(
+    view: ContentView, content: GeneratedContent, images: dict[str, bytes], en: bool
+) -> _Measured:
     plans_in_slots = _plans_per_slot(view)
     if not plans_in_slots:
-        return _Measured(0.0, "没有图片位或配图规划，图文无法对应")
+        return _Measured(
+            0.0, _say(en, "没有图片位或配图规划，图文无法对应", "no image slots or plans to match the text")
+        )
     ready = [
         plan
         for plan in plans_in_slots
@@ -185,19 +210,27 @@ def _text_image_alignment(view: ContentView, content: GeneratedContent, images: 
         if _shares_keyword(plan.prompt, texts.get(plan.block_id or "", "") if texts else content.body)
     ]
     factor = 0.6 + 0.4 * len(sharing) / len(illustrating) if illustrating else 1.0
-    where = "版式" if view.layout_spec is not None else "配图规划"
-    finding = f"{where}的 {len(plans_in_slots)} 个图片位中 {len(ready)} 个有规划且已生成图片"
+    if en:
+        where = "layout" if view.layout_spec is not None else "image plan"
+        finding = f"{len(ready)} of the {where}'s {len(plans_in_slots)} image slots have a plan and a generated image"
+    else:
+        where = "版式" if view.layout_spec is not None else "配图规划"
+        finding = f"{where}的 {len(plans_in_slots)} 个图片位中 {len(ready)} 个有规划且已生成图片"
     if illustrating:
-        finding += f"；{len(sharing)}/{len(illustrating)} 张配图的提示词与所配段落有共同关键词"
+        finding += _say(
+            en,
+            f"；{len(sharing)}/{len(illustrating)} 张配图的提示词与所配段落有共同关键词",
+            f"; {len(sharing)}/{len(illustrating)} image prompts share a keyword with their section",
+        )
     return _Measured(_clamp(coverage * factor), finding)
 
 
-def _style_consistency(view: ContentView, images: dict[str, bytes]) -> _Measured:
+def _style_consistency(view: ContentView, images: dict[str, bytes], en: bool) -> _Measured:
     reference: list[str] = []
     for analysis in view.reference_analyses:
         reference.extend(colour for colour in analysis.palette if colour not in reference)
     if not reference:
-        return _Measured(1.0, "没有参考图，无需匹配风格")
+        return _Measured(1.0, _say(en, "没有参考图，无需匹配风格", "no reference images: no style to match"))
     distances: list[float] = []
     unreadable = 0
     for plan_id in sorted(images):
@@ -208,21 +241,33 @@ def _style_consistency(view: ContentView, images: dict[str, bytes]) -> _Measured
             continue
         distances.append(palette_distance(palette, reference))
     if not distances:
-        return _Measured(
-            0.0, f"没有可测量的生成图片（{unreadable} 张无法解码）" if unreadable else "没有生成图片可比对"
-        )
+        if unreadable:
+            return _Measured(
+                0.0,
+                _say(
+                    en,
+                    f"没有可测量的生成图片（{unreadable} 张无法解码）",
+                    f"no generated image to measure ({unreadable} could not be decoded)",
+                ),
+            )
+        return _Measured(0.0, _say(en, "没有生成图片可比对", "no generated images to compare"))
     mean = sum(distances) / len(distances)
     family, _ = nearest_style(reference)
-    finding = f"{len(distances)} 张生成图与参考图调色板的平均距离 {mean:.2f}（参考图最接近 {family} 风格）"
+    finding = _say(
+        en,
+        f"{len(distances)} 张生成图与参考图调色板的平均距离 {mean:.2f}（参考图最接近 {family} 风格）",
+        f"mean palette distance of {len(distances)} generated images to the references {mean:.2f} "
+        f"(the references are nearest the {family} style)",
+    )
     if unreadable:
-        finding += f"，{unreadable} 张无法解码"
+        finding += _say(en, f"，{unreadable} 张无法解码", f", {unreadable} could not be decoded")
     return _Measured(_clamp(1 - STYLE_DISTANCE_WEIGHT * mean), finding)
 
 
-def _readability(body: str) -> _Measured:
+def _readability(body: str, en: bool) -> _Measured:
     sentences = [_length(part) for part in _SENTENCE_END.split(body) if _length(part)]
     if not sentences:
-        return _Measured(0.0, "正文为空")
+        return _Measured(0.0, _say(en, "正文为空", "the body is empty"))
     mean = sum(sentences) / len(sentences)
     if mean <= SHORT_SENTENCE:
         score = 1.0
@@ -232,11 +277,16 @@ def _readability(body: str) -> _Measured:
         score = 1.0 - (1.0 - LONG_SENTENCE_SCORE) * (mean - SHORT_SENTENCE) / (LONG_SENTENCE - SHORT_SENTENCE)
     long_paragraphs = sum(len(line.strip()) > LONG_PARAGRAPH for line in body.split("\n"))
     score -= LONG_PARAGRAPH_PENALTY * long_paragraphs
-    finding = f"平均句长 {mean:.0f} 字（{len(sentences)} 句），{long_paragraphs} 段超过 {LONG_PARAGRAPH} 字"
+    finding = _say(
+        en,
+        f"平均句长 {mean:.0f} 字（{len(sentences)} 句），{long_paragraphs} 段超过 {LONG_PARAGRAPH} 字",
+        f"mean sentence length {mean:.0f} characters ({len(sentences)} sentences), "
+        f"{long_paragraphs} paragraphs over {LONG_PARAGRAPH} characters",
+    )
     return _Measured(_clamp(score), finding)
 
 
-def _platform_fit(view: ContentView, content: GeneratedContent) -> _Measured:
+def _platform_fit(view: ContentView, content: GeneratedContent, en: bool) -> _Measured:
     platform = view.creative_brief.platform if view.creative_brief else view.platform
     low, high = BODY_LENGTH.get(platform or "", UNKNOWN_PLATFORM_LENGTH)
     title_limit = TITLE_LIMIT.get(platform or "", UNKNOWN_PLATFORM_TITLE)
@@ -248,18 +298,25 @@ def _platform_fit(view: ContentView, content: GeneratedContent) -> _Measured:
     else:
         score = 1.0
     hashtags = len(content.hashtags) or len(_HASHTAG.findall(content.body))
-    label = PLATFORM_LABELS.get(platform or "", "平台未知")
-    parts = [f"{label}：正文 {length} 字（建议 {low}–{high} 字）"]
+    if en:
+        label = PLATFORM_LABELS_EN.get(platform or "", "unknown platform")
+        parts = [f"{label}: body {length} characters ({low}–{high} recommended)"]
+    else:
+        label = PLATFORM_LABELS.get(platform or "", "平台未知")
+        parts = [f"{label}：正文 {length} 字（建议 {low}–{high} 字）"]
     if platform in HASHTAG_PLATFORMS:
-        parts.append(f"话题标签 {hashtags} 个")
+        parts.append(_say(en, f"话题标签 {hashtags} 个", f"{hashtags} hashtags"))
         if hashtags == 0 or hashtags > HASHTAG_COUNT[1]:
             score -= MISSING_HASHTAGS_PENALTY
-            parts[-1] += f"（应为 {HASHTAG_COUNT[0]}–{HASHTAG_COUNT[1]} 个）"
+            low_tags, high_tags = HASHTAG_COUNT
+            parts[-1] += _say(en, f"（应为 {low_tags}–{high_tags} 个）", f" ({low_tags}–{high_tags} expected)")
     title = len(content.title.strip())
-    parts.append(f"标题 {title} 字（上限 {title_limit} 字）")
+    parts.append(
+        _say(en, f"标题 {title} 字（上限 {title_limit} 字）", f"title {title} characters (at most {title_limit})")
+    )
     if title > title_limit:
         score -= LONG_TITLE_PENALTY
-    return _Measured(_clamp(score), "，".join(parts))
+    return _Measured(_clamp(score), _say(en, "，", ", ").join(parts))
 
 
 # --- helpers ----------------------------------------------------------------------------------------
@@ -328,15 +385,38 @@ def _clamp(score: float) -> float:
     return round(min(1.0, max(0.0, score)), 2)
 
 
-def _score_list(scores: QualityScores) -> str:
-    return "、".join(f"{DIMENSION_LABELS[dimension]} {scores.score(dimension):.2f}" for dimension in QualityDimension)
+def _say(en: bool, chinese: str, english: str) -> str:
+    """The text in the post's language."""
+    return english if en else chinese
 
 
-def _summary(scores: QualityScores, low: Iterable[QualityDimension], *, nothing_written: bool) -> str:
+def _label(dimension: QualityDimension, en: bool) -> str:
+    return DIMENSION_LABELS_EN[dimension] if en else DIMENSION_LABELS[dimension]
+
+
+def _score_list(scores: QualityScores, en: bool) -> str:
+    return _say(en, "、", ", ").join(
+        f"{_label(dimension, en)} {scores.score(dimension):.2f}" for dimension in QualityDimension
+    )
+
+
+def _summary(scores: QualityScores, low: Iterable[QualityDimension], *, nothing_written: bool, en: bool) -> str:
+    listed = _score_list(scores, en)
     if nothing_written:
-        return "没有可审核的正文（文案尚未生成），文字相关各项记 0 分；" + _score_list(scores)
+        return _say(
+            en,
+            "没有可审核的正文（文案尚未生成），文字相关各项记 0 分；" + listed,
+            "No body to review yet: the text dimensions score 0; " + listed,
+        )
     low = list(low)
     if not low:
-        return f"审核通过：五项质量分均达到 {QUALITY_THRESHOLD}（{_score_list(scores)}）"
+        return _say(
+            en,
+            f"审核通过：五项质量分均达到 {QUALITY_THRESHOLD}（{listed}）",
+            f"Approved: all five quality scores reach {QUALITY_THRESHOLD} ({listed})",
+        )
+    if en:
+        weak = ", ".join(f"{_label(dimension, en)} ({scores.score(dimension):.2f})" for dimension in low)
+        return f"Not approved: {weak} below {QUALITY_THRESHOLD}; all scores: {listed}"
     weak = "、".join(f"{DIMENSION_LABELS[dimension]}（{scores.score(dimension):.2f}）" for dimension in low)
-    return f"审核未通过：{weak}低于 {QUALITY_THRESHOLD}；全部得分：{_score_list(scores)}"
+    return f"审核未通过：{weak}低于 {QUALITY_THRESHOLD}；全部得分：{listed}"

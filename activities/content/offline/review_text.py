@@ -31,21 +31,27 @@ class HeadingCheck:
     problems: list[str]
 
 
-def check_headings(content: GeneratedContent, topic_core: str) -> HeadingCheck:
-    """Repeated stems and the topic echoed in every heading (a post with fewer than two headings has neither)."""
+def check_headings(content: GeneratedContent, topic_core: str, english: bool = False) -> HeadingCheck:
+    """Repeated stems and the topic echoed in every heading (a post with fewer than two headings has neither), said
+    in English for an English post."""
     headings = [block.heading.strip() for block in content.blocks if block.heading.strip()]
     problems: list[str] = []
     if len(headings) < 2:
         return HeadingCheck(problems)
     if len({heading.lower() for heading in headings}) < len(headings):
-        problems.append("有重复的小标题")
+        problems.append("repeated headings" if english else "有重复的小标题")
     for name, ends in (("开头", [h[:STEM_CHARS] for h in headings]), ("结尾", [h[-STEM_CHARS:] for h in headings])):
-        repeated = {end for end in ends if ends.count(end) > 1 and len(end) == STEM_CHARS}
-        if repeated:
-            problems.append(f"小标题{name}重复同一词干（{'、'.join(sorted(repeated))}）")
+        repeated = sorted({end for end in ends if ends.count(end) > 1 and len(end) == STEM_CHARS})
+        if repeated and english:
+            where = "begin" if name == "开头" else "end"
+            problems.append(f"headings {where} with the same stem ({', '.join(repr(end) for end in repeated)})")
+        elif repeated:
+            problems.append(f"小标题{name}重复同一词干（{'、'.join(repeated)}）")
     core = topic_core.strip().lower()
     if core and all(core in heading.lower() for heading in headings):
-        problems.append(f"每个小标题都在重复话题“{topic_core}”")
+        problems.append(
+            f"every heading repeats the topic “{topic_core}”" if english else f"每个小标题都在重复话题“{topic_core}”"
+        )
     return HeadingCheck(problems)
 
 

@@ -4,7 +4,9 @@ kept short), an opening line and the brief's call to action, a title within the 
 (none for 公众号). The body's first line says it is offline (【离线草稿·未接入大模型】, in English for an English
 topic, whose post is English throughout: its elaborations are skipped). The body is padded (unused evidence, then
 elaborations) or trimmed (whole sentences, the least important first) into the platform's length range, shorter
-or longer when the guidance asks. Pure and deterministic."""
+or longer when the guidance asks. Run as a quality fallback it acts on the review's findings (`offline.fixes`):
+plainer headings, shorter sentences and paragraphs for readability, a body inside the range's margin for platform
+fit. Pure and deterministic."""
 
 import re
 from dataclasses import dataclass, field
@@ -14,10 +16,10 @@ from activities.content.offline.brief import (
     CALLS_TO_ACTION,
     CALLS_TO_ACTION_EN,
     DEFAULT_AUDIENCE,
-    is_english,
     topic_aspects,
     topic_core,
 )
+from activities.content.offline.fixes import WriterFix, paragraphs, plainer_headings, writer_fix
 from activities.content.offline.research_tools import clip, has_statistic, overlap_score, split_sentences
 from models.content.agents import AgentOutcome, AgentRequest, StatePatch
 from models.content.artifacts import (
@@ -32,6 +34,7 @@ from models.content.artifacts import (
     GeneratedContent,
 )
 from models.content.options import body_range
+from models.writing.language import written_in_english
 
 HEADING_CHARS: dict[str, int] = {"xiaohongshu": 24, "weibo": 30, "wechat": 40, "douyin": 20}
 SENTENCE_CHARS = 35
@@ -186,19 +189,22 @@ def _outline(request: AgentRequest, brief: CreativeBrief) -> list[BodyBlock]:
     ]
 
 
-def _evidence_sentences(item: EvidenceItem) -> list[_Sentence]:
+def _evidence_sentences(item: EvidenceItem, short: bool = False) -> list[_Sentence]:
+    """The item's sentences; a statistic verbatim, unless `short` (a readability fix) cuts it at its clauses."""
     if item.kind == "statistic" or has_statistic(item.claim):
-        return [_Sentence(_terminate(item.claim), PRIORITY_STATISTIC, item.claim)]
+        texts = _short_sentences(item.claim) if short else [_terminate(item.claim)]
+        return [_Sentence(text, PRIORITY_STATISTIC, item.claim) for text in texts]
     if item.kind == "quote":
         return [_Sentence(_terminate(item.claim), PRIORITY_EVIDENCE, item.claim)]
     return [_Sentence(s, PRIORITY_EVIDENCE, item.claim) for s in _short_sentences(item.claim)]
 
 
-def _point_sentences(point: str) -> list[_Sentence]:
+def _point_sentences(point: str, short: bool = False) -> list[_Sentence]:
     sentences: list[_Sentence] = []
     for sentence in split_sentences(point):
         if has_statistic(sentence):
-            sentences.append(_Sentence(_terminate(sentence), PRIORITY_STATISTIC, point))
+            texts = _short_sentences(sentence) if short else [_terminate(sentence)]
+            sentences += [_Sentence(text, PRIORITY_STATISTIC, point) for text in texts]
         else:
             sentences += [_Sentence(s, PRIORITY_POINT, point) for s in _short_sentences(sentence)]
     return sentences
@@ -207,8 +213,11 @@ def _point_sentences(point: str) -> list[_Sentence]:
 class _Draft:
     """The post being written: its sections and the lines around them, measured as the final body."""
 
-    def __init__(self, platform: str, opening: str, cta: str, sections: list[_Section], english: bool) -> None:
+    def __init__(
+        self, platform: str, opening: str, cta: str, sections: list[_Section], english: bool, fix: WriterFix
+    ) -> None:
         self.platform = platform
+        self.paragraph_chars = fix.paragraph_chars
         self.english = english
         self.opening = opening
         self.cta = cta
@@ -227,7 +236,10 @@ class _Draft:
         return f"第{numeral}，{heading}"
 
     def text(self, section: _Section) -> str:
-        return _join([s.text for s in section.sentences])
+        sentences = [s.text for s in section.sentences]
+        if self.paragraph_chars is None:
+            return _join(sentences)
+        return paragraphs(sentences, self.paragraph_chars, _join)
 
     def body(self) -> str:
         parts = [OFFLINE_LABEL_EN if self.english else OFFLINE_LABEL, self.opening]
@@ -290,7 +302,7 @@ def _reader(brief: CreativeBrief) -> str:
 
 def _opening(brief: CreativeBrief, title: str, core: str, blocks: int) -> str:
     platform = brief.platform
-    if is_english(brief.topic):
+    if written_in_english(brief.topic):
         return f"{core}: {blocks} points worth knowing." if blocks > 1 else f"{core}: what is worth knowing."
     points = f"{blocks}个要点" if blocks > 1 else "关键要点"
     if platform == "xiaohongshu":
@@ -338,14 +350,14 @@ def _hashtags(brief: CreativeBrief) -> list[str]:
     if brief.platform not in HASHTAG_PLATFORMS:
         return []
     candidates = [*topic_aspects(brief.topic), topic_core(brief.topic)]
-    if brief.audience != DEFAULT_AUDIENCE and not is_english(brief.topic):
+    if brief.audience != DEFAULT_AUDIENCE and not written_in_english(brief.topic):
         candidates.append(brief.audience)
     tags: list[str] = []
     for candidate in candidates:
         tag = _tag(candidate)
         if tag and tag.lower() not in (t.lower() for t in tags) and len(tags) < MAX_HASHTAGS:
             tags.append(tag)
-    generics = _GENERIC_TAGS_EN if is_english(brief.topic) else _GENERIC_TAGS[brief.platform]
+    generics = _GENERIC_TAGS_EN if written_in_english(brief.topic) else _GENERIC_TAGS[brief.platform]
     for generic in generics:
         if len(tags) >= MIN_HASHTAGS:
             break
@@ -355,7 +367,7 @@ def _hashtags(brief: CreativeBrief) -> list[str]:
 
 
 def _sections(
-    platform: str, blocks: list[BodyBlock], evidence: list[EvidenceItem], english: bool
+    platform: str, blocks: list[BodyBlock], evidence: list[EvidenceItem], english: bool, short: bool = False
 ) -> tuple[list[_Section], list[EvidenceItem]]:
     """The blocks' sentences: their points and the evidence that matches them (unmatched statistics go to the block
     with the fewest sentences); returns the evidence left for padding too. English headings may be twice as long
@@ -371,7 +383,7 @@ def _sections(
         for point in block.points:
             known.add(_normal(point))
             if _normal(point) != _normal(block.heading):
-                section.sentences += _point_sentences(point)
+                section.sentences += _point_sentences(point, short)
     left: list[EvidenceItem] = []
     for item in evidence:
         if _normal(item.claim) in known or item.source == "brief":
@@ -385,10 +397,10 @@ def _sections(
         ]
         best = max(range(len(blocks)), key=lambda i: (scores[i], -i))
         if scores[best] > 0:
-            sections[best].sentences += _evidence_sentences(item)
+            sections[best].sentences += _evidence_sentences(item, short)
         elif item.kind == "statistic" or has_statistic(item.claim):
             fewest = min(range(len(sections)), key=lambda i: (len(sections[i].sentences), i))
-            sections[fewest].sentences += _evidence_sentences(item)
+            sections[fewest].sentences += _evidence_sentences(item, short)
         else:
             left.append(item)
     return sections, left
@@ -433,8 +445,14 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     blocks = _outline(request, brief)
     core = topic_core(brief.topic)
     title = _title(brief, len(blocks))
-    english = is_english(brief.topic)
-    sections, left = _sections(platform, blocks, evidence, english)
+    english = written_in_english(brief.topic)
+    fix = writer_fix(request.fix)
+    sections, left = _sections(platform, blocks, evidence, english, fix.short_statistics)
+    if fix.headings:
+        limit = HEADING_CHARS[platform] * (2 if english else 1)
+        plain = plainer_headings([_whole_heading(block) for block in blocks], core)
+        for section, heading in zip(sections, plain, strict=True):
+            section.heading = clip(heading, limit)
     facts = {_normal(item.claim) for item in evidence if item.source != "brief"}
     for index, (block, section) in enumerate(zip(blocks, sections, strict=True)):
         said = [point for point in block.points if _normal(point) in facts]
@@ -446,13 +464,14 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
             section.sentences.append(_Sentence(_terminate(text), PRIORITY_POINT))
     cta = brief.call_to_action or (CALLS_TO_ACTION_EN if english else CALLS_TO_ACTION)[platform]
     opening = _opening(brief, title, core, len(blocks))
-    draft = _Draft(platform, opening, f"💬{cta}" if platform == "xiaohongshu" else cta, sections, english)
+    draft = _Draft(platform, opening, f"💬{cta}" if platform == "xiaohongshu" else cta, sections, english, fix)
 
     previous = request.view.generated_content
     baseline = len(previous.body) if previous is not None and previous.body else draft.length()
     baseline = max(low, min(high, baseline))
     adjustment = wants_length(request.guidance)
-    floor, cap = low, high
+    margin = int((high - low) * fix.margin)
+    floor, cap = low + margin, high - margin
     if adjustment == "shorter":
         cap = max(low, int(baseline * SHORTER_FACTOR))
     elif adjustment == "longer":
@@ -488,5 +507,24 @@ def write_post(request: AgentRequest, evidence: list[EvidenceItem]) -> AgentOutc
     )
     if content.hashtags:
         summary += f"，话题标签 {len(content.hashtags)} 个"
-    summary += {"shorter": "，已按要求精简。", "longer": "，已按要求扩写。"}.get(adjustment or "", "。")
+    summary += {"shorter": "，已按要求精简", "longer": "，已按要求扩写"}.get(adjustment or "", "")
+    summary += _fixed(fix, low + margin, high - margin) + "。"
     return AgentOutcome(patch=StatePatch(generated_content=content), summary=summary[:1000])
+
+
+def _whole_heading(block: BodyBlock) -> str:
+    """The block's heading, or the fact it was cut from (research cuts a long fact to a heading, with "…")."""
+    cut = block.heading.strip()
+    if cut.endswith("…") and block.points and block.points[0].startswith(cut[:-1]):
+        return block.points[0].strip().rstrip("。.!！?？")
+    return cut
+
+
+def _fixed(fix: WriterFix, low: int, high: int) -> str:
+    """What the writer changed for the review's findings, for its summary."""
+    done = ["改写了重复词干的小标题"] if fix.headings else []
+    if fix.paragraph_chars is not None:
+        done.append(f"长句按分句拆开、段落不超过 {fix.paragraph_chars} 字")
+    if fix.margin:
+        done.append(f"正文控制在 {low}–{high} 字")
+    return f"；按审核发现{'、'.join(done)}" if done else ""

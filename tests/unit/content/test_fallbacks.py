@@ -1,14 +1,16 @@
 """`workflows.content.fallbacks` as pure functions: a fallback is judged once its agent ran (same output → the
 dimension cannot improve), then once a review came after it (no higher score → cannot improve, higher → cleared);
 the run may end only when every failing dimension cannot improve, and the quality fallback skips those; an
-output that came back the same is not a write and is not stale."""
+output that came back the same is not a write and is not stale. The agent a fallback runs is told what to fix
+(`fix_for`), and its model prompt says it (`fix_lines`)."""
 
-from models.content.agents import AgentName, StatePatch
-from models.content.artifacts import QualityDimension
+from activities.content.prompts import agent_input
+from models.content.agents import AgentName, AgentRequest, ContentView, StatePatch
+from models.content.artifacts import QualityDimension, ReviewFeedback
 from models.content.state import ContentState
 from models.content.turns import QualityFallback
 from tests.unit.content.test_routing_rules import SCORES, complete
-from workflows.content.fallbacks import cannot_improve_message, judge, remember
+from workflows.content.fallbacks import cannot_improve_message, fix_for, judge, remember
 from workflows.content.patches import apply_patch
 from workflows.content.progress import artifact_status
 from workflows.content.routing import quality_fallback
@@ -81,3 +83,44 @@ def test_an_output_that_came_back_the_same_is_not_a_write_and_not_stale() -> Non
 
     assert written == [] and run.metadata.written_at["writer_agent"] == 1 and run.metadata.ran_at["writer_agent"] == 3
     assert artifact_status(AgentName.WRITER, run) == "done"
+
+
+def test_the_agent_a_fallback_runs_gets_the_dimension_s_findings_and_its_prompt_says_them() -> None:
+    run = sent_back()
+    findings = {DENSITY.value: "前 5 条证据中正文用到了 1 条（至少应用 3 条）；段落中 4/6 句是模板套话"}
+    run.review_feedback = ReviewFeedback(approved=False, summary="s", findings=findings)
+
+    fix = fix_for(run, AgentName.RESEARCH_EVIDENCE)
+
+    assert fix is not None and (fix.dimension, fix.score) == (DENSITY, 0.2)
+    assert fix.findings == ["前 5 条证据中正文用到了 1 条（至少应用 3 条）", "段落中 4/6 句是模板套话"]
+    assert fix_for(run, AgentName.WRITER) is None, "only the agent the fallback went to"
+    prompt = agent_input(AgentRequest(agent=AgentName.RESEARCH_EVIDENCE, view=ContentView(topic="t"), fix=fix))
+    assert "质量回退：审核的信息密度（infoDensity）得分 0.20" in prompt
+    assert "- 段落中 4/6 句是模板套话" in prompt
+    run.iteration_count += 1
+    assert fix_for(run, AgentName.RESEARCH_EVIDENCE) is None, "not once the run moved on"
+
+
+def test_a_model_review_without_findings_passes_its_issues_that_name_the_dimension() -> None:
+    run = sent_back()
+    issues = ["信息密度偏低：没有数据", "标题太长"]
+    run.review_feedback = ReviewFeedback(approved=False, summary="s", issues=issues)
+
+    fix = fix_for(run, AgentName.RESEARCH_EVIDENCE)
+
+    assert fix is not None and fix.findings == ["信息密度偏低：没有数据"]
+
+
+def test_an_english_post_is_told_why_in_english() -> None:
+    run = sent_back()
+    run.review_feedback = ReviewFeedback(approved=False, summary="s", findings={DENSITY.value: "no evidence to check"})
+    run.metadata.ran_at["research_evidence_agent"] = 8
+    judge(run, english=True)
+
+    message = cannot_improve_message(run, offline=True, english=True)
+
+    assert message == (
+        "Offline mode cannot improve this: information density 0.20 (no evidence to check): "
+        "the research gave back the same result. Add notes or connect a language model"
+    )

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from activities.content.offline.layout import plan_layout
-from models.content.agents import AgentName, AgentRequest, ContentView
-from models.content.artifacts import BodyBlock, CreativeBrief, LayoutPreference, LayoutSpec, Platform
+from models.content.agents import AgentName, AgentRequest, ContentView, QualityFix
+from models.content.artifacts import BodyBlock, CreativeBrief, LayoutPreference, LayoutSpec, Platform, QualityDimension
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -132,3 +132,12 @@ def test_only_the_layout_is_written_with_a_chinese_rationale() -> None:
     assert CJK.search(outcome.patch.layout_spec.rationale)
     assert CJK.search(outcome.summary)
     assert plan_layout(AgentRequest(agent=AgentName.LAYOUT_PLANNER, view=view)) == outcome
+
+
+def test_a_text_image_alignment_fallback_aligns_whatever_the_guidance_says() -> None:
+    view = ContentView(topic="手冲咖啡入门", platform="weibo", body_blocks=blocks(3))
+    found = ["1/3 张配图的提示词与所配段落有共同关键词"]
+    fix = QualityFix(dimension=QualityDimension.TEXT_IMAGE_ALIGNMENT, score=0.4, findings=found)
+    outcome = plan_layout(AgentRequest(agent=AgentName.LAYOUT_PLANNER, view=view, guidance="继续", fix=fix))
+    assert outcome.patch.layout_spec is not None
+    assert shape(outcome.patch.layout_spec) == ["b1", "img1@b1", "b2", "img2@b2", "b3", "img3@b3"]

@@ -56,10 +56,10 @@ def test_finished_stages_are_not_offered_again_and_a_stale_one_is() -> None:
 
 
 def test_after_a_failed_review_the_fallback_and_end_are_offered() -> None:
-    fallback = QualityFallback(dimension=QualityDimension.READABILITY, score=0.4, agent=AgentName.IMAGE_PLANNER)
+    fallback = QualityFallback(dimension=QualityDimension.READABILITY, score=0.4, agent=AgentName.WRITER)
     reviewed = progress(set(AgentName), can_end=True, quality_fallback=fallback)
 
-    assert useful_choices(reviewed, VIEW) == ["image_planner_agent", END]
+    assert useful_choices(reviewed, VIEW) == ["writer_agent", END]
 
 
 def test_the_turn_s_schema_lists_only_the_choices_and_any_agent_is_still_read() -> None:

@@ -341,13 +341,13 @@ async def test_the_llm_supervisor_reads_the_fallback_row_in_its_prompt(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
     loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.READABILITY, 0.42), approved=False))
-    loopback.queue(decide("image_planner_agent", "画面更简洁"), REFUSED)
+    loopback.queue(decide("writer_agent", "拆分长句"), REFUSED)
 
     outcome = await scripted.run(TOPIC, max_iterations=8)
 
     prompt = supervisor_prompts(loopback)[-1]
-    assert "质量回退建议：readability=0.42 偏低 → image_planner_agent" in prompt
-    assert outcome.decisions[-1].routed_to == AgentName.IMAGE_PLANNER
+    assert "质量回退建议：readability=0.42 偏低 → writer_agent" in prompt
+    assert outcome.decisions[-1].routed_to == AgentName.WRITER
 
 
 async def test_an_approved_review_with_every_dimension_passing_ends_the_run(
@@ -393,3 +393,13 @@ async def test_max_iterations_ends_the_run_with_what_exists_and_says_why(
     error = outcome.of_type("error")[-1].data
     assert error["code"] == "POST_EMPTY" and "正文未完成" in error["message"] and "maxIterations=3" in error["message"]
     assert outcome.of_type("done")[0].data["status"] == "failed"
+
+
+async def test_an_english_run_that_reaches_max_iterations_says_so_in_english(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    loopback.queue(*offline_steps(2))
+
+    outcome = await scripted.run("Packing light for a weekend trip", max_iterations=2)
+
+    assert outcome.state.metadata.end_message == "Reached maxIterations=2: the run ends with what it has"
