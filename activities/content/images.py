@@ -4,7 +4,8 @@ reference: in one activity on the local renderer or a synchronous image API (`co
 task-based API, as `content.image_submit`, the workflow's polls (`content.image_poll`, and
 `content.image_cancel` for a task the run leaves), and `content.image_fetch`. Without an LLM
 the offline turn asks for every image not yet made. A turn asked again after an answer that called no tool
-(`nudged_after`) carries that answer and a nudge to call `generate_image`.
+(`nudged_after`) carries that answer and a nudge to call `generate_image`. The model reads the post's whole text
+with the plans (seed 001), so a call's own `prompt` can draw what the text says.
 
 The user's reference images go with each request to a model that takes them (`max_references`: OpenAI's GPT image
 models), read from the blob store in the activity; for any other model (and the local renderer) the tool result
@@ -39,6 +40,8 @@ from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
 from stores.blob_store import LocalBlobStore
 
 STYLE_STRENGTH = 0.7
+WHOLE_TEXT_CHARS = 6000
+"""How much of the post's body the image turn reads."""
 GENERATE_IMAGE = ToolDefinition(
     name=GENERATE_IMAGE_TOOL,
     description="按一个配图计划生成图片（存入图库），返回图片引用。每次调用生成一张。",
@@ -96,7 +99,7 @@ class ImageAgent:
             text = f"生成 {len(calls)} 张配图" if calls else "配图已全部生成"
             return Turn(tool_calls=calls, text=text, offline=True)
         plans = "\n".join(f"- {plan.plan_id}（{plan.slot}）：{plan.prompt}" for plan in missing) or "（全部已生成）"
-        messages = [Message.user(f"还没有图片的配图计划：\n{plans}"), *request.conversation]
+        messages = [Message.user(f"{_whole_text(request)}\n\n还没有图片的配图计划：\n{plans}"), *request.conversation]
         if request.nudged_after is not None:
             ids = "、".join(plan.plan_id for plan in missing)
             nudge = f"还有配图没有生成（{ids}）：请调用 generate_image，每次一个 plan_id。"
@@ -182,6 +185,15 @@ def _planned(request: ToolCallRequest) -> tuple[ImagePlan, str] | ToolCallResult
     known = ", ".join(plan.plan_id for plan in request.view.image_plans) or "（没有计划）"
     message = f"无法执行 {call.name}(plan_id={call.arguments.get('plan_id')!r})：可用的计划 {known}"
     return ToolCallResult(call_id=call.id, name=call.name, content=message, is_error=True, summary=message)
+
+
+def _whole_text(request: TurnRequest) -> str:
+    """The post's whole text for the image turn (seed 001: images are generated with the full text as context, not
+    bound to a paragraph), cut at `WHOLE_TEXT_CHARS`."""
+    content = request.view.generated_content
+    if content is None or not content.body.strip():
+        return "帖子正文还没有写好：按计划和话题生成。"
+    return f"帖子全文（配图依据）：\n{content.title}\n{content.body[:WHOLE_TEXT_CHARS]}"
 
 
 def _references_note(references: int, sent: int) -> str:

@@ -81,8 +81,8 @@ AGENT_PROMPTS: dict[AgentName, str] = {
         "你是文案 Agent：根据 brief、证据和大纲写出适合该平台的标题、分段正文（blocks 的 id 与大纲一致）和话题标签。"
     ),
     AgentName.IMAGE: (
-        "你是图片生成 Agent：对每个还没有图片的计划调用 generate_image（每次一个 plan_id）。全部生成后不再调用工具，"
-        "用一句话说明结果。"
+        "你是图片生成 Agent：读帖子全文，对每个还没有图片的计划调用 generate_image（每次一个 plan_id；"
+        "需要时用 prompt 参数按全文把画面写得更具体）。全部生成后不再调用工具，用一句话说明结果。"
     ),
     AgentName.REVIEW: (
         "你是审核 Agent：检查图文并给五个维度打分（0–1）：infoDensity、textImageAlignment、styleConsistency、"

@@ -100,10 +100,12 @@ class ReferenceAnalysis(CamelModel):
 
 
 class LayoutSlot(CamelModel):
-    """One place in the post: a body block, or an image (with the block it illustrates)."""
+    """One place in the post: a body block (`block_id`), or an image slot (`image_slot`). An image is not bound to a
+    paragraph (seed 001 removed `paragraphImageBindings`): its place in the order is all the layout says."""
 
     kind: Literal["text", "image"]
     block_id: str | None = None
+    """A text slot's block."""
     image_slot: str | None = None
     """`cover`, `img1`, ...: the image plan that fills it has the same `slot`."""
 
@@ -129,8 +131,6 @@ class ImagePlan(CamelModel):
     seed: int = Field(ge=0)
     style: str | None = None
     """A style family the renderer knows (`cyberpunk`, `watercolor`, `ink`, `oil`), chosen to match the references."""
-    block_id: str | None = None
-    """The body block the image illustrates (None for a cover)."""
 
 
 class ContentBlock(CamelModel):

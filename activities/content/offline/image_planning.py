@@ -1,5 +1,7 @@
 """The offline image_planner_agent: one `ImagePlan` per image slot of the layout (or a cover and one per body
-block when there is no layout), each with a prompt from the topic and the block it illustrates, a composition by
+block when there is no layout), each with a prompt from the topic and a point of the outline (the block just
+before the slot that no image has drawn yet, else the next one not drawn: the planner reads the whole outline, and
+no image is bound to a paragraph, seed 001), a composition by
 the slot's place (the cover; then a close-up, steps, another close-up...; the last body image a checklist summing up),
 a data chart as the subject of a block with numbers, the renderer style
 whose palette is nearest the reference images' measured palettes, a size from the layout's aspect ratio and a
@@ -56,26 +58,37 @@ def plan_images(request: AgentRequest) -> AgentOutcome:
                 height=height,
                 seed=_seed(topic, plan_id),
                 style=family,
-                block_id=block_id,
             )
         )
     return AgentOutcome(patch=StatePatch(image_plans=plans), summary=_summary(plans, family, distance), offline=True)
 
 
 def _targets(view: ContentView) -> list[tuple[str, str | None]]:
-    """(image slot, illustrated block) per image, in the post's order."""
+    """(image slot, the outline block its picture draws from) per image, in the post's order: a lone image draws
+    the block just before it, a group of images the blocks not drawn yet in outline order; an image before any text
+    is a cover (None)."""
     if view.layout_spec is None:
         targets: list[tuple[str, str | None]] = [("cover", None)]
         for number, block in enumerate(view.body_blocks[: MAX_IMAGES_WITHOUT_LAYOUT - 1], start=1):
             targets.append((f"img{number}", block.id))
         return targets
+    slots = view.layout_spec.slots
+    order = [slot.block_id for slot in slots if slot.kind == "text" and slot.block_id]
     targets = []
-    preceding_block: str | None = None
-    for slot in view.layout_spec.slots:
+    drawn: set[str] = set()
+    preceding: str | None = None
+    for index, slot in enumerate(slots):
         if slot.kind == "text":
-            preceding_block = slot.block_id or preceding_block
+            preceding = slot.block_id or preceding
             continue
-        block_id = slot.block_id or preceding_block
+        alone = (index == 0 or slots[index - 1].kind == "text") and (
+            index + 1 == len(slots) or slots[index + 1].kind == "text"
+        )
+        block_id = None
+        if preceding is not None:
+            undrawn = next((b for b in order if b not in drawn), preceding)
+            block_id = preceding if alone and preceding not in drawn else undrawn
+            drawn.add(block_id)
         name = slot.image_slot or ("cover" if block_id is None and not targets else f"img{len(targets) + 1}")
         targets.append((name, block_id))
     return targets

@@ -1,7 +1,7 @@
 """The offline layout_planner_agent: the `LayoutSpec` of the post, the order of its text blocks and image slots.
 The layout is the user's preference, else the platform's habit (小红书/抖音 cover first, 公众号 alternating, 微博
-grid); every image slot names the text block it illustrates, and when the guidance asks for text-image alignment
-each image directly follows its block, as it does when the layout is a text-image alignment fallback
+grid); image slots are places in the order, bound to no paragraph (seed 001), and when the guidance asks for
+text-image alignment an image directly follows each block, as it does when the layout is a text-image alignment fallback
 (`AgentRequest.fix`). At most four images; the aspect ratio is the platform's. Pure and
 deterministic."""
 
@@ -48,28 +48,28 @@ def _slots(layout: LayoutPreference, blocks: list[str], aligned: bool) -> list[L
     """The slots in reading order; body images are `img1`, `img2`, ... (a cover is `cover`), at most four images."""
     slots: list[LayoutSlot] = []
     if layout == "cover_first":
-        slots.append(LayoutSlot(kind="image", block_id=None, image_slot="cover"))
+        slots.append(LayoutSlot(kind="image", image_slot="cover"))
     numbered = 0
 
-    def image_after(block_id: str) -> None:
+    def image() -> None:
         nonlocal numbered
         if len([slot for slot in slots if slot.kind == "image"]) < MAX_IMAGES:
             numbered += 1
-            slots.append(LayoutSlot(kind="image", block_id=block_id, image_slot=f"img{numbered}"))
+            slots.append(LayoutSlot(kind="image", image_slot=f"img{numbered}"))
 
     if layout == "cover_first":
         for position, block_id in enumerate(blocks, start=1):
             slots.append(_text(block_id))
             if aligned or position % 2 == 0:
-                image_after(block_id)
+                image()
     elif layout == "alternating" or aligned:
         for block_id in blocks:
             slots.append(_text(block_id))
-            image_after(block_id)
+            image()
     else:
         slots += [_text(block_id) for block_id in blocks]
-        for block_id in blocks:
-            image_after(block_id)
+        for _ in blocks:
+            image()
     return slots
 
 
@@ -88,10 +88,10 @@ def plan_layout(request: AgentRequest) -> AgentOutcome:
     why = "按你的版式偏好" if view.layout_preference else f"按{where}的阅读习惯"
     rationale = (
         f"{why}采用“{LAYOUT_LABELS[layout]}”版式：{len(blocks)} 个正文段落、{image_count} 张配图，"
-        f"图片比例 {aspect_ratio}；每张配图标明它说明的段落。"
+        f"图片比例 {aspect_ratio}。"
     )
     if aligned:
-        rationale += "应要求图文对齐：每张配图紧跟在它说明的段落之后。"
+        rationale += "应要求图文对齐：每个段落之后紧跟一张配图。"
     spec = LayoutSpec(
         layout=layout, slots=slots, image_count=image_count, aspect_ratio=aspect_ratio, rationale=rationale
     )

@@ -202,13 +202,10 @@ def _text_image_alignment(
         if plan is not None and plan.plan_id in view.generated_image_asset_ids and plan.plan_id in images
     ]
     coverage = len(ready) / len(plans_in_slots)
-    illustrating = [plan for plan in plans_in_slots if plan is not None and plan.block_id is not None]
-    texts = {block.id: f"{block.heading} {block.text}" for block in content.blocks}
-    sharing = [
-        plan
-        for plan in illustrating
-        if _shares_keyword(plan.prompt, texts.get(plan.block_id or "", "") if texts else content.body)
-    ]
+    illustrating = [plan for plan in plans_in_slots if plan is not None and plan.slot != "cover"]
+    topic = view.creative_brief.topic if view.creative_brief else view.topic
+    whole_text = f"{content.title} {content.body}".replace(topic, " ")  # the topic alone aligns nothing
+    sharing = [plan for plan in illustrating if _shares_keyword(plan.prompt.replace(topic, " "), whole_text)]
     factor = 0.6 + 0.4 * len(sharing) / len(illustrating) if illustrating else 1.0
     if en:
         where = "layout" if view.layout_spec is not None else "image plan"
@@ -219,8 +216,8 @@ def _text_image_alignment(
     if illustrating:
         finding += _say(
             en,
-            f"；{len(sharing)}/{len(illustrating)} 张配图的提示词与所配段落有共同关键词",
-            f"; {len(sharing)}/{len(illustrating)} image prompts share a keyword with their section",
+            f"；{len(sharing)}/{len(illustrating)} 张配图的提示词与正文有共同关键词",
+            f"; {len(sharing)}/{len(illustrating)} image prompts share a keyword with the text",
         )
     return _Measured(_clamp(coverage * factor), finding)
 

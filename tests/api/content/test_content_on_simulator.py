@@ -15,6 +15,10 @@ from tests.sse import SseEvent, parse_sse
 
 LOG = logging.getLogger(__name__)
 TIME_SCALE = 0.05
+RARE_QUIRKS = {Quirk.WRONG_SCALE}
+"""Quirks only a few answers can show (wrong_scale: the layout's `imageCount` is a content run's only top-level
+bounded number), scheduled on every request: on every third, whether the run meets them depends on where those
+answers fall in the run's order."""
 """The realistic profile 20× faster: a 600-token post takes about 0.8 s instead of 16 s."""
 TOPIC = "打工人的咖啡续命指南"
 MAX_ITERATIONS = 14
@@ -90,7 +94,7 @@ async def test_a_content_run_on_a_realistic_model_ends_with_the_model_s_post(
 async def test_a_content_run_with_a_quirky_model_ends_with_its_work_or_says_why(
     simulated: Gateway, simulator: Simulator, quirk: Quirk
 ) -> None:
-    simulator.quirks = [QuirkRule(quirk, every=3)]
+    simulator.quirks = [QuirkRule(quirk, every=1 if quirk in RARE_QUIRKS else 3)]
     started = time.monotonic()
 
     events, view = await content_run(simulated)

@@ -51,34 +51,38 @@ def plans_of(req: AgentRequest) -> list[ImagePlan]:
     return outcome.patch.image_plans
 
 
-def test_one_plan_per_image_slot_illustrating_the_preceding_text_block() -> None:
+def test_one_plan_per_image_slot_a_lone_image_drawing_the_text_block_before_it() -> None:
     plans = plans_of(request(layout_spec=ALTERNATING))
-    assert [(p.plan_id, p.slot, p.block_id) for p in plans] == [
-        ("p1", "cover", None),
-        ("p2", "img1", "b1"),
-        ("p3", "img2", "b3"),  # the nearest text slot before it is b3
-    ]
+    assert [(p.plan_id, p.slot) for p in plans] == [("p1", "cover"), ("p2", "img1"), ("p3", "img2")]
     assert "封面" in plans[0].prompt and TOPIC in plans[0].prompt
     assert "为什么早餐重要" in plans[1].prompt and "早餐提供上午 30% 的能量" in plans[1].prompt
-    assert "便携水果搭配" in plans[2].prompt and "香蕉和苹果最方便携带" in plans[2].prompt
+    assert "便携水果搭配" in plans[2].prompt and "香蕉和苹果最方便携带" in plans[2].prompt  # b3 is just before it
     assert all(p.style is None and style_family(p.prompt) is None for p in plans)
 
 
-def test_an_image_slot_with_its_own_block_keeps_it() -> None:
+def test_no_image_is_bound_to_a_paragraph() -> None:
+    # Seed 001 removed paragraphImageBindings: the image is generated from the whole text, not one paragraph's.
+    assert "block_id" not in ImagePlan.model_fields
+    assert all("block_id" not in p.model_dump() for p in plans_of(request(layout_spec=ALTERNATING)))
+
+
+def test_a_group_of_images_after_the_text_draws_the_outline_in_order() -> None:
     spec = layout(
-        LayoutSlot(kind="text", block_id="b1"),
-        LayoutSlot(kind="image", image_slot="img1", block_id="b2"),
+        *(LayoutSlot(kind="text", block_id=block.id) for block in BLOCKS),
+        *(LayoutSlot(kind="image", image_slot=f"img{n}") for n in (1, 2, 3)),
     )
-    [plan] = plans_of(request(layout_spec=spec))
-    assert (plan.slot, plan.block_id) == ("img1", "b2") and "五分钟燕麦杯" in plan.prompt
+    plans = plans_of(request(layout_spec=spec))
+    headings = [next(b.heading for b in BLOCKS if b.heading in p.prompt) for p in plans]
+    assert headings == [block.heading for block in BLOCKS]
 
 
 def test_without_a_layout_a_cover_and_one_per_block_at_most_three() -> None:
     plans = plans_of(request())
-    assert [(p.slot, p.block_id) for p in plans] == [("cover", None), ("img1", "b1"), ("img2", "b2")]
+    assert [p.slot for p in plans] == ["cover", "img1", "img2"]
+    assert "为什么早餐重要" in plans[1].prompt and "五分钟燕麦杯" in plans[2].prompt
     assert (plans[0].width, plans[0].height) == (768, 1024)
     only_cover = plans_of(request(body_blocks=[]))
-    assert [(p.plan_id, p.slot, p.block_id) for p in only_cover] == [("p1", "cover", None)]
+    assert [(p.plan_id, p.slot) for p in only_cover] == [("p1", "cover")]
 
 
 def test_the_brief_topic_is_preferred_to_the_raw_topic() -> None:
@@ -147,5 +151,5 @@ def test_each_slot_gets_its_own_composition_and_a_block_with_numbers_a_chart() -
     # Was: one prompt shape for every slot, so the renderer drew the same planet in four palettes (issue 29).
     plans = plans_of(request(layout_spec=ALTERNATING))
     compositions = [composition_for(p.prompt) for p in plans]
-    assert compositions[0] == ("cover" if plans[0].block_id is None else "closeup")
+    assert plans[0].slot == "cover" and compositions[0] == "cover"
     assert compositions[-1] == "checklist" and len(set(compositions)) == len(compositions)

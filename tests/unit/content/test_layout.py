@@ -1,5 +1,5 @@
 """The offline layout planner: the layout by preference or platform, the slot order of each layout, at most four
-images each naming the block it illustrates, alignment on request, the platform's aspect ratio."""
+images bound to no paragraph (seed 001), alignment on request, the platform's aspect ratio."""
 
 import re
 
@@ -36,7 +36,7 @@ def spec_of(
 
 
 def shape(spec: LayoutSpec) -> list[str]:
-    return [str(slot.block_id) if slot.kind == "text" else f"{slot.image_slot}@{slot.block_id}" for slot in spec.slots]
+    return [str(slot.block_id) if slot.kind == "text" else str(slot.image_slot) for slot in spec.slots]
 
 
 @pytest.mark.parametrize(
@@ -69,40 +69,40 @@ def test_the_user_preference_wins_over_the_platform() -> None:
 
 def test_cover_first_puts_the_cover_first_and_an_image_after_every_second_block() -> None:
     spec = spec_of("xiaohongshu", block_count=4)
-    assert shape(spec) == ["cover@None", "b1", "b2", "img1@b2", "b3", "b4", "img2@b4"]
+    assert shape(spec) == ["cover", "b1", "b2", "img1", "b3", "b4", "img2"]
     assert spec.image_count == 3
 
 
 def test_alternating_puts_an_image_after_each_block_up_to_four() -> None:
-    assert shape(spec_of("wechat", block_count=3)) == ["b1", "img1@b1", "b2", "img2@b2", "b3", "img3@b3"]
+    assert shape(spec_of("wechat", block_count=3)) == ["b1", "img1", "b2", "img2", "b3", "img3"]
     spec = spec_of("wechat", block_count=6)
-    assert shape(spec) == ["b1", "img1@b1", "b2", "img2@b2", "b3", "img3@b3", "b4", "img4@b4", "b5", "b6"]
+    assert shape(spec) == ["b1", "img1", "b2", "img2", "b3", "img3", "b4", "img4", "b5", "b6"]
     assert spec.image_count == 4
 
 
-def test_grid_puts_the_text_first_then_the_images_each_naming_its_block() -> None:
+def test_grid_puts_the_text_first_then_the_images() -> None:
     spec = spec_of("weibo", block_count=3)
-    assert shape(spec) == ["b1", "b2", "b3", "img1@b1", "img2@b2", "img3@b3"]
+    assert shape(spec) == ["b1", "b2", "b3", "img1", "img2", "img3"]
 
 
 @pytest.mark.parametrize("guidance", ["提升图文对齐", "配图要和段落对齐", "improve text-image alignment"])
 def test_alignment_guidance_puts_each_image_right_after_its_block(guidance: str) -> None:
     assert shape(spec_of("weibo", block_count=3, guidance=guidance)) == [
         "b1",
-        "img1@b1",
+        "img1",
         "b2",
-        "img2@b2",
+        "img2",
         "b3",
-        "img3@b3",
+        "img3",
     ]
     cover_first = spec_of("xiaohongshu", block_count=4, guidance=guidance)
-    assert shape(cover_first) == ["cover@None", "b1", "img1@b1", "b2", "img2@b2", "b3", "img3@b3", "b4"]
+    assert shape(cover_first) == ["cover", "b1", "img1", "b2", "img2", "b3", "img3", "b4"]
     assert "对齐" in cover_first.rationale
 
 
 @pytest.mark.parametrize("platform", ["xiaohongshu", "wechat", "weibo", "douyin"])
 @pytest.mark.parametrize("count", [1, 2, 5, 8])
-def test_every_image_slot_is_counted_and_names_a_block_that_is_in_the_post(platform: Platform, count: int) -> None:
+def test_every_image_slot_is_counted_and_bound_to_no_block(platform: Platform, count: int) -> None:
     spec = spec_of(platform, block_count=count)
     images = [slot for slot in spec.slots if slot.kind == "image"]
     texts = [slot.block_id for slot in spec.slots if slot.kind == "text"]
@@ -110,7 +110,7 @@ def test_every_image_slot_is_counted_and_names_a_block_that_is_in_the_post(platf
     assert spec.image_count == len(images)
     assert 1 <= spec.image_count <= 4
     assert len({slot.image_slot for slot in images}) == len(images)
-    assert all(slot.block_id in texts for slot in images if slot.image_slot != "cover")
+    assert all(slot.block_id is None for slot in images)
 
 
 def test_without_body_blocks_the_brief_key_messages_make_up_to_three_blocks() -> None:
@@ -140,4 +140,4 @@ def test_a_text_image_alignment_fallback_aligns_whatever_the_guidance_says() -> 
     fix = QualityFix(dimension=QualityDimension.TEXT_IMAGE_ALIGNMENT, score=0.4, findings=found)
     outcome = plan_layout(AgentRequest(agent=AgentName.LAYOUT_PLANNER, view=view, guidance="继续", fix=fix))
     assert outcome.patch.layout_spec is not None
-    assert shape(outcome.patch.layout_spec) == ["b1", "img1@b1", "b2", "img2@b2", "b3", "img3@b3"]
+    assert shape(outcome.patch.layout_spec) == ["b1", "img1", "b2", "img2", "b3", "img3"]

@@ -74,7 +74,7 @@ LAYOUT = LayoutSpec(
 )
 
 
-def plan(plan_id: str, slot: str, prompt: str, block_id: str | None) -> ImagePlan:
+def plan(plan_id: str, slot: str, prompt: str) -> ImagePlan:
     return ImagePlan(
         plan_id=plan_id,
         slot=slot,
@@ -83,14 +83,13 @@ def plan(plan_id: str, slot: str, prompt: str, block_id: str | None) -> ImagePla
         height=1024,
         seed=int(plan_id[1:]) * 11,
         style="cyberpunk",
-        block_id=block_id,
     )
 
 
 PLANS = [
-    plan("p1", "cover", f"{TOPIC}，封面主视觉，赛博朋克风格", None),
-    plan("p2", "img1", f"{TOPIC}｜为什么要吃早餐：空腹上班容易犯困，赛博朋克风格", "b1"),
-    plan("p3", "img2", f"{TOPIC}｜五分钟隔夜燕麦杯：燕麦和酸奶装进杯子，赛博朋克风格", "b2"),
+    plan("p1", "cover", f"{TOPIC}，封面主视觉，赛博朋克风格"),
+    plan("p2", "img1", f"{TOPIC}｜为什么要吃早餐：空腹上班容易犯困，赛博朋克风格"),
+    plan("p3", "img2", f"{TOPIC}｜五分钟隔夜燕麦杯：燕麦和酸奶装进杯子，赛博朋克风格"),
 ]
 
 

@@ -299,6 +299,24 @@ async def test_an_image_turn_without_tool_calls_is_nudged_to_call_its_tool(
     assert "image_agent" not in outcome.state.metadata.degraded
 
 
+async def test_the_image_turn_reads_the_posts_whole_text_with_the_plans(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    # Seed 001: images are generated with the full text as context (no paragraph-image binding); before, the image
+    # model saw only the plans.
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("writer_agent"), REFUSED)
+    loopback.queue(decide("image_planner_agent"), REFUSED, decide("image_agent"))
+    loopback.queue(tools(("g1", "generate_image", {"plan_id": "p1"})))
+
+    outcome = await scripted.run(TOPIC, max_iterations=4)
+
+    content = outcome.state.generated_content
+    assert content is not None
+    asked = loopback.requests[7].json()["messages"][-1]["content"]
+    assert "帖子全文" in asked and content.title in asked and content.body[:200] in asked
+    assert "还没有图片的配图计划" in asked and "p1" in asked
+
+
 async def test_an_image_agent_that_still_calls_no_tool_degrades_to_the_offline_images_and_says_so(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
