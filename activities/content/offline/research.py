@@ -24,7 +24,8 @@ from models.content.turns import Turn, TurnRequest
 from models.writing.language import written_in_english
 
 MAX_QUERIES = 3
-MAX_EXTRACTS = 4
+MAX_EXTRACTS = 5
+"""Notes whose facts one visit extracts: with the searches, the 8 tool calls a research visit may make."""
 MAX_BLOCKS = 4
 MAX_POINTS = 4
 MAX_ITEMS = 40
@@ -82,7 +83,7 @@ def _results(request: TurnRequest, name: str) -> list[dict[str, Any]]:
 
 
 def _best_notes(request: TurnRequest, count: int) -> list[str]:
-    """The distinct note ids the searches found, best score first, ties in note order."""
+    """The distinct note ids the searches found, best score first, ties in note order, `MAX_EXTRACTS` at most."""
     best: dict[int, float] = {}
     for result in _results(request, SEARCH_NOTES):
         for hit in result.get("hits", []):
@@ -190,7 +191,27 @@ def _findings(request: TurnRequest, notes: list[str]) -> ResearchFindings:
             f"调研完成：从 {len(notes)} 条笔记中的 {sources} 条提取 {len(facts)} 条证据（数据 {statistics} 条），"
             f"加上 Brief 的 {len(tips)} 条核心信息，整理出 {len(blocks)} 个正文段落。"
         )
+    unused = _unused_notes(request, notes)
+    if unused:
+        listed = "、".join(f"「{clip(note, 20)}」" for note in unused[:3])
+        summary += (
+            f"{len(unused)} 条笔记没有用上（离线检索只用与话题有共同词的笔记，一次最多 {MAX_EXTRACTS} 条）：{listed}"
+            f"{'等' if len(unused) > 3 else ''}。"
+        )
     return ResearchFindings(items=items, body_blocks=blocks, summary=summary)
+
+
+def _unused_notes(request: TurnRequest, notes: list[str]) -> list[str]:
+    """The notes no extraction read: they shared no word with the topic, or were past `MAX_EXTRACTS`."""
+    read = {
+        index
+        for message in request.conversation
+        if message.role == "assistant"
+        for call in message.tool_calls
+        if call.name == EXTRACT_FACTS
+        and (index := note_index(str(call.arguments.get("note_id", "")), len(notes))) is not None
+    }
+    return [note for index, note in enumerate(notes) if index not in read]
 
 
 def _calls_made(request: TurnRequest) -> set[str]:

@@ -165,3 +165,11 @@ def test_the_same_conversation_gives_the_same_turn() -> None:
     conversation = [first.as_message(), results_of(first, NOTES)]
     assert research_turn(turn_request(conversation), NOTES) == research_turn(turn_request(list(conversation)), NOTES)
     assert drive(NOTES) == drive(list(NOTES))
+
+
+def test_notes_the_search_did_not_use_are_named_in_the_summary() -> None:
+    # Was: a note sharing no word with the topic was dropped without a word (issue 29); the user learns which.
+    _, findings = drive(NOTES)
+    assert "1 条笔记没有用上" in findings.summary and "「今天天气很好，适合出门散步。」" in findings.summary
+    _, nothing = drive(["今天天气很好。", "明天可能下雨。"])
+    assert "2 条笔记没有用上" in nothing.summary
