@@ -110,15 +110,30 @@ _SPACES = re.compile(r"\s+")
 
 def terms(text: str) -> set[str]:
     """The matching terms of a text: its CJK character bigrams (a lone CJK character as itself) and its lowercase
-    English words and numbers (stop words left out)."""
+    English words (stemmed: `_stem`) and numbers (stop words left out)."""
     lowered = text.lower()
     found: set[str] = set()
     for run in _CJK_RUN.findall(lowered):
         if len(run) == 1:
             found.add(run)
         found.update(run[i : i + 2] for i in range(len(run) - 1))
-    found.update(word for word in _WORD.findall(lowered) if word not in _STOPWORDS and len(word) > 1)
+    found.update(_stem(word) for word in _WORD.findall(lowered) if word not in _STOPWORDS and len(word) > 1)
     return found
+
+
+def _stem(word: str) -> str:
+    """An English word without its common inflection, so "packing", "packed" and "packs" match "pack", and
+    "stories" "story" (numbers and short words stay as they are)."""
+    if word.isdigit() or len(word) <= 4:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def overlap_score(query: str, text: str) -> float:

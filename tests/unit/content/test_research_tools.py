@@ -54,6 +54,13 @@ def test_search_matches_english_words_case_insensitively() -> None:
     assert hits[0].score == 1.0
 
 
+def test_english_words_match_across_their_inflections() -> None:
+    # Was: "Packing light" found nothing in "Pack one pair of shoes" (issue 29): no English note matched its topic.
+    notes = ["Pack one pair of shoes and wear the bulkiest.", "Stories from the road.", "Weather is nice."]
+    assert [hit.note_id for hit in search_notes(notes, "Packing light: the shoes you need")] == ["note-1"]
+    assert [hit.note_id for hit in search_notes(notes, "a story")] == ["note-2"]
+
+
 def test_equal_scores_keep_the_note_order() -> None:
     notes = ["咖啡很香", "天气不错", "咖啡很苦"]
     assert [hit.note_id for hit in search_notes(notes, "咖啡")] == ["note-1", "note-3"]
