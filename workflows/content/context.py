@@ -23,7 +23,9 @@ with workflow.unsafe.imports_passed_through():
         ContentView,
         SupervisorDecision,
     )
+    from models.content.artifacts import Platform
     from models.content.events import SUPERVISOR_EVENTS, AgentFinished, ContentThought
+    from models.content.options import Length
     from models.content.runs import ContentPost, ContentRunInput
     from models.content.state import MESSAGE_CHARS, ContentMessage, ContentMetadata, ContentState, EndReason
     from models.errors import ErrorCode, ErrorInfo
@@ -137,25 +139,13 @@ class ContentRun:
 
     def view(self) -> ContentView:
         """What an agent may read of the run."""
-        state = self.state
-        return ContentView(
+        return state_view(
+            self.state,
             topic=self.input.topic,
             platform=self.input.platform,
-            evidence_notes_ref=self.input.evidence_notes_ref,
-            reference_images=state.reference_images,
-            layout_preference=state.layout_preference,
             tone=self.input.tone,
             length=self.input.length,
-            creative_brief=state.creative_brief,
-            evidence_pack=state.evidence_pack,
-            body_blocks=state.body_blocks,
-            reference_analyses=state.reference_analyses,
-            layout_spec=state.layout_spec,
-            image_plans=state.image_plans,
-            generated_content=state.generated_content,
-            generated_image_asset_ids=state.generated_image_asset_ids,
-            review_feedback=state.review_feedback,
-            quality_scores=state.quality_scores,
+            evidence_notes_ref=self.input.evidence_notes_ref,
         )
 
     def agent_finished(self, agent: AgentName, summary: str, fields: list[str], offline: bool) -> None:
@@ -179,3 +169,34 @@ class ContentRun:
         self.events.emit(
             "thought_log", node, ContentThought.model_validate({"node": node, "message": message, "level": level})
         )
+
+
+def state_view(
+    state: ContentState,
+    *,
+    topic: str,
+    platform: Platform | None,
+    tone: str | None = None,
+    length: Length | None = None,
+    evidence_notes_ref: str | None = None,
+) -> ContentView:
+    """What an agent may read: the run's inputs given here and the state's outputs so far."""
+    return ContentView(
+        topic=topic,
+        platform=platform,
+        evidence_notes_ref=evidence_notes_ref,
+        reference_images=state.reference_images,
+        layout_preference=state.layout_preference,
+        tone=tone,
+        length=length,
+        creative_brief=state.creative_brief,
+        evidence_pack=state.evidence_pack,
+        body_blocks=state.body_blocks,
+        reference_analyses=state.reference_analyses,
+        layout_spec=state.layout_spec,
+        image_plans=state.image_plans,
+        generated_content=state.generated_content,
+        generated_image_asset_ids=state.generated_image_asset_ids,
+        review_feedback=state.review_feedback,
+        quality_scores=state.quality_scores,
+    )

@@ -26,6 +26,7 @@ from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.run import GraphRun, NodeFailed, RunFailed
+from workflows.content.context import state_view
 from workflows.content.edit_graph import (
     EDIT_GRAPH,
     ERROR_HANDLER,
@@ -41,7 +42,7 @@ with workflow.unsafe.imports_passed_through():
     from llm import ToolCall
     from models.content import nodes
     from models.content.agents import AgentName, AgentOutcome, AgentRequest, ContentView
-    from models.content.artifacts import is_quality_approved
+    from models.content.artifacts import GeneratedContent, is_quality_approved
     from models.content.edits import (
         EDIT_EVENTS,
         ContentEditInput,
@@ -131,13 +132,15 @@ class ContentEditWorkflow:
     async def _rewrite(self) -> str:
         edit = self.state.edit.edit
         block_id, number = edit.block_id or BODY, edit.section
-        old = self._section_text(block_id)
+        content = self.state.generated_content
+        assert content is not None  # the gateway edits only a post with text
+        old = section_text(content, block_id)
         if edit.text is not None:
             note = "replaced by your own text" if self.english else "换成了你给的文字"
             result = SectionRewrite(text=edit.text, applied=True, note=note, offline=False)
         else:
             result = await self._rewritten(old, edit.instruction or "")
-        self._replace_text(block_id, old, result.text)
+        replace_text(content, block_id, old, result.text)
         self.state.edit.applied = result.applied
         where = f"Section {number}: " if self.english else f"第 {number} 段："
         self.state.edit.change = f"{where}{result.note}"[:300]
@@ -190,18 +193,7 @@ class ContentEditWorkflow:
             use_llm=True,
             run_id=workflow.info().workflow_id,
         )
-        outcome: AgentOutcome = await self.run_graph.call_with_degrade(
-            nodes.AGENTS[AgentName.WRITER],
-            request,
-            policies.CONTENT_AGENT,
-            summary="edit: restyle the text (LLM)",
-            offline=request.model_copy(update={"use_llm": False}),
-            offline_options=policies.CONTENT_AGENT_OFFLINE,
-            offline_summary="edit: restyle the text (offline)",
-            degraded=self._degraded(RESTYLE),
-            code=ErrorCode.AGENT_FAILED,
-            use_llm=self._input.llm_configured,
-        )
+        outcome = await self._agent(request, RESTYLE, "restyle the text")
         content = outcome.patch.generated_content
         if content is None or not content.body.strip():
             raise RunFailed(ErrorInfo(code=ErrorCode.AGENT_FAILED, message="writer_agent 没有写出正文", node=RESTYLE))
@@ -220,41 +212,16 @@ class ContentEditWorkflow:
         return REVIEW if workflow.patched(REVIEWED) else FINALIZE
 
     def _view(self) -> ContentView:
-        """What an agent may read of the post's new version."""
-        state = self.state
-        return ContentView(
-            topic=self._input.topic,
-            platform=self._input.platform,
-            reference_images=state.reference_images,
-            layout_preference=state.layout_preference,
-            tone=self._input.tone,
-            creative_brief=state.creative_brief,
-            evidence_pack=state.evidence_pack,
-            body_blocks=state.body_blocks,
-            reference_analyses=state.reference_analyses,
-            layout_spec=state.layout_spec,
-            image_plans=state.image_plans,
-            generated_content=state.generated_content,
-            generated_image_asset_ids=state.generated_image_asset_ids,
-        )
+        """What an agent may read of the post's new version (not the base's review: the review is of the edit)."""
+        view = state_view(self.state, topic=self._input.topic, platform=self._input.platform, tone=self._input.tone)
+        return view.model_copy(update={"review_feedback": None, "quality_scores": None})
 
     async def _review(self) -> str:
         """The review agent on the new version: its verdict and scores replace the base's."""
         request = AgentRequest(
             agent=AgentName.REVIEW, view=self._view(), may_ask=False, use_llm=True, run_id=workflow.info().workflow_id
         )
-        outcome: AgentOutcome = await self.run_graph.call_with_degrade(
-            nodes.AGENTS[AgentName.REVIEW],
-            request,
-            policies.CONTENT_AGENT,
-            summary="edit: review the new version (LLM)",
-            offline=request.model_copy(update={"use_llm": False}),
-            offline_options=policies.CONTENT_AGENT_OFFLINE,
-            offline_summary="edit: review the new version (offline)",
-            degraded=self._degraded(REVIEW),
-            code=ErrorCode.AGENT_FAILED,
-            use_llm=self._input.llm_configured,
-        )
+        outcome = await self._agent(request, REVIEW, "review the new version")
         feedback, scores = outcome.patch.review_feedback, outcome.patch.quality_scores
         if feedback is None or scores is None:
             error = ErrorInfo(code=ErrorCode.AGENT_FAILED, message="review_agent 没有给出审核结果", node=REVIEW)
@@ -267,6 +234,22 @@ class ContentEditWorkflow:
         state.metadata.end_reason = "approved" if approved else "edit_not_approved"
         state.metadata.end_message = None if approved else feedback.summary[:1000]
         return FINALIZE
+
+    async def _agent(self, request: AgentRequest, node: str, what: str) -> AgentOutcome:
+        """`request.agent` on its model (when one is configured), else or after it failed for good, offline."""
+        outcome: AgentOutcome = await self.run_graph.call_with_degrade(
+            nodes.AGENTS[request.agent],
+            request,
+            policies.CONTENT_AGENT,
+            summary=f"edit: {what} (LLM)",
+            offline=request.model_copy(update={"use_llm": False}),
+            offline_options=policies.CONTENT_AGENT_OFFLINE,
+            offline_summary=f"edit: {what} (offline)",
+            degraded=self._degraded(node),
+            code=ErrorCode.AGENT_FAILED,
+            use_llm=self._input.llm_configured,
+        )
+        return outcome
 
     def _degraded(self, node: str) -> Callable[[NodeFailed], None]:
         """What a model that failed for good at `node` emits before the offline version answers."""
@@ -320,27 +303,26 @@ class ContentEditWorkflow:
         self.run_graph.report_error(ERROR_HANDLER)
         return EDIT_GRAPH.end
 
-    def _section_text(self, block_id: str) -> str:
-        content = self.state.generated_content
-        assert content is not None  # the gateway edits only a post with text
-        if block_id == BODY:
-            return content.body
-        return next(block.text for block in content.blocks if block.id == block_id)
-
-    def _replace_text(self, block_id: str, old: str, new: str) -> None:
-        """The section's new text in its block, and in the body (where the old text stood, else the body is the
-        blocks again)."""
-        content = self.state.generated_content
-        assert content is not None
-        if block_id == BODY:
-            content.body = new
-            return
-        content.blocks = [b.model_copy(update={"text": new}) if b.id == block_id else b for b in content.blocks]
-        if old and old in content.body:
-            content.body = content.body.replace(old, new, 1)
-        else:
-            content.body = "\n\n".join(block.text for block in content.blocks)
-
     def _thought(self, node: str, message: str, level: str) -> None:
         thought = ContentThought.model_validate({"node": node, "message": message, "level": level})
         self.events.emit("thought_log", node, thought)
+
+
+def section_text(content: GeneratedContent, block_id: str) -> str:
+    """The text of the section an edit names (`BODY`: the whole body of a post without blocks)."""
+    if block_id == BODY:
+        return content.body
+    return next(block.text for block in content.blocks if block.id == block_id)
+
+
+def replace_text(content: GeneratedContent, block_id: str, old: str, new: str) -> None:
+    """The section's new text in its block, and in the body (where the old text stood, else the body is the
+    blocks again)."""
+    if block_id == BODY:
+        content.body = new
+        return
+    content.blocks = [b.model_copy(update={"text": new}) if b.id == block_id else b for b in content.blocks]
+    if old and old in content.body:
+        content.body = content.body.replace(old, new, 1)
+    else:
+        content.body = "\n\n".join(block.text for block in content.blocks)

@@ -28,6 +28,19 @@ def double(loopback: Loopback, **options: object) -> DashScopeDouble:
     return fake
 
 
+def answered_by_openai_images(loopback: Loopback) -> list[RecordedRequest]:
+    """OpenAI Images played by the loopback server (every call answers one PNG); the requests it was sent."""
+    png = encode_png(render_text_to_image("咖啡", seed=2, width=1024, height=1024, style_strength=0.5))
+    asked: list[RecordedRequest] = []
+
+    def openai(request: RecordedRequest) -> Fixture:
+        asked.append(request)
+        return Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]})
+
+    loopback.responder = openai
+    return asked
+
+
 async def scheduled(outcome: ContentOutcome) -> list[str]:
     history = await outcome.handle.fetch_history()
     return [
@@ -136,14 +149,7 @@ async def test_a_run_whose_deadline_passes_while_tasks_run_cancels_them_at_the_p
 async def test_a_synchronous_model_draws_each_image_in_one_call_with_a_timeout_that_fits(
     openai_images: ContentHarness, loopback: Loopback
 ) -> None:
-    png = encode_png(render_text_to_image("咖啡", seed=2, width=1024, height=1024, style_strength=0.5))
-    asked: list[RecordedRequest] = []
-
-    def openai(request: RecordedRequest) -> Fixture:
-        asked.append(request)
-        return Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]})
-
-    loopback.responder = openai
+    asked = answered_by_openai_images(loopback)
 
     outcome = await openai_images.run(TOPIC, image_gen_provider="gpt-image-1")
 
@@ -163,14 +169,7 @@ async def test_a_synchronous_model_draws_each_image_in_one_call_with_a_timeout_t
 async def test_the_users_reference_images_go_with_each_image_to_a_model_that_takes_them(
     openai_images: ContentHarness, loopback: Loopback
 ) -> None:
-    png = encode_png(render_text_to_image("咖啡", seed=2, width=1024, height=1024, style_strength=0.5))
-    asked: list[RecordedRequest] = []
-
-    def openai(request: RecordedRequest) -> Fixture:
-        asked.append(request)
-        return Fixture.json({"created": 1, "data": [{"b64_json": base64.b64encode(png).decode()}]})
-
-    loopback.responder = openai
+    asked = answered_by_openai_images(loopback)
     references = [openai_images.reference("水彩 花园"), openai_images.reference("复古 胶片", seed=9)]
 
     outcome = await openai_images.run(TOPIC, image_gen_provider="gpt-image-1", references=references)
