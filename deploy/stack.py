@@ -28,6 +28,7 @@ import ctypes
 import json
 import logging
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -36,7 +37,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
@@ -76,6 +77,10 @@ class Child:
     argv: list[str]
     proc: subprocess.Popen[bytes]
     started_at: float
+    env: dict[str, str] = field(default_factory=dict)
+    """Settings of its own, over the stack's (`Stack.child_env`)."""
+    user: int | None = None
+    """The uid (with its group) it runs as; None: the stack's."""
     restarts: int = 0
     restart_at: float | None = None
     """When a child that exited is due to be started again."""
@@ -127,6 +132,29 @@ def _die_with_parent(parent: int) -> Callable[[], None]:
     return arm
 
 
+def temporal_dev_argv(s: Settings, data_dir: Path) -> list[str]:
+    """`temporal server start-dev` as the stack runs it: its SQLite file under `data_dir`, our search attributes
+    registered, the settings' ports."""
+    # `--ip` binds both the gRPC frontend and the Web UI; the news feed would need the internet.
+    return [
+        *(temporal_cli(), "server", "start-dev", "--ip", s.temporal_host),
+        *("--port", str(s.temporal_port), "--ui-port", str(s.temporal_ui_port)),
+        *("--db-filename", str(data_dir / "temporal.db"), "--namespace", s.temporal_namespace),
+        *("--log-level", "warn", "--ui-disable-news-fetch", *dev_server_flags()),
+        # Write-ahead log, as LangGraph's SQLite saver sets too: a commit appends to the log instead of writing a
+        # rollback journal (measured: a faster turn, README, Performance); as durable when a process is killed.
+        *("--sqlite-pragma", "journal_mode=wal"),
+        # Runs publish their events in their memo (`workflows.common.event_log`); the default 2 KB warning
+        # would log most workflow tasks. The hard limit (2 MB) stays.
+        *("--dynamic-config-value", f"limit.memoSize.warn={MEMO_WARN_BYTES}"),
+        # The dev server reads the search-attribute definitions from its database on every use (so that one
+        # created while it runs is usable at once); ours are all registered at start (`--search-attribute`),
+        # so its cache serves. Measured: fewer database reads and less Temporal CPU per image turn (README,
+        # Performance).
+        *("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"),
+    ]
+
+
 def command_line(pid: int) -> list[str] | None:
     """The running process's argv (Linux `/proc`), or None when there is no such process or it cannot be read."""
     try:
@@ -167,12 +195,16 @@ class Stack:
         ):
             if port_open(host, port):
                 raise StackError(f"port {port} on {client_host(host)} is taken; set {var} to a free port")
-        self.start("temporal", self.temporal_argv())
+        if not self.start_services():
+            return
+        self.start("temporal", temporal_dev_argv(s, self.data_dir))
         if not self.wait_until(f"Temporal frontend on {self.temporal}", self.temporal_up):
             return
-        for number in range(1, self.s.stack_workers + 1):
-            self.start("worker" if self.s.stack_workers == 1 else f"worker {number}", [sys.executable, "worker.py"])
-        self.start("gateway", [sys.executable, "-m", "api.server"])
+        workers = self.worker_count()
+        for number in range(1, workers + 1):
+            name = "worker" if workers == 1 else f"worker {number}"
+            self.start(name, [sys.executable, "worker.py"], self.app_env(f"worker-{number}"))
+        self.start("gateway", [sys.executable, "-m", "api.server"], self.app_env("gateway"))
         if not self.wait_until(f"gateway at {self.gateway}/healthz", self.gateway_up):
             return
         sys.stdout.write(self.banner())
@@ -180,6 +212,18 @@ class Stack:
         while not self.stopping.is_set():
             self.restart_exited()
             self.stopping.wait(0.25)
+
+    def start_services(self) -> bool:
+        """Start what the app's processes need besides Temporal (none here); False when a stop came first."""
+        return True
+
+    def worker_count(self) -> int:
+        return self.s.stack_workers
+
+    def app_env(self, role: str) -> dict[str, str]:
+        """The settings of the worker or gateway `role` of its own, over the stack's (none here: they share
+        DATA_DIR)."""
+        return {}
 
     def reclaim_stale(self) -> None:
         """What an earlier stack of this DATA_DIR left (`stack.json`): refuse while that stack runs; once it is
@@ -227,32 +271,11 @@ class Stack:
                 reason = exit_reason(code)
                 log.error("%s (pid %d) %s; starting it again in %.0f s", child.name, child.proc.pid, reason, delay)
             elif now >= child.restart_at:
-                child.proc = self.spawn(child.argv)
+                child.proc = self.spawn(child.argv, child.env, child.user)
                 child.started_at, child.restart_at = now, None
                 child.restarts += 1
                 self.write_record()
                 log.info("started %s again (pid %d, restart %d)", child.name, child.proc.pid, child.restarts)
-
-    def temporal_argv(self) -> list[str]:
-        s = self.s
-        # `--ip` binds both the gRPC frontend and the Web UI; the news feed would need the internet.
-        return [
-            *(temporal_cli(), "server", "start-dev", "--ip", s.temporal_host),
-            *("--port", str(s.temporal_port), "--ui-port", str(s.temporal_ui_port)),
-            *("--db-filename", str(self.data_dir / "temporal.db"), "--namespace", s.temporal_namespace),
-            *("--log-level", "warn", "--ui-disable-news-fetch", *dev_server_flags()),
-            # Write-ahead log, as LangGraph's SQLite saver sets too: a commit appends to the log instead of writing a
-            # rollback journal (measured: a faster turn, README, Performance); as durable when a process is killed.
-            *("--sqlite-pragma", "journal_mode=wal"),
-            # Runs publish their events in their memo (`workflows.common.event_log`); the default 2 KB warning
-            # would log most workflow tasks. The hard limit (2 MB) stays.
-            *("--dynamic-config-value", f"limit.memoSize.warn={MEMO_WARN_BYTES}"),
-            # The dev server reads the search-attribute definitions from its database on every use (so that one
-            # created while it runs is usable at once); ours are all registered at start (`--search-attribute`),
-            # so its cache serves. Measured: fewer database reads and less Temporal CPU per image turn (README,
-            # Performance).
-            *("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"),
-        ]
 
     def child_env(self) -> dict[str, str]:
         s = self.s
@@ -267,16 +290,28 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
         }
 
-    def start(self, name: str, argv: list[str]) -> None:
+    def start(self, name: str, argv: list[str], env: dict[str, str] | None = None, user: int | None = None) -> None:
+        """Start child `name`; `env`: its own settings, over the stack's; `user`: the uid it runs as."""
         log.info("starting %s: %s", name, " ".join(argv))
-        self.children.append(Child(name, argv, self.spawn(argv), time.monotonic()))
+        child = Child(name, argv, self.spawn(argv, env or {}, user), time.monotonic(), env or {}, user)
+        self.children.append(child)
         self.write_record()
 
-    def spawn(self, argv: list[str]) -> subprocess.Popen[bytes]:
+    def spawn(self, argv: list[str], env: dict[str, str], user: int | None = None) -> subprocess.Popen[bytes]:
         # Own process group: a terminal's Ctrl-C reaches only this supervisor, which stops children in order.
         # Killed with the stack (Linux): nothing is left holding the ports when the stack itself is killed.
         armed = _die_with_parent(os.getpid()) if sys.platform.startswith("linux") else None
-        return subprocess.Popen(argv, cwd=REPO_ROOT, env=self.child_env(), process_group=0, preexec_fn=armed)
+        # `user`: Popen switches uid before `preexec_fn`, so the death signal (a uid change clears it) stays armed.
+        group = pwd.getpwuid(user).pw_gid if user is not None else None
+        return subprocess.Popen(
+            argv,
+            cwd=REPO_ROOT,
+            env=self.child_env() | env,
+            process_group=0,
+            preexec_fn=armed,
+            user=user,
+            group=group,
+        )
 
     def temporal_up(self) -> bool:
         return port_open(self.s.temporal_host, self.s.temporal_port)
@@ -337,10 +372,10 @@ class Stack:
             self.record.unlink(missing_ok=True)
 
 
-def main() -> None:
+def serve(stack: Stack) -> None:
+    """Run `stack` until Ctrl-C or SIGTERM, then stop it; exit 0, or 1 after a `StackError`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s stack: %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # not one line per /healthz poll
-    stack = Stack(Settings())
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stack.stopping.set()
@@ -359,6 +394,10 @@ def main() -> None:
         stack.stop_all()
     log.info("stopped" if code == 0 else "stopped after a failure")
     sys.exit(code)
+
+
+def main() -> None:
+    serve(Stack(Settings()))
 
 
 if __name__ == "__main__":
