@@ -25,6 +25,7 @@ from models.settings import Settings
 from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
+from stores.blob_backends import BlobStoreConfigError, open_blob_store
 from workflows.common.family import Family
 from workflows.common.registration import Registry
 from workflows.registry import FAMILIES, REGISTRY
@@ -126,8 +127,9 @@ async def run(settings: Settings) -> None:
     async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
         llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
+        blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
-        activities = build_activities(settings, http=http, llm=llm)
+        activities = build_activities(settings, http=http, llm=llm, blobs=blobs)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -145,6 +147,9 @@ def main() -> None:
         asyncio.run(run(Settings()))
     except ConfigurationError as err:
         log.error("cannot start: %s", err.message)
+        raise SystemExit(2) from None
+    except BlobStoreConfigError as err:
+        log.error("cannot start: %s", err)
         raise SystemExit(2) from None
 
 

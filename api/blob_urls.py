@@ -4,7 +4,7 @@ Workflows carry `blob:<key>` references (`models.blobs`) in fields typed `BlobLi
 serves (run state, events, the content post) is serialised through `BlobLinks.present`/`present_event`, which
 make those fields, and only those, `<public base URL>/v1/blobs/<key>`. A `blob:` string a user typed (a topic,
 a message) is never a link. A link becomes a URL only for a principal that owns its blob (the blob store's
-ownership record, `LocalBlobStore.owns`): a key alone grants nothing.
+ownership record, `BlobStore.owns`): a key alone grants nothing.
 
 With API keys configured, each URL is signed for the principal it is shown to and expires:
 `?owner=<principal>&exp=<unix seconds>&sig=<HMAC>`. A blob is served only under a valid, unexpired signature for a
@@ -38,7 +38,7 @@ from api.principals import LOCAL_PRINCIPAL
 from models.blobs import LINKER, key_of
 from models.events import EventCatalog, RunEvent
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore, is_valid_key
 
 BLOB_ROUTE = "/v1/blobs/"
 SECRET_FILE = "blob-url-secret"
@@ -101,7 +101,7 @@ class BlobLinks:
     base_url: str
     secret: bytes | None
     principal: str
-    blobs: LocalBlobStore
+    blobs: BlobStore
     ttl_seconds: int
     events: EventCatalog | None = None
 
@@ -161,4 +161,4 @@ def blob_route_key(url: str) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.path.startswith(BLOB_ROUTE):
         return None
     key = parts.path[len(BLOB_ROUTE) :]
-    return key if LocalBlobStore.is_valid_key(key) else None
+    return key if is_valid_key(key) else None

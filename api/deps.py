@@ -17,7 +17,7 @@ from api.launch import Launchers, PrepareContext
 from api.principals import LOCAL_PRINCIPAL, KeyRing
 from models.errors import ErrorCode
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from workflows.common.registration import Registry
 
 T = TypeVar("T")
@@ -36,7 +36,7 @@ def _app_state(attribute: str, kind: type[T]) -> Callable[[Request], T]:
 
 TemporalClient = Annotated[Client, Depends(_app_state("temporal", Client))]
 AppSettings = Annotated[Settings, Depends(_app_state("settings", Settings))]
-BlobStore = Annotated[LocalBlobStore, Depends(_app_state("blobs", LocalBlobStore))]
+Blobs = Annotated[BlobStore, Depends(_app_state("blobs", BlobStore))]
 RequestIntake = Annotated[Intake, Depends(_app_state("intake", Intake))]
 WorkflowRegistry = Annotated[Registry, Depends(_app_state("registry", Registry))]
 RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]

@@ -22,7 +22,7 @@ from models.errors import ErrorCode
 from models.runs import RunStartRequest, RunTicket
 from models.search_attributes import OWNER, RUN_STATUS, SESSION_ID
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from workflows.common.registration import RegisteredWorkflow, Registry
 
 
@@ -41,7 +41,7 @@ class LaunchContext:
 class PrepareContext:
     """What `prepare` may use in the intake process: the blob store, the settings and the caller's blob URLs."""
 
-    blobs: LocalBlobStore
+    blobs: BlobStore
     settings: Settings
     links: BlobLinks
 

@@ -16,10 +16,10 @@ from models.image.requests import MaskDataIn
 from models.image.state import MaskRef
 from models.paths import dump_paths
 from stores.blob_refs import ImageRefError, check_image_url
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 
-def store_mask(mask: MaskDataIn, blobs: LocalBlobStore, links: BlobLinks, *, allow_external_images: bool) -> MaskRef:
+def store_mask(mask: MaskDataIn, blobs: BlobStore, links: BlobLinks, *, allow_external_images: bool) -> MaskRef:
     """Validate first, then write: a rejected request leaves nothing behind."""
     image = _image(mask.image_url, links, allow_external_images)
     try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from api.blob_urls import BlobLinks, expiry, signature
 from api.principals import LOCAL_PRINCIPAL
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import is_valid_key
 
 PREVIEW_ROUTE = "/v1/apps/previews/"
 MAX_TOKEN_CHARS = 600
@@ -62,7 +62,7 @@ def read_token(secret: bytes | None, token: str, now: float) -> PreviewGrant:
             raise ValueError("not a preview token")
     except (ValueError, TypeError, binascii.Error) as err:
         raise PreviewTokenError("not a preview URL") from err
-    if not LocalBlobStore.is_valid_key(manifest_key):
+    if not is_valid_key(manifest_key):
         raise PreviewTokenError("not a preview URL")
     if secret is None:
         if owner != LOCAL_PRINCIPAL:

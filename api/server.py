@@ -20,7 +20,7 @@ from api.admission import Admission, RateLimiter, principal_share
 from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
 from api.body_limits import BodyLimitMiddleware, RouteLimits
-from api.deps import BlobStore, TemporalClient, rate_limited
+from api.deps import Blobs, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.families import all_launchers, family_gateways
 from api.intake import Intake
@@ -31,7 +31,8 @@ from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
-from stores.blob_store import LocalBlobStore
+from stores.blob_backends import BlobStoreConfigError, open_blob_store
+from stores.blob_store import BlobStore
 from workflows.common.family import Family
 from workflows.common.registration import Registry
 from workflows.registry import FAMILIES, REGISTRY
@@ -44,9 +45,11 @@ def create_app(
     client: Client | None = None,
     registry: Registry = REGISTRY,
     families: tuple[Family, ...] = FAMILIES,
+    blob_store: BlobStore | None = None,
 ) -> FastAPI:
     """The gateway for `families` (their routes and launchers) and `registry` (the workflows `/v1/runs` serves);
-    pass `client` to reuse a connection (tests), else it connects in the lifespan."""
+    pass `client` to reuse a connection (tests), else it connects in the lifespan; pass `blob_store` to use a store
+    already opened, else the lifespan opens the one the settings name."""
     settings = settings or Settings()
     gateways = family_gateways(families)
     launchers: Launchers = all_launchers(gateways)
@@ -60,7 +63,10 @@ def create_app(
         share = principal_share(settings, keyed=keys.required)
         app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting, share)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
-        app.state.blobs = LocalBlobStore(settings.blob_dir)
+        if blob_store is None:
+            app.state.blobs = await asyncio.to_thread(open_blob_store, settings)
+        else:
+            app.state.blobs = blob_store
         for gateway in gateways:
             if gateway.services is not None:
                 for name, service in (await asyncio.to_thread(gateway.services, settings)).items():
@@ -104,7 +110,7 @@ def create_app(
         return {"status": "ok"}
 
     @app.get("/readyz", tags=["health"], responses={503: {"description": "NOT_READY, with each check"}})
-    async def readyz(client: TemporalClient, blobs: BlobStore) -> JSONResponse:
+    async def readyz(client: TemporalClient, blobs: Blobs) -> JSONResponse:
         """Ready: Temporal answers and the blob store is writable."""
         checks = await readiness(client, blobs)
         if all(ok for ok in checks.values()):
@@ -126,7 +132,7 @@ def create_app(
 READY_TIMEOUT = timedelta(seconds=2)
 
 
-async def readiness(client: Client, blobs: LocalBlobStore) -> dict[str, bool]:
+async def readiness(client: Client, blob_store: BlobStore) -> dict[str, bool]:
     """Each dependency the gateway needs, and whether it answers now."""
     try:
         await client.workflow_service.get_system_info(GetSystemInfoRequest(), timeout=READY_TIMEOUT)
@@ -135,7 +141,7 @@ async def readiness(client: Client, blobs: LocalBlobStore) -> dict[str, bool]:
         if not temporal_unavailable(err):
             raise
         temporal = False
-    return {"temporal": temporal, "blobStore": await asyncio.to_thread(blobs.writable)}
+    return {"temporal": temporal, "blobStore": await asyncio.to_thread(blob_store.writable)}
 
 
 def main() -> None:
@@ -154,8 +160,13 @@ def main() -> None:
         log.warning("no API_KEYS: single-user mode (principal %r), listening on loopback only", LOCAL_PRINCIPAL)
     else:
         log.info("API keys for %d principals", len(keys.digests))
+    try:
+        blob_store = open_blob_store(settings)
+    except BlobStoreConfigError as err:
+        raise SystemExit(f"gateway: {err}") from None
     configure_tracing(settings, "gateway")
-    uvicorn.run(create_app(settings), host=settings.api_host, port=settings.api_port, log_level="info")
+    app = create_app(settings, blob_store=blob_store)
+    uvicorn.run(app, host=settings.api_host, port=settings.api_port, log_level="info")
 
 
 if __name__ == "__main__":

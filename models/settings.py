@@ -33,6 +33,18 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("./data")
 
+    blob_store: Literal["folder", "s3"] = "folder"
+    """Where blobs live (`stores.blob_backends`): a folder under `DATA_DIR`, or an S3-compatible bucket (`S3_*`),
+    which every gateway and worker host shares without a shared disk."""
+    s3_bucket: str = ""
+    """The bucket `BLOB_STORE=s3` writes to; the operator creates it."""
+    s3_endpoint_url: str = ""
+    """An S3-compatible server (MinIO, Ceph, moto: `http://` is allowed); empty: AWS S3 itself."""
+    s3_region: str = "us-east-1"
+    s3_access_key_id: SecretStr | None = None
+    """With `S3_SECRET_ACCESS_KEY`; unset: the usual AWS credentials (`AWS_*` variables, the instance's role)."""
+    s3_secret_access_key: SecretStr | None = None
+
     api_keys: SecretStr = SecretStr("")
     """`alice=sha256:<hex>,bob=sha256:<hex>` (or `name=key` for local use): each key's principal (`api.principals`).
     Empty: one principal, `local`, and the gateway listens on loopback only."""

@@ -12,14 +12,14 @@ import difflib
 from models.app_builder.rounds import FileDiff, RoundChanges
 from models.app_builder.workspace import WorkspaceRef
 from stores.app_workspace import load_manifest
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 MAX_DIFF_FILE_BYTES = 256 * 1024
 MAX_DIFF_LINES = 400
 MAX_DIFF_CHARS = 400_000
 
 
-def round_changes(blobs: LocalBlobStore, base: WorkspaceRef | None, workspace: WorkspaceRef) -> RoundChanges:
+def round_changes(blobs: BlobStore, base: WorkspaceRef | None, workspace: WorkspaceRef) -> RoundChanges:
     """How many files `workspace` added, modified and removed against `base` (None: the empty project)."""
     before = load_manifest(blobs, base) if base is not None else {}
     after = load_manifest(blobs, workspace)
@@ -30,7 +30,7 @@ def round_changes(blobs: LocalBlobStore, base: WorkspaceRef | None, workspace: W
     )
 
 
-def workspace_diff(blobs: LocalBlobStore, base: WorkspaceRef | None, workspace: WorkspaceRef) -> list[FileDiff]:
+def workspace_diff(blobs: BlobStore, base: WorkspaceRef | None, workspace: WorkspaceRef) -> list[FileDiff]:
     """Every file that differs between `base` (None: the empty project) and `workspace`, in path order."""
     before = load_manifest(blobs, base) if base is not None else {}
     after = load_manifest(blobs, workspace)
@@ -51,7 +51,7 @@ def workspace_diff(blobs: LocalBlobStore, base: WorkspaceRef | None, workspace: 
     return diffs
 
 
-def _file_diff(blobs: LocalBlobStore, path: str, status: str, old: str | None, new: str | None) -> FileDiff:
+def _file_diff(blobs: BlobStore, path: str, status: str, old: str | None, new: str | None) -> FileDiff:
     sizes = [blobs.size(key) for key in (old, new) if key is not None]
     if max(sizes) > MAX_DIFF_FILE_BYTES:
         note = f"too large to diff ({max(sizes)} bytes)"
@@ -89,5 +89,5 @@ def _file_diff(blobs: LocalBlobStore, path: str, status: str, old: str | None, n
     )
 
 
-def _lines(blobs: LocalBlobStore, key: str | None) -> list[str]:
+def _lines(blobs: BlobStore, key: str | None) -> list[str]:
     return blobs.get(key).decode().splitlines(keepends=True) if key is not None else []

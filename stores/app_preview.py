@@ -8,13 +8,13 @@ from models.app_builder.quality import PreviewBuild
 from models.app_builder.workspace import WorkspaceRef
 from models.blobs import blob_ref, key_of
 from stores.app_workspace import workspace_path
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 FILE_KIND = "previewfile"
 MANIFEST_KIND = "previewmanifest"
 
 
-def store_build(blobs: LocalBlobStore, files: dict[str, bytes], built_from: WorkspaceRef) -> PreviewBuild:
+def store_build(blobs: BlobStore, files: dict[str, bytes], built_from: WorkspaceRef) -> PreviewBuild:
     """`files` (path → bytes) as blobs and their manifest: the build made from the workspace `built_from`."""
     if built_from.manifest_ref is None:
         raise ValueError("a build is made from a workspace snapshot")
@@ -36,7 +36,7 @@ def preview_manifest_key(preview: PreviewBuild) -> str:
     return key
 
 
-def preview_file(blobs: LocalBlobStore, manifest_key: str, path: str) -> bytes | None:
+def preview_file(blobs: BlobStore, manifest_key: str, path: str) -> bytes | None:
     """The file at `path` of the build whose manifest is `manifest_key`; None when the build has no such file (or
     the key is not a preview's manifest)."""
     if not manifest_key.startswith(f"{MANIFEST_KIND}/") or not blobs.exists(manifest_key):

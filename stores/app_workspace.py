@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 
 from models.app_builder.workspace import WorkspaceRef
 from models.blobs import blob_ref, key_of
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.zip_archive import zip_bytes
 
 FILE_KIND = "appfile"
@@ -34,16 +34,16 @@ def workspace_path(path: str) -> str:
     return "/".join(parts)
 
 
-def store_text(blobs: LocalBlobStore, text: str) -> str:
+def store_text(blobs: BlobStore, text: str) -> str:
     """One file version; its blob key."""
     return blobs.put(text.encode(), kind=FILE_KIND, ext="txt")
 
 
-def read_text(blobs: LocalBlobStore, key: str) -> str:
+def read_text(blobs: BlobStore, key: str) -> str:
     return blobs.get(key).decode()
 
 
-def load_manifest(blobs: LocalBlobStore, workspace: WorkspaceRef) -> dict[str, str]:
+def load_manifest(blobs: BlobStore, workspace: WorkspaceRef) -> dict[str, str]:
     """The snapshot's `{path: key}` (empty for the empty workspace)."""
     if workspace.manifest_ref is None:
         return {}
@@ -54,7 +54,7 @@ def load_manifest(blobs: LocalBlobStore, workspace: WorkspaceRef) -> dict[str, s
     return manifest
 
 
-def store_manifest(blobs: LocalBlobStore, manifest: dict[str, str]) -> WorkspaceRef:
+def store_manifest(blobs: BlobStore, manifest: dict[str, str]) -> WorkspaceRef:
     """A snapshot of `manifest`; its reference with the file count and total size."""
     data = json.dumps(dict(sorted(manifest.items())), ensure_ascii=False).encode()
     key = blobs.put(data, kind=MANIFEST_KIND, ext="json")
@@ -62,17 +62,17 @@ def store_manifest(blobs: LocalBlobStore, manifest: dict[str, str]) -> Workspace
     return WorkspaceRef(manifest_ref=blob_ref(key), files=len(manifest), bytes=size)
 
 
-def read_files(blobs: LocalBlobStore, workspace: WorkspaceRef) -> dict[str, str]:
+def read_files(blobs: BlobStore, workspace: WorkspaceRef) -> dict[str, str]:
     """Every file of the snapshot as text, by path."""
     return {path: read_text(blobs, key) for path, key in load_manifest(blobs, workspace).items()}
 
 
-def store_files(blobs: LocalBlobStore, files: dict[str, str]) -> WorkspaceRef:
+def store_files(blobs: BlobStore, files: dict[str, str]) -> WorkspaceRef:
     """A snapshot holding exactly `files` (path → text)."""
     return store_manifest(blobs, {workspace_path(path): store_text(blobs, text) for path, text in files.items()})
 
 
-def workspace_zip(blobs: LocalBlobStore, workspace: WorkspaceRef, root: str) -> bytes:
+def workspace_zip(blobs: BlobStore, workspace: WorkspaceRef, root: str) -> bytes:
     """Every file of the snapshot under `root/` (a project path), deflated. Deterministic: files in path order, one
     fixed timestamp and fixed attributes, so the same snapshot always gives the same bytes."""
     folder = workspace_path(root)
@@ -80,6 +80,6 @@ def workspace_zip(blobs: LocalBlobStore, workspace: WorkspaceRef, root: str) -> 
     return zip_bytes((f"{folder}/{path}", blobs.get(key)) for path, key in manifest)
 
 
-def workspace_listing(blobs: LocalBlobStore, workspace: WorkspaceRef) -> list[tuple[str, int]]:
+def workspace_listing(blobs: BlobStore, workspace: WorkspaceRef) -> list[tuple[str, int]]:
     """Each file's path and size in bytes, in path order."""
     return [(path, blobs.size(key)) for path, key in sorted(load_manifest(blobs, workspace).items())]

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from models.blobs import ImageRef
 from models.errors import ErrorCode
-from stores.blob_store import BlobNotFoundError, LocalBlobStore
+from stores.blob_store import BlobNotFoundError, BlobStore
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
@@ -37,7 +37,7 @@ def check_image_url(url: str) -> None:
 class BlobResolver:
     """Reads the images activities start from, stored blobs by key."""
 
-    def __init__(self, blobs: LocalBlobStore) -> None:
+    def __init__(self, blobs: BlobStore) -> None:
         self.blobs = blobs
 
     async def fetch(self, ref: ImageRef) -> bytes:

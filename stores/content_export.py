@@ -4,7 +4,7 @@ sizes are added up before any is read, so a post over the cap is refused without
 a thread."""
 
 from models.content.export import PostExport
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.zip_archive import zip_bytes
 
 
@@ -17,7 +17,7 @@ class ExportTooLargeError(ValueError):
         self.cap = cap
 
 
-def post_zip(blobs: LocalBlobStore, export: PostExport, root: str, cap: int) -> bytes:
+def post_zip(blobs: BlobStore, export: PostExport, root: str, cap: int) -> bytes:
     """The post's zip (see the module); raises `ExportTooLargeError` when its files add up to more than `cap`
     bytes, `BlobNotFoundError` when an image is gone."""
     texts = {"post.md": export.markdown.encode(), "post.txt": export.copy_text().encode()}

@@ -8,20 +8,20 @@ from pydantic import TypeAdapter
 
 from models.blobs import blob_ref, key_of
 from models.content.artifacts import EvidenceItem, EvidencePack, ResearchFindings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 KIND = "evidence"
 HIGHLIGHTS = 5
 _ITEMS = TypeAdapter(list[EvidenceItem])
 
 
-def store_notes(blobs: LocalBlobStore, notes: list[str]) -> str:
+def store_notes(blobs: BlobStore, notes: list[str]) -> str:
     """The user's notes as one blob; its `blob:` reference. Blocking file work: call it in a thread."""
     data = json.dumps({"notes": notes}, ensure_ascii=False).encode()
     return blob_ref(blobs.put(data, kind=KIND, ext="json"))
 
 
-async def load_notes(blobs: LocalBlobStore, ref: str | None) -> list[str]:
+async def load_notes(blobs: BlobStore, ref: str | None) -> list[str]:
     """The notes behind `ref` (none without one)."""
     if ref is None:
         return []
@@ -30,7 +30,7 @@ async def load_notes(blobs: LocalBlobStore, ref: str | None) -> list[str]:
     return notes
 
 
-async def store_findings(blobs: LocalBlobStore, findings: ResearchFindings) -> EvidencePack:
+async def store_findings(blobs: BlobStore, findings: ResearchFindings) -> EvidencePack:
     """Research's items as one blob, and the small pack the state keeps."""
     key = await blobs.aput(_ITEMS.dump_json(findings.items, by_alias=True), kind=KIND, ext="json")
     return EvidencePack(
@@ -41,7 +41,7 @@ async def store_findings(blobs: LocalBlobStore, findings: ResearchFindings) -> E
     )
 
 
-async def load_items(blobs: LocalBlobStore, pack: EvidencePack | None) -> list[EvidenceItem]:
+async def load_items(blobs: BlobStore, pack: EvidencePack | None) -> list[EvidenceItem]:
     """The evidence items behind a pack (none without one)."""
     if pack is None:
         return []

@@ -5,18 +5,18 @@ from pydantic import TypeAdapter
 
 from models.app_builder.documents import SessionDocument
 from models.blobs import blob_ref, key_of
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 KIND = "appdocs"
 _DOCUMENTS: TypeAdapter[list[SessionDocument]] = TypeAdapter(list[SessionDocument])
 
 
-async def store_documents(blobs: LocalBlobStore, documents: list[SessionDocument]) -> str:
+async def store_documents(blobs: BlobStore, documents: list[SessionDocument]) -> str:
     """The documents' `blob:` reference."""
     return blob_ref(await blobs.aput(_DOCUMENTS.dump_json(documents, by_alias=True), kind=KIND, ext="json"))
 
 
-def load_documents(blobs: LocalBlobStore, ref: str) -> list[SessionDocument]:
+def load_documents(blobs: BlobStore, ref: str) -> list[SessionDocument]:
     """The documents behind `ref`. Blocking: call it in a thread."""
     key = key_of(ref)
     if key is None:

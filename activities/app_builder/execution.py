@@ -23,7 +23,7 @@ from models.app_builder.documents import SessionDocument
 from models.app_builder.plan import ExecutionAgentID
 from models.app_builder.workspace import PatchIntent
 from stores.app_workspace import load_manifest, read_text, store_text, workspace_path
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 AgentRules = Callable[[list[SessionDocument], dict[str, str], str], dict[str, str]]
 
@@ -39,7 +39,7 @@ WRITERS: dict[ExecutionAgentID, AgentRules] = {
 class ExecutionAgents:
     """The offline execution agents over the blob store."""
 
-    def __init__(self, blobs: LocalBlobStore) -> None:
+    def __init__(self, blobs: BlobStore) -> None:
         self._blobs = blobs
 
     @nodes.EXECUTION[ExecutionAgentID.SCAFFOLD].defn

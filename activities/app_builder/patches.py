@@ -43,7 +43,7 @@ from stores.app_workspace import (
     store_text,
     workspace_path,
 )
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 SNAPSHOT = "snapshot"
 """The `kept_task_id` (and `versions` id) of the snapshot's own version when a stale intent conflicts with it."""
@@ -52,7 +52,7 @@ SNAPSHOT = "snapshot"
 class PatchApplier:
     """The `app_builder.apply_patches` activity over the blob store."""
 
-    def __init__(self, blobs: LocalBlobStore) -> None:
+    def __init__(self, blobs: BlobStore) -> None:
         self._blobs = blobs
 
     @APPLY_PATCHES.defn
@@ -69,7 +69,7 @@ class _Resolution:
     conflict: ConflictRecord | None = None
 
 
-def apply_intents(blobs: LocalBlobStore, workspace: WorkspaceRef, intents: list[PatchIntent]) -> ApplyOutcome:
+def apply_intents(blobs: BlobStore, workspace: WorkspaceRef, intents: list[PatchIntent]) -> ApplyOutcome:
     """`intents` applied to `workspace` (blocking: call it in a thread)."""
     groups = _group(blobs, intents)
     manifest = load_manifest(blobs, workspace)
@@ -91,7 +91,7 @@ def apply_intents(blobs: LocalBlobStore, workspace: WorkspaceRef, intents: list[
     return ApplyOutcome(workspace=snapshot, changed=changed, merged=merged, conflicts=conflicts)
 
 
-def _group(blobs: LocalBlobStore, intents: list[PatchIntent]) -> dict[str, list[PatchIntent]]:
+def _group(blobs: BlobStore, intents: list[PatchIntent]) -> dict[str, list[PatchIntent]]:
     """Valid intents by normalised path, in list order, one per task (its last version, its first base)."""
     groups: dict[str, dict[str, PatchIntent]] = {}
     for intent in intents:
@@ -103,7 +103,7 @@ def _group(blobs: LocalBlobStore, intents: list[PatchIntent]) -> dict[str, list[
     return {path: list(by_task.values()) for path, by_task in groups.items()}
 
 
-def _checked_path(blobs: LocalBlobStore, intent: PatchIntent) -> str:
+def _checked_path(blobs: BlobStore, intent: PatchIntent) -> str:
     try:
         path = workspace_path(intent.path)
     except WorkspacePathError as err:
@@ -119,7 +119,7 @@ def _invalid(intent: PatchIntent, reason: str) -> ApplicationError:
     return permanent(AppBuilderErrorCode.INVALID_PATCH, message)
 
 
-def _resolve(blobs: LocalBlobStore, path: str, current: str | None, group: list[PatchIntent]) -> _Resolution:
+def _resolve(blobs: BlobStore, path: str, current: str | None, group: list[PatchIntent]) -> _Resolution:
     rebased = {intent.task_id: _rebase(blobs, current, intent) for intent in group}
     stale = [intent for intent in group if rebased[intent.task_id][1]]
     if stale:
@@ -136,7 +136,7 @@ def _resolve(blobs: LocalBlobStore, path: str, current: str | None, group: list[
     return _fold(blobs, path, current, group, versions)
 
 
-def _rebase(blobs: LocalBlobStore, current: str | None, intent: PatchIntent) -> tuple[str | None, int]:
+def _rebase(blobs: BlobStore, current: str | None, intent: PatchIntent) -> tuple[str | None, int]:
     """The intent's version against the snapshot, and how many regions conflicted (then: the snapshot's key)."""
     if intent.base_key == current:
         return intent.new_key, 0
@@ -146,7 +146,7 @@ def _rebase(blobs: LocalBlobStore, current: str | None, intent: PatchIntent) -> 
 
 
 def _fold(
-    blobs: LocalBlobStore,
+    blobs: BlobStore,
     path: str,
     current: str | None,
     group: list[PatchIntent],
@@ -173,9 +173,9 @@ def _fold(
     return _Resolution(key, merged=MergedFile(path=path, task_ids=task_ids, merged_key=key))
 
 
-def _text(blobs: LocalBlobStore, key: str | None) -> str | None:
+def _text(blobs: BlobStore, key: str | None) -> str | None:
     return None if key is None else read_text(blobs, key)
 
 
-def _store(blobs: LocalBlobStore, text: str | None) -> str | None:
+def _store(blobs: BlobStore, text: str | None) -> str | None:
     return None if text is None else store_text(blobs, text)

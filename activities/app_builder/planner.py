@@ -30,7 +30,7 @@ from models.app_builder.agents import PlanDraft, PlanningRequest
 from models.app_builder.plan import WRITING_AGENTS, ExecutionAgentID, ExecutionPlan, ExecutionPlanTask, PlanIssue
 from models.app_builder.tools import TOOL_REGISTRY, WRITE_TOOL
 from stores.app_workspace import workspace_listing
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 LLM_TEMPERATURE = 0.2
 MAX_TASKS = 24
@@ -70,7 +70,7 @@ def plan_answer_model() -> type[PlanAnswer]:
 class Planner:
     """The planning layer's main agent over the blob store and the LLM (None: offline only)."""
 
-    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+    def __init__(self, blobs: BlobStore, llm: LLMClient | None = None) -> None:
         self._blobs = blobs
         self._llm = llm
 

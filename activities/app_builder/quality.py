@@ -18,7 +18,7 @@ from models.app_builder.nodes import QUALITY_CHECKS, TOOLCHAIN_CHECKS
 from models.app_builder.quality import MAX_FINDINGS, CheckName, Finding, QualityReport, QualityRequest
 from stores.app_preview import store_build
 from stores.app_workspace import read_files
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 COMPONENT_FOLDERS = ("src/components", "src/pages")
 COMPONENT_SUFFIXES = (".tsx", ".jsx")
@@ -27,7 +27,7 @@ COMPONENT_SUFFIXES = (".tsx", ".jsx")
 class QualityAgent:
     """The quality checks over the blob store; toolchain runs work in (and cache installs under) `work_root`."""
 
-    def __init__(self, blobs: LocalBlobStore, work_root: Path) -> None:
+    def __init__(self, blobs: BlobStore, work_root: Path) -> None:
         self._blobs = blobs
         self._projects = work_root / "projects"
         self._npm_cache = work_root / "npm-cache"

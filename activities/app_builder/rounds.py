@@ -6,13 +6,13 @@ import asyncio
 from models.app_builder.nodes import ROUND_CHANGES
 from models.app_builder.rounds import ChangesRequest, RoundChanges
 from stores.app_diff import round_changes
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 
 class RoundCounter:
     """The `app_builder.round_changes` activity over the blob store."""
 
-    def __init__(self, blobs: LocalBlobStore) -> None:
+    def __init__(self, blobs: BlobStore) -> None:
         self._blobs = blobs
 
     @ROUND_CHANGES.defn

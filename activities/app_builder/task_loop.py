@@ -41,7 +41,7 @@ from stores.app_workspace import (
     store_text,
     workspace_path,
 )
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 MAX_FILE_CHARS = 200_000
 READ_CHARS = 60_000
@@ -86,7 +86,7 @@ def offered_tools(names: list[str], listing: list[str]) -> list[ToolDefinition]:
 class TaskLoop:
     """The writing agents' turns and tools over the blob store and the LLM."""
 
-    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None) -> None:
+    def __init__(self, blobs: BlobStore, llm: LLMClient | None) -> None:
         self._blobs = blobs
         self._llm = llm
 

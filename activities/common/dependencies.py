@@ -18,8 +18,9 @@ from imaging.providers.dashscope import DashScopeProvider
 from imaging.providers.openai_images import OpenAIImagesProvider
 from llm import LLMClient
 from models.settings import Settings
+from stores.blob_backends import open_blob_store
 from stores.blob_refs import MAX_IMAGE_BYTES, BlobResolver
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, load_style_library
 from stores.style_store import LanceStyleStore, StyleStore
@@ -31,7 +32,7 @@ class Overrides(TypedDict, total=False):
 
     http: httpx.AsyncClient | None
     llm: LLMClient | None
-    blobs: LocalBlobStore | None
+    blobs: BlobStore | None
     renderer: ImageProvider | None
     style_store: StyleStore | None
     project_index: ProjectSearch | None
@@ -40,8 +41,9 @@ class Overrides(TypedDict, total=False):
 
 @dataclass
 class WorkerDependencies:
-    """The worker's shared services: the embedded ones under `DATA_DIR` unless `given`. Without `llm` the agents
-    are the offline rule-based ones; without `embedder` the writing family ranks style samples offline."""
+    """The worker's shared services: the embedded ones under `DATA_DIR` (blobs: the store `BLOB_STORE` names)
+    unless `given`. Without `llm` the agents are the offline rule-based ones; without `embedder` the writing family
+    ranks style samples offline."""
 
     settings: Settings
     given: Overrides = field(default_factory=lambda: Overrides())
@@ -59,8 +61,9 @@ class WorkerDependencies:
         return self.given.get("embedder")
 
     @cached_property
-    def blobs(self) -> LocalBlobStore:
-        return self.given.get("blobs") or LocalBlobStore(self.settings.blob_dir)
+    def blobs(self) -> BlobStore:
+        given = self.given.get("blobs")
+        return given if given is not None else open_blob_store(self.settings)
 
     @cached_property
     def resolver(self) -> BlobResolver:

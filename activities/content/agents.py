@@ -33,7 +33,7 @@ from models.content.artifacts import (
     ReviewFeedback,
 )
 from models.errors import ErrorCode
-from stores.blob_store import BlobNotFoundError, LocalBlobStore
+from stores.blob_store import BlobNotFoundError, BlobStore
 from stores.evidence import load_items
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
@@ -94,7 +94,7 @@ class ReviewAnswer(BaseModel):
 class ContentAgents:
     """Every content agent without tools, over the blob store and the LLM (None: offline only)."""
 
-    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+    def __init__(self, blobs: BlobStore, llm: LLMClient | None = None) -> None:
         self._blobs = blobs
         self._llm = llm
 

@@ -37,7 +37,7 @@ from models.content.turns import (
 )
 from models.errors import ErrorCode
 from models.hosted_tasks import Cancelled, PollRequest, SubmittedTask, TaskPoll
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 STYLE_STRENGTH = 0.7
 WHOLE_TEXT_CHARS = 6000
@@ -74,7 +74,7 @@ class ImageAgent:
     def __init__(
         self,
         provider: ImageProvider,
-        blobs: LocalBlobStore,
+        blobs: BlobStore,
         llm: LLMClient | None = None,
         *,
         direct: ImageProvider | None = None,

@@ -20,7 +20,7 @@ from models.content.agents import AgentName, AgentOutcome, AgentRequest, StatePa
 from models.content.artifacts import ResearchFindings
 from models.content.turns import ToolCallRequest, ToolCallResult, Turn, TurnRequest
 from models.errors import ErrorCode
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.evidence import load_notes, store_findings
 
 RESEARCH_TEMPERATURE = 0.3
@@ -29,7 +29,7 @@ RESEARCH_TEMPERATURE = 0.3
 class ResearchAgent:
     """research_evidence_agent's turns and tools, over the blob store and the LLM (None: offline only)."""
 
-    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+    def __init__(self, blobs: BlobStore, llm: LLMClient | None = None) -> None:
         self._blobs = blobs
         self._llm = llm
 

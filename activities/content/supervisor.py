@@ -22,7 +22,7 @@ from llm.json_output import extract_json, json_instructions, repair_prompt
 from models.content import nodes
 from models.content.agents import END, AgentName, ContentView, SupervisorDecision
 from models.content.turns import Progress, ToolCallRequest, ToolCallResult, Turn, TurnRequest
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.evidence import load_items
 
 SUPERVISOR_TEMPERATURE = 0.2
@@ -93,7 +93,7 @@ def decision_instructions(choices: list[str]) -> str:
 class SupervisorAgent:
     """The Supervisor's turn and tools, over the blob store (evidence) and the LLM (None: offline only)."""
 
-    def __init__(self, blobs: LocalBlobStore, llm: LLMClient | None = None) -> None:
+    def __init__(self, blobs: BlobStore, llm: LLMClient | None = None) -> None:
         self._blobs = blobs
         self._llm = llm
 

@@ -23,7 +23,7 @@ from models.image.errors import ImageErrorCode
 from models.image.nodes import CriticRequest
 from models.image.state import MaskRef, QualityCheck
 from stores.blob_refs import BlobResolver
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 REVIEW_PROMPT = """你是图像生成质量评审。给定用户的原始请求、识别出的主体和风格，以及实际用于生成图片的 Prompt，
 判断这个 Prompt 是否清楚地表达了该主体（subject_covered）和该风格（style_covered）。
@@ -85,7 +85,7 @@ def _assess(
     image: bytes,
     base_image: bytes | None,
     mask_ref: MaskRef | None,
-    blobs: LocalBlobStore,
+    blobs: BlobStore,
     review: PromptReview | None,
 ) -> Assessment:
     mask = None

@@ -22,7 +22,7 @@ from models.image.errors import ImageErrorCode
 from models.image.nodes import ExecutorRequest
 from models.image.state import TASK_TYPE_FOR_ACTION, ExecutionResult, ImageParameters, MaskRef, TaskType
 from stores.blob_refs import BlobResolver, ImageRefError
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 
 class ImageExecutor:
@@ -91,7 +91,7 @@ async def stored_result(
     task_type: TaskType,
     size: tuple[int, int],
     provider: str,
-    blobs: LocalBlobStore,
+    blobs: BlobStore,
 ) -> ExecutionResult:
     """The image in the blob store, as the Executor's result (`size`: the image's width and height)."""
     key = await blobs.aput(png, kind="images", ext="png", owner=request.owner or None)
@@ -114,7 +114,7 @@ async def stored_result(
 
 
 def _fit_to_base(
-    params: ImageParameters, base_image: bytes, mask: MaskRef, blobs: LocalBlobStore
+    params: ImageParameters, base_image: bytes, mask: MaskRef, blobs: BlobStore
 ) -> tuple[ImageParameters, bytes]:
     """Inpainting keeps the base image's size; the mask is drawn at that size."""
     width, height = decode_image(base_image).size

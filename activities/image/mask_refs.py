@@ -6,14 +6,14 @@ from imaging.masks import combine_masks, mask_from_image, mask_from_paths
 from imaging.rendering import encode_png
 from models.image.state import MaskRef
 from models.paths import PackedPath, load_paths_json
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 
-def load_paths(ref: MaskRef, blobs: LocalBlobStore) -> list[PackedPath]:
+def load_paths(ref: MaskRef, blobs: BlobStore) -> list[PackedPath]:
     return load_paths_json(blobs.get(ref.paths_key)) if ref.paths_key is not None else []
 
 
-def load_mask_png(ref: MaskRef, blobs: LocalBlobStore, size: tuple[int, int]) -> bytes:
+def load_mask_png(ref: MaskRef, blobs: BlobStore, size: tuple[int, int]) -> bytes:
     masks: list[Image.Image] = []
     if ref.blob_key is not None:
         masks.append(mask_from_image(blobs.get(ref.blob_key), size))

@@ -17,7 +17,7 @@ from models.image.errors import ImageErrorCode
 from models.image.nodes import ValidatedInput, ValidateRequest
 from models.image.state import MaskRef
 from stores.blob_refs import ImageRefError, check_image_url
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 
 MAX_TEXT_CHARS = 1000
 
@@ -25,7 +25,7 @@ MAX_TEXT_CHARS = 1000
 class InputValidator:
     """The ValidateInput activity; `fetcher` is None when external images are not allowed."""
 
-    def __init__(self, blobs: LocalBlobStore, fetcher: GuardedImageFetcher | None = None) -> None:
+    def __init__(self, blobs: BlobStore, fetcher: GuardedImageFetcher | None = None) -> None:
         self._blobs = blobs
         self._fetcher = fetcher
 

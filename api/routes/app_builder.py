@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, BlobStore, Links, Preparation, Principal, RunAdmission, TemporalClient
+from api.deps import AppSettings, Blobs, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
@@ -35,6 +35,7 @@ from stores.app_workspace import (
     workspace_path,
     workspace_zip,
 )
+from stores.blob_store import BlobStore
 from workflows.app_builder.family import APP_BUILDER
 from workflows.app_builder.workflow import AppBuilderWorkflow
 
@@ -85,7 +86,7 @@ async def start_app_run(
         409: {"description": "WORKSPACE_NOT_READY: no file is written yet"},
     },
 )
-async def download_workspace(run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> Response:
+async def download_workspace(run_id: str, client: TemporalClient, principal: Principal, blobs: Blobs) -> Response:
     """The run's project as a zip, every file under a folder named after the run: the final workspace once the
     run ended, else the newest snapshot (`X-Workspace-Final` says which)."""
     state = await _app_state(client, run_id, principal)
@@ -102,7 +103,7 @@ async def download_workspace(run_id: str, client: TemporalClient, principal: Pri
 
 
 @router.get("/runs/{run_id}/files", responses={404: {"description": "RUN_NOT_FOUND"}})
-async def list_files(run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> JSONResponse:
+async def list_files(run_id: str, client: TemporalClient, principal: Principal, blobs: Blobs) -> JSONResponse:
     """The workspace's files: path and size, sorted by path."""
     state = await _app_state(client, run_id, principal)
     listing = await asyncio.to_thread(workspace_listing, blobs, state.workspace)
@@ -118,7 +119,7 @@ async def list_files(run_id: str, client: TemporalClient, principal: Principal, 
         404: {"description": "RUN_NOT_FOUND or FILE_NOT_FOUND"},
     },
 )
-async def get_file(run_id: str, path: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> Response:
+async def get_file(run_id: str, path: str, client: TemporalClient, principal: Principal, blobs: Blobs) -> Response:
     """One file of the workspace, as UTF-8 text."""
     state = await _app_state(client, run_id, principal)
     try:

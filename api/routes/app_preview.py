@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, BlobStore, Links, Principal, TemporalClient
+from api.deps import AppSettings, Blobs, Links, Principal, TemporalClient
 from api.errors import ApiError
 from api.preview_urls import PREVIEW_ROUTE, PreviewTokenError, preview_url, read_token
 from api.routes.runs import owned_state
@@ -79,9 +79,7 @@ async def get_preview(run_id: str, client: TemporalClient, principal: Principal,
         404: {"description": "FILE_NOT_FOUND"},
     },
 )
-async def get_preview_file(
-    token: str, path: str, request: Request, blobs: BlobStore, settings: AppSettings
-) -> Response:
+async def get_preview_file(token: str, path: str, request: Request, blobs: Blobs, settings: AppSettings) -> Response:
     """One file of a build by its capability URL, with the headers that keep it sandboxed."""
     now = time.time()
     try:

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus
 
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, BlobStore, Principal, TemporalClient
+from api.deps import AppSettings, Blobs, Principal, TemporalClient
 from api.errors import ApiError
 from api.routes.runs import answered, owned_run
 from models.app_builder.agents import AppBrief
@@ -121,7 +121,7 @@ async def list_rounds(run_id: str, client: TemporalClient, principal: Principal,
 
 
 @router.get("/runs/{run_id}/diff", responses={404: {"description": "RUN_NOT_FOUND"}})
-async def round_diff(run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore) -> JSONResponse:
+async def round_diff(run_id: str, client: TemporalClient, principal: Principal, blobs: Blobs) -> JSONResponse:
     """The run's files against its base's final workspace (round 1: against the empty project), in path order:
     each with `status` (added, modified, removed), `additions`, `deletions` and its unified `diff` (cut at a cap
     with `truncated`; a large or non-text file is summarised in `note`)."""

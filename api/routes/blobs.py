@@ -14,7 +14,7 @@ from fastapi.responses import Response
 
 from api.blob_urls import url_reader
 from api.bodies import StrictJsonRoute
-from api.deps import BlobStore, Links
+from api.deps import Blobs, Links
 from api.errors import ApiError
 from api.schemas import BlobView
 from imaging.masks import FILE_EXTENSIONS, sniff_image_format
@@ -30,7 +30,7 @@ downloads = APIRouter(tags=["blobs"], route_class=StrictJsonRoute)
 async def get_blob(
     key: str,
     request: Request,
-    blobs: BlobStore,
+    blobs: Blobs,
     owner: Annotated[str | None, Query(max_length=64)] = None,
     exp: Annotated[str | None, Query(max_length=16)] = None,
     sig: Annotated[str | None, Query(max_length=64)] = None,
@@ -57,7 +57,7 @@ async def get_blob(
 
 
 @router.post("/v1/blobs", response_model=BlobView, status_code=201)
-async def upload_image(request: Request, blobs: BlobStore, links: Links) -> BlobView:
+async def upload_image(request: Request, blobs: Blobs, links: Links) -> BlobView:
     """Upload a PNG, JPG or WebP (raw body, up to 20 MB, at most 4096 pixels a side); its URL works as
     `maskData.imageUrl`. The image is decoded in full before it is stored: nothing else is kept."""
     data = await request.body()  # at most UPLOAD_BYTES: the body limit stops it while it arrives

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Response
 from temporalio.client import WorkflowExecutionDescription
 
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, BlobStore, Principal, TemporalClient
+from api.deps import AppSettings, Blobs, Principal, TemporalClient
 from api.errors import ApiError
 from api.routes.runs import answered, owned_run
 from models.content.edits import ContentEditState
@@ -107,7 +107,7 @@ async def export_markdown(run_id: str, client: TemporalClient, principal: Princi
     responses=_responses(_ZIP, capped=True),
 )
 async def export_zip(
-    run_id: str, client: TemporalClient, principal: Principal, blobs: BlobStore, settings: AppSettings
+    run_id: str, client: TemporalClient, principal: Principal, blobs: Blobs, settings: AppSettings
 ) -> Response:
     """`post.md`, `post.txt` and `images/` under a folder named after the run."""
     export = await _export(client, run_id, principal)

@@ -1,5 +1,6 @@
 """The gateway in-process (ASGI) against the time-skipping server, with a real worker behind it."""
 
+import asyncio
 import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,7 +15,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from api.server import create_app
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_backends import open_blob_store
+from stores.blob_store import BlobStore
 from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
 from tests.simulator.fixtures import simulator_settings
@@ -34,7 +36,7 @@ class Gateway:
     http: httpx.AsyncClient
     app: FastAPI
     settings: Settings
-    blobs: LocalBlobStore
+    blobs: BlobStore
     env: WorkflowEnvironment
     sessions: set[str] = field(default_factory=set)
 
@@ -53,15 +55,17 @@ async def running_gateway(
     registry: Registry = REGISTRY,
     **settings_fields: Any,
 ) -> AsyncIterator[Gateway]:
-    """A gateway and every family's worker on fresh task queues; sessions it started are ended afterwards."""
+    """A gateway and every family's worker on fresh task queues, sharing the blob store the settings name; sessions
+    it started are ended afterwards."""
     settings = settings_for(data_dir, **settings_fields)
-    app = create_app(settings, client=env.client, registry=registry)
+    blobs = await asyncio.to_thread(open_blob_store, settings)
+    app = create_app(settings, client=env.client, registry=registry, blob_store=blobs)
     async with (
-        serving(env.client, settings, registry=registry, style_store=style_store),
+        serving(env.client, settings, registry=registry, style_store=style_store, blobs=blobs),
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
     ):
-        gateway = Gateway(http=http, app=app, settings=settings, blobs=LocalBlobStore(settings.blob_dir), env=env)
+        gateway = Gateway(http=http, app=app, settings=settings, blobs=blobs, env=env)
         try:
             yield gateway
         finally:

@@ -11,18 +11,18 @@ from models.app_builder.rounds import RoundChanges
 from stores import app_diff
 from stores.app_diff import round_changes, workspace_diff
 from stores.app_workspace import FILE_KIND, load_manifest, store_files, store_manifest
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore, LocalBlobStore
 
 BASE = {"src/App.tsx": "export function App() {\n  return <h1>Todo</h1>\n}\n", "README.md": "# todo\n", "x.css": ""}
 CHANGED = {"src/App.tsx": "export function App() {\n  return <h1 className='dark'>Todo</h1>\n}\n", "x.css": "a{}"}
 
 
 @pytest.fixture
-def blobs(tmp_path: Path) -> LocalBlobStore:
+def blobs(tmp_path: Path) -> BlobStore:
     return LocalBlobStore(tmp_path / "blobs")
 
 
-def test_counts_and_diff_say_what_changed_file_by_file(blobs: LocalBlobStore) -> None:
+def test_counts_and_diff_say_what_changed_file_by_file(blobs: BlobStore) -> None:
     base = store_files(blobs, BASE)
     after = store_files(blobs, CHANGED | {"src/theme.ts": "export const dark = true\n"})
 
@@ -45,7 +45,7 @@ def test_counts_and_diff_say_what_changed_file_by_file(blobs: LocalBlobStore) ->
 
 
 def test_a_long_diff_is_cut_and_a_large_or_binary_file_is_summarised(
-    blobs: LocalBlobStore, monkeypatch: pytest.MonkeyPatch
+    blobs: BlobStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     long = "".join(f"line {n}\n" for n in range(1000))
     manifest = load_manifest(blobs, store_files(blobs, {"long.ts": long, "big.json": "x" * (300 * 1024)}))

@@ -28,7 +28,8 @@ from models.human_input import AwaitingInput
 from models.runs import GraphPosition
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
-from stores.blob_store import LocalBlobStore
+from stores.blob_backends import open_blob_store
+from stores.blob_store import BlobStore
 from tests.llm.answers import llm_settings
 from tests.workflows.image.dashscope_double import dashscope_settings
 from worker import Activities, build_activities, running_workers
@@ -191,10 +192,10 @@ async def serving(
 async def running_family(
     env: WorkflowEnvironment,
     data_dir: Path,
-    harness: Callable[[Settings, LocalBlobStore], HarnessT],
+    harness: Callable[[Settings, BlobStore], HarnessT],
     *,
     settings: Settings | None = None,
-    blobs: LocalBlobStore | None = None,
+    blobs: BlobStore | None = None,
     llm_base_url: str | None = None,
     image_api_url: str | None = None,
     openai_images_url: str | None = None,
@@ -205,7 +206,8 @@ async def running_family(
     the test's own, with `outside_services` at the URLs given), one blob store shared by the harness and the
     activities; `worker_client` runs the workers on another connection (one with its own runtime's metrics)."""
     settings = settings or settings_for(data_dir, **outside_services(llm_base_url, image_api_url, openai_images_url))
-    blobs = blobs or LocalBlobStore(settings.blob_dir)
+    if blobs is None:
+        blobs = await asyncio.to_thread(open_blob_store, settings)
     family = harness(settings, blobs)
     async with serving(worker_client or env.client, settings, blobs=blobs, **serve):
         try:

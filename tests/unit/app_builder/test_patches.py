@@ -10,35 +10,35 @@ from temporalio.testing import ActivityEnvironment
 from activities.app_builder.patches import SNAPSHOT, PatchApplier, apply_intents
 from models.app_builder.workspace import ApplyRequest, ConflictRecord, MergedFile, PatchIntent, WorkspaceRef
 from stores.app_workspace import load_manifest, read_files, store_files, store_text
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore, LocalBlobStore
 
 APP = "import React from 'react'\n\nexport function App() {\n  return null\n}\n\nexport const title = 'app'\n"
 
 
 @pytest.fixture
-def blobs(tmp_path: Path) -> LocalBlobStore:
+def blobs(tmp_path: Path) -> BlobStore:
     return LocalBlobStore(tmp_path / "blobs")
 
 
 @pytest.fixture
-def snapshot(blobs: LocalBlobStore) -> WorkspaceRef:
+def snapshot(blobs: BlobStore) -> WorkspaceRef:
     return store_files(blobs, {"src/App.tsx": APP, "package.json": "{}\n"})
 
 
-def key(blobs: LocalBlobStore, snapshot: WorkspaceRef, path: str) -> str | None:
+def key(blobs: BlobStore, snapshot: WorkspaceRef, path: str) -> str | None:
     return load_manifest(blobs, snapshot).get(path)
 
 
-def intent(blobs: LocalBlobStore, task_id: str, path: str, base_key: str | None, text: str | None) -> PatchIntent:
+def intent(blobs: BlobStore, task_id: str, path: str, base_key: str | None, text: str | None) -> PatchIntent:
     new_key = None if text is None else store_text(blobs, text)
     return PatchIntent(task_id=task_id, agent_id="component-agent", path=path, base_key=base_key, new_key=new_key)
 
 
-def edit(blobs: LocalBlobStore, snapshot: WorkspaceRef, task_id: str, text: str | None) -> PatchIntent:
+def edit(blobs: BlobStore, snapshot: WorkspaceRef, task_id: str, text: str | None) -> PatchIntent:
     return intent(blobs, task_id, "src/App.tsx", key(blobs, snapshot, "src/App.tsx"), text)
 
 
-def test_a_fresh_intent_replaces_the_file(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_fresh_intent_replaces_the_file(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     edited = APP.replace("'app'", "'shop'")
 
     outcome = apply_intents(blobs, snapshot, [edit(blobs, snapshot, "t1", edited)])
@@ -49,14 +49,14 @@ def test_a_fresh_intent_replaces_the_file(blobs: LocalBlobStore, snapshot: Works
     assert outcome.workspace.files == 2
 
 
-def test_a_fresh_delete_removes_the_file(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_fresh_delete_removes_the_file(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     outcome = apply_intents(blobs, snapshot, [edit(blobs, snapshot, "t1", None)])
 
     assert read_files(blobs, outcome.workspace) == {"package.json": "{}\n"}
     assert outcome.changed == ["src/App.tsx"]
 
 
-def test_two_non_overlapping_edits_are_merged(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_two_non_overlapping_edits_are_merged(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     first = edit(blobs, snapshot, "t1", APP.replace("import React from 'react'", "import { useState } from 'react'"))
     second = edit(blobs, snapshot, "t2", APP.replace("'app'", "'shop'"))
 
@@ -73,7 +73,7 @@ def test_two_non_overlapping_edits_are_merged(blobs: LocalBlobStore, snapshot: W
     assert outcome.changed == ["src/App.tsx"]
 
 
-def test_overlapping_edits_keep_the_first_and_record_both(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_overlapping_edits_keep_the_first_and_record_both(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     first = edit(blobs, snapshot, "t1", APP.replace("return null", "return <main />"))
     second = edit(blobs, snapshot, "t2", APP.replace("return null", "return <div />"))
 
@@ -94,7 +94,7 @@ def test_overlapping_edits_keep_the_first_and_record_both(blobs: LocalBlobStore,
     assert outcome.changed == ["src/App.tsx"]
 
 
-def test_identical_edits_apply_without_merge_or_conflict(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_identical_edits_apply_without_merge_or_conflict(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     edited = APP.replace("'app'", "'shop'")
 
     outcome = apply_intents(blobs, snapshot, [edit(blobs, snapshot, "t1", edited), edit(blobs, snapshot, "t2", edited)])
@@ -103,7 +103,7 @@ def test_identical_edits_apply_without_merge_or_conflict(blobs: LocalBlobStore, 
     assert (outcome.merged, outcome.conflicts) == ([], [])
 
 
-def test_a_new_file_added_twice_with_the_same_text(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_new_file_added_twice_with_the_same_text(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     intents = [intent(blobs, task, "./src/util.ts", None, "export const x = 1\n") for task in ("t1", "t2")]
 
     outcome = apply_intents(blobs, snapshot, intents)
@@ -113,7 +113,7 @@ def test_a_new_file_added_twice_with_the_same_text(blobs: LocalBlobStore, snapsh
     assert (outcome.merged, outcome.conflicts) == ([], [])
 
 
-def test_a_new_file_added_twice_with_different_texts(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_new_file_added_twice_with_different_texts(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     first = intent(blobs, "t1", "src/util.ts", None, "export const x = 1\n")
     second = intent(blobs, "t2", "./src/util.ts", None, "export const y = 2\n")
 
@@ -127,7 +127,7 @@ def test_a_new_file_added_twice_with_different_texts(blobs: LocalBlobStore, snap
     assert conflict.kept_task_id == "t1"
 
 
-def test_delete_against_edit_keeps_the_first_tasks_delete(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_delete_against_edit_keeps_the_first_tasks_delete(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     deleted = edit(blobs, snapshot, "t1", None)
     edited = edit(blobs, snapshot, "t2", APP + "// more\n")
 
@@ -140,7 +140,7 @@ def test_delete_against_edit_keeps_the_first_tasks_delete(blobs: LocalBlobStore,
     assert outcome.changed == ["src/App.tsx"]
 
 
-def test_three_versions_are_folded(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_three_versions_are_folded(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     intents = [
         edit(blobs, snapshot, "t1", APP.replace("'react'", "'preact'")),
         edit(blobs, snapshot, "t2", APP.replace("return null", "return <main />")),
@@ -157,7 +157,7 @@ def test_three_versions_are_folded(blobs: LocalBlobStore, snapshot: WorkspaceRef
     assert outcome.conflicts == []
 
 
-def test_a_stale_intent_is_merged_into_the_current_text(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_stale_intent_is_merged_into_the_current_text(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     old_base = key(blobs, snapshot, "src/App.tsx")
     current = apply_intents(blobs, snapshot, [edit(blobs, snapshot, "t1", APP.replace("'app'", "'shop'"))])
     stale = intent(blobs, "t2", "src/App.tsx", old_base, APP.replace("return null", "return <main />"))
@@ -172,7 +172,7 @@ def test_a_stale_intent_is_merged_into_the_current_text(blobs: LocalBlobStore, s
     assert outcome.conflicts == []
 
 
-def test_a_conflicting_stale_intent_keeps_the_snapshot(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_a_conflicting_stale_intent_keeps_the_snapshot(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     old_base = key(blobs, snapshot, "src/App.tsx")
     current = apply_intents(blobs, snapshot, [edit(blobs, snapshot, "t1", APP.replace("'app'", "'shop'"))])
     current_key = key(blobs, current.workspace, "src/App.tsx")
@@ -194,9 +194,7 @@ def test_a_conflicting_stale_intent_keeps_the_snapshot(blobs: LocalBlobStore, sn
     ]
 
 
-def test_a_task_writing_a_path_twice_counts_with_its_last_version(
-    blobs: LocalBlobStore, snapshot: WorkspaceRef
-) -> None:
+def test_a_task_writing_a_path_twice_counts_with_its_last_version(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     draft = edit(blobs, snapshot, "t1", APP.replace("'app'", "'draft'"))
     final = intent(blobs, "t1", "src/App.tsx", draft.new_key, APP.replace("'app'", "'final'"))
 
@@ -207,7 +205,7 @@ def test_a_task_writing_a_path_twice_counts_with_its_last_version(
 
 
 @pytest.mark.parametrize("path", ["../outside.ts", "/etc/passwd", "src\\App.tsx", ""])
-def test_an_invalid_path_is_a_permanent_failure(blobs: LocalBlobStore, snapshot: WorkspaceRef, path: str) -> None:
+def test_an_invalid_path_is_a_permanent_failure(blobs: BlobStore, snapshot: WorkspaceRef, path: str) -> None:
     bad = intent(blobs, "t7", path, None, "x\n")
 
     with pytest.raises(ApplicationError) as raised:
@@ -219,7 +217,7 @@ def test_an_invalid_path_is_a_permanent_failure(blobs: LocalBlobStore, snapshot:
 
 
 def test_a_missing_blob_fails_before_anything_is_written(
-    blobs: LocalBlobStore, snapshot: WorkspaceRef, tmp_path: Path
+    blobs: BlobStore, snapshot: WorkspaceRef, tmp_path: Path
 ) -> None:
     good = edit(blobs, snapshot, "t1", APP.replace("'app'", "'shop'"))
     missing = PatchIntent(
@@ -238,7 +236,7 @@ def test_a_missing_blob_fails_before_anything_is_written(
     assert sorted(manifests.iterdir()) == before
 
 
-def test_intents_that_change_nothing_return_the_same_snapshot(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+def test_intents_that_change_nothing_return_the_same_snapshot(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     unchanged = edit(blobs, snapshot, "t1", APP)
     absent = intent(blobs, "t2", "src/gone.ts", None, None)
 
@@ -249,7 +247,7 @@ def test_intents_that_change_nothing_return_the_same_snapshot(blobs: LocalBlobSt
     assert apply_intents(blobs, snapshot, []).workspace == snapshot
 
 
-async def test_a_retried_apply_gives_the_same_outcome(blobs: LocalBlobStore, snapshot: WorkspaceRef) -> None:
+async def test_a_retried_apply_gives_the_same_outcome(blobs: BlobStore, snapshot: WorkspaceRef) -> None:
     intents = [
         edit(blobs, snapshot, "t1", APP.replace("'react'", "'preact'")),
         edit(blobs, snapshot, "t2", APP.replace("'app'", "'shop'")),

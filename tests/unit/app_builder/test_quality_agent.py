@@ -11,7 +11,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.app_builder.quality import QualityAgent
 from models.app_builder.quality import MAX_FINDINGS, QualityRequest, ToolchainMode
 from stores.app_workspace import store_files
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore, LocalBlobStore
 
 PROJECT = {
     "package.json": '{"dependencies": {"react": "^18.3.1", "react-dom": "^18.3.1"}}',
@@ -23,20 +23,20 @@ PROJECT = {
 
 
 @pytest.fixture
-def blobs(tmp_path: Path) -> LocalBlobStore:
+def blobs(tmp_path: Path) -> BlobStore:
     return LocalBlobStore(tmp_path / "blobs")
 
 
 @pytest.fixture
-def agent(blobs: LocalBlobStore, tmp_path: Path) -> QualityAgent:
+def agent(blobs: BlobStore, tmp_path: Path) -> QualityAgent:
     return QualityAgent(blobs, tmp_path / "work")
 
 
-def request(blobs: LocalBlobStore, files: dict[str, str], toolchain: ToolchainMode = "off") -> QualityRequest:
+def request(blobs: BlobStore, files: dict[str, str], toolchain: ToolchainMode = "off") -> QualityRequest:
     return QualityRequest(run_id="run-1", workspace=store_files(blobs, files), toolchain=toolchain)
 
 
-async def test_a_sound_project_passes(agent: QualityAgent, blobs: LocalBlobStore) -> None:
+async def test_a_sound_project_passes(agent: QualityAgent, blobs: BlobStore) -> None:
     report = await agent.quality_checks(request(blobs, PROJECT))
 
     assert report.passed
@@ -45,7 +45,7 @@ async def test_a_sound_project_passes(agent: QualityAgent, blobs: LocalBlobStore
     assert report.counts == {"parse": 0, "imports": 0, "dependencies": 0}
 
 
-async def test_findings_of_both_checks_are_sorted_by_place(agent: QualityAgent, blobs: LocalBlobStore) -> None:
+async def test_findings_of_both_checks_are_sorted_by_place(agent: QualityAgent, blobs: BlobStore) -> None:
     files = PROJECT | {
         "src/main.tsx": "import App from './App'\nimport { Nav } from './Nav'\nimport { z } from 'zod'\n",
         "src/App.tsx": "export default function App() {\n  return <h1>Hello</h2>\n}\n",
@@ -62,7 +62,7 @@ async def test_findings_of_both_checks_are_sorted_by_place(agent: QualityAgent, 
     assert report.counts == {"parse": 1, "imports": 2, "dependencies": 0}
 
 
-async def test_findings_are_capped_but_all_counted(agent: QualityAgent, blobs: LocalBlobStore) -> None:
+async def test_findings_are_capped_but_all_counted(agent: QualityAgent, blobs: BlobStore) -> None:
     broken = {f"src/styles/s{index:02}.css": ".a { : }\n" for index in range(MAX_FINDINGS + 10)}
 
     report = await agent.quality_checks(request(blobs, PROJECT | broken))
@@ -72,7 +72,7 @@ async def test_findings_are_capped_but_all_counted(agent: QualityAgent, blobs: L
     assert [finding.path for finding in report.findings] == sorted(broken)[:MAX_FINDINGS]
 
 
-async def test_toolchain_off_passes_with_a_note(agent: QualityAgent, blobs: LocalBlobStore) -> None:
+async def test_toolchain_off_passes_with_a_note(agent: QualityAgent, blobs: BlobStore) -> None:
     report = await ActivityEnvironment().run(agent.toolchain_checks, request(blobs, PROJECT, "off"))
 
     assert report.passed
@@ -82,7 +82,7 @@ async def test_toolchain_off_passes_with_a_note(agent: QualityAgent, blobs: Loca
 
 
 async def test_toolchain_on_without_npm_fails(
-    agent: QualityAgent, blobs: LocalBlobStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    agent: QualityAgent, blobs: BlobStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
 
@@ -94,7 +94,7 @@ async def test_toolchain_on_without_npm_fails(
 
 
 async def test_toolchain_heartbeats_through_the_activity(
-    agent: QualityAgent, blobs: LocalBlobStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    agent: QualityAgent, blobs: BlobStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

@@ -14,17 +14,17 @@ from imaging.rendering import encode_png, render_text_to_image
 from models.blobs import ImageRef
 from models.image.nodes import ValidateRequest
 from models.image.state import MaskRef, UserInput
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore, LocalBlobStore
 
 MASK_KEY = f"masks/{'0' * 64}.png"
 
 
 @pytest.fixture
-def blobs(tmp_path: Path) -> LocalBlobStore:
+def blobs(tmp_path: Path) -> BlobStore:
     return LocalBlobStore(tmp_path / "blobs")
 
 
-async def test_a_mask_is_not_read_back_to_be_checked_again(blobs: LocalBlobStore) -> None:
+async def test_a_mask_is_not_read_back_to_be_checked_again(blobs: BlobStore) -> None:
     """Keys of blobs that do not exist pass: the node never reads the mask (the gateway checked its bytes)."""
     image = ImageRef(blob_key=f"images/{'2' * 64}.png")
     mask = MaskRef(blob_key=MASK_KEY, paths_key=f"paths/{'1' * 64}.json", image=image)
@@ -50,14 +50,14 @@ async def test_a_mask_is_not_read_back_to_be_checked_again(blobs: LocalBlobStore
         ),
     ],
 )
-async def test_bad_input_fails_for_good_with_its_code(user_input: UserInput, code: str, blobs: LocalBlobStore) -> None:
+async def test_bad_input_fails_for_good_with_its_code(user_input: UserInput, code: str, blobs: BlobStore) -> None:
     with pytest.raises(ApplicationError) as failure:
         await ActivityEnvironment().run(InputValidator(blobs).validate_input, ValidateRequest(user_input=user_input))
 
     assert failure.value.type == code and failure.value.non_retryable
 
 
-async def test_an_allowed_external_image_is_fetched_once_and_later_nodes_get_its_key(blobs: LocalBlobStore) -> None:
+async def test_an_allowed_external_image_is_fetched_once_and_later_nodes_get_its_key(blobs: BlobStore) -> None:
     png = encode_png(render_text_to_image("猫", seed=1, width=64, height=48, style_strength=0.5))
     requests: list[httpx.Request] = []
 

@@ -31,7 +31,7 @@ from models.app_builder.runs import AppRunInput, AppRunResult
 from models.app_builder.state import AppBuilderState
 from models.settings import Settings
 from stores.app_workspace import read_files
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.app_builder.graph import GRAPH
 from workflows.app_builder.workflow import AppBuilderWorkflow
@@ -87,7 +87,7 @@ class AppOutcome(RunOutcome[AppRunResult, AppBuilderState]):
 class AppHarness(FamilyHarness):
     """Starts app runs on the test's own task queue."""
 
-    blobs: LocalBlobStore = field(kw_only=True)
+    blobs: BlobStore = field(kw_only=True)
     timer: TaskTimer = field(kw_only=True)
 
     family = "app_builder"
@@ -121,7 +121,7 @@ async def app_harness(
     """A worker for every family on fresh task queues; `llm_base_url` makes the loopback server the LLM."""
     timer = TaskTimer(delay=task_delay)
 
-    def harness(settings: Settings, blobs: LocalBlobStore) -> AppHarness:
+    def harness(settings: Settings, blobs: BlobStore) -> AppHarness:
         return AppHarness(env, settings, blobs=blobs, timer=timer)
 
     async with running_family(env, data_dir, harness, llm_base_url=llm_base_url, interceptors=[timer]) as running:

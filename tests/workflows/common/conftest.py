@@ -12,7 +12,7 @@ from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
 from tests.workflows.harness import FamilyHarness, running_family
 from workflows.common.registration import Registry
@@ -30,7 +30,7 @@ class Tiny(FamilyHarness):
 
 @asynccontextmanager
 async def tiny_family(env: WorkflowEnvironment, data_dir: Path) -> AsyncIterator[Tiny]:
-    def harness(settings: Settings, blobs: LocalBlobStore) -> Tiny:
+    def harness(settings: Settings, blobs: BlobStore) -> Tiny:
         return Tiny(env, settings)
 
     registry = Registry(TINY_WORKFLOWS)

@@ -21,7 +21,7 @@ from models.content.options import Length
 from models.content.runs import ContentResult, ContentRunInput
 from models.content.state import ContentState, RouteRecord
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.evidence import store_notes
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.content.graph import GRAPH
@@ -49,7 +49,7 @@ class ContentOutcome(RunOutcome[ContentResult, ContentState]):
 class ContentHarness(FamilyHarness):
     """Starts content runs on the test's own task queue."""
 
-    blobs: LocalBlobStore = field(kw_only=True)
+    blobs: BlobStore = field(kw_only=True)
 
     family = "content"
     graph = GRAPH
@@ -120,7 +120,7 @@ async def content_harness(
     `image_api_url` puts DashScope's image API there, `openai_images_url` OpenAI Images (the default model);
     `worker_client` runs the workers on another connection (one with its own runtime's metrics)."""
 
-    def harness(settings: Settings, blobs: LocalBlobStore) -> ContentHarness:
+    def harness(settings: Settings, blobs: BlobStore) -> ContentHarness:
         return ContentHarness(env, settings, blobs=blobs)
 
     async with running_family(

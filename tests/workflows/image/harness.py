@@ -17,7 +17,7 @@ from imaging.image_provider import ImageProvider
 from models.image.runs import ImageAgentInput, ImageTurnResult, TurnContext
 from models.image.state import ImageAgentState, MaskRef, PreferredModel, PreviousResult, UserInput
 from models.settings import Settings
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.style_store import StyleStore
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.image.graph import GRAPH
@@ -47,7 +47,7 @@ class LlmAttempt:
 class Harness(FamilyHarness):
     """Starts image-agent turns (numbered from 1) on the test's own task queue and collects what they did."""
 
-    blobs: LocalBlobStore = field(kw_only=True)
+    blobs: BlobStore = field(kw_only=True)
     runs: int = 0
     llm_attempts: list[LlmAttempt] = field(default_factory=list)
 
@@ -94,7 +94,7 @@ async def agent_harness(
     *,
     image_provider: ImageProvider | None = None,
     llm_base_url: str | None = None,
-    blobs: LocalBlobStore | None = None,
+    blobs: BlobStore | None = None,
     rag_store: StyleStore | None = None,
     image_api_url: str | None = None,
     openai_images_url: str | None = None,
@@ -108,7 +108,7 @@ async def agent_harness(
         info = activity.info()
         llm_attempts.append(LlmAttempt(info.activity_type, info.attempt, info.started_time))
 
-    def harness(settings: Settings, blobs: LocalBlobStore) -> Harness:
+    def harness(settings: Settings, blobs: BlobStore) -> Harness:
         return Harness(env, settings, blobs=blobs, llm_attempts=llm_attempts)
 
     async with running_family(

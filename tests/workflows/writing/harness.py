@@ -18,7 +18,7 @@ from models.settings import Settings
 from models.writing.agents import ChainContext
 from models.writing.projects import ChapterIn, CharacterIn, PlotLoopIn, ProjectIn, StyleSampleIn
 from models.writing.runs import WritingResult, WritingRunInput, WritingState
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
@@ -123,7 +123,7 @@ async def writing_harness(
     """A worker for every family on fresh task queues (the workflows of `registry`); `llm_base_url` makes the
     loopback server the LLM."""
 
-    def harness(settings: Settings, blobs: LocalBlobStore) -> WritingHarness:
+    def harness(settings: Settings, blobs: BlobStore) -> WritingHarness:
         return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
 
     async with running_family(
