@@ -1,8 +1,9 @@
 """Shared fixtures: one time-skipping Temporal environment per session, a guard against network access (which lets
 only the configured provider through, in live mode: `--live`, tests/live/mode.py), a loopback server standing in
-for LLM providers, and the model simulator (tests/simulator)."""
+for LLM providers, the model simulator (tests/simulator) and an S3 API server (tests/s3_server.py)."""
 
 import sys
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from models.search_attributes import ALL_KEYS, dev_server_flags
 from tests.live.mode import LIVE_OPTION, LiveProvider, live_provider, live_requested
 from tests.llm.loopback import Loopback
 from tests.network_guard import NetworkGuard
+from tests.s3_server import create_bucket, s3_settings, start_s3_server
 from tests.simulator.fixtures import simulator, simulator_server
 
 __all__ = ["simulator", "simulator_server"]  # fixtures defined in tests/simulator/fixtures.py, for every test
@@ -91,3 +93,19 @@ def loopback(loopback_server: Loopback) -> Iterator[Loopback]:
     assert loopback_server.pending == 0, "a queued fixture was never requested"
     unexpected = [f"{r.method} {r.path}" for r in loopback_server.unexpected]
     assert not unexpected, f"requests with no fixture queued: {unexpected}"
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    """One S3 API server (moto, its own process on loopback) for the session: its endpoint URL."""
+    endpoint, stop = start_s3_server()
+    yield endpoint
+    stop()
+
+
+@pytest.fixture
+def s3_blob_settings(s3_endpoint: str) -> dict[str, str]:
+    """Settings fields that put this test's blobs in a bucket of its own (`BLOB_STORE=s3`)."""
+    bucket = f"blobs-{uuid.uuid4().hex[:12]}"
+    create_bucket(s3_endpoint, bucket)
+    return s3_settings(s3_endpoint, bucket)
