@@ -8,6 +8,7 @@ upper case) that point `BLOB_STORE=s3` at it. moto accepts any credentials, but 
 ones, so no client looks for the AWS environment or asks an instance-metadata endpoint.
 """
 
+import os
 import signal
 import subprocess
 import sys
@@ -24,12 +25,16 @@ REGION = "us-east-1"
 START_SECONDS = 30.0
 
 
-def start_s3_server() -> tuple[str, Callable[[], None]]:
+def start_s3_server(*, refusing_credentials: bool = False) -> tuple[str, Callable[[], None]]:
     """An S3 server on 127.0.0.1 and a free port, as its own process: its endpoint URL and a function that stops it
-    (idempotent). Raises RuntimeError if it does not answer within `START_SECONDS`."""
+    (idempotent). Raises RuntimeError if it does not answer within `START_SECONDS`. `refusing_credentials`: after
+    its first request (creating the bucket) it checks every request against its IAM users, of which it has none,
+    and refuses it (403), as S3 refuses a wrong key."""
     port = free_port()
+    auth = {"INITIAL_NO_AUTH_ACTION_COUNT": "1"} if refusing_credentials else {}
     process = subprocess.Popen(
         [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        env=os.environ | auth,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,  # it logs every request
     )

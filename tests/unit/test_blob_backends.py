@@ -1,5 +1,6 @@
 """Choosing the blob store by settings (`stores.blob_backends`): the folder by default, S3 with `BLOB_STORE=s3`, and
-a configuration S3 refuses stops the start with a message that names the setting (and never shows a secret)."""
+a configuration S3 refuses stops the start with a message that names the setting (and never shows a secret): a
+missing bucket, no bucket name, half a key pair, an unreachable endpoint, credentials the server refuses."""
 
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from models.settings import Settings
 from stores.blob_backends import BlobStoreConfigError, open_blob_store, s3_config
 from stores.blob_store import LocalBlobStore
 from stores.s3_blob_store import S3BlobStore
+from tests.s3_server import SECRET_ACCESS_KEY, create_bucket, s3_settings, start_s3_server
 from tests.stack_process import free_port
 
 
@@ -86,3 +88,15 @@ def test_an_unreachable_endpoint_names_s3_endpoint_url_at_once(s3_blob_settings:
 def test_a_store_whose_server_is_gone_is_not_writable(s3_blob_settings: dict[str, str]) -> None:
     settings = s3(s3_blob_settings, s3_endpoint_url=f"http://127.0.0.1:{free_port()}")
     assert not S3BlobStore(s3_config(settings)).writable()
+
+
+def test_refused_credentials_name_the_key_settings() -> None:
+    endpoint, stop = start_s3_server(refusing_credentials=True)
+    try:
+        create_bucket(endpoint, "blobs")
+        settings = s3(s3_settings(endpoint, "blobs"))
+        with pytest.raises(BlobStoreConfigError, match=r"^S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY: .* refused") as caught:
+            open_blob_store(settings)
+        assert SECRET_ACCESS_KEY not in str(caught.value)
+    finally:
+        stop()
