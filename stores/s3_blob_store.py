@@ -3,7 +3,8 @@
 The layout is the folder store's: a blob is the object `<kind>/<sha256>.<ext>`, and the record that a principal
 owns it an empty object `.owners/<sha256 of the principal>/<key>`. A blob is written once, by a conditional PUT
 (`If-None-Match: *`): a second PUT of the same key (the same bytes: keys are content-addressed) is refused by the
-server and taken as success, so a retried activity or two racing writers leave one object. A PUT is atomic and
+server and taken as success (as is any failed PUT after which the object is there: AWS answers 409 to one of two
+conditional PUTs in flight at once), so a retried activity or two racing writers leave one object. A PUT is atomic and
 never multipart here, so a reader never sees half a blob. A server that ignores the condition overwrites the
 object with the same bytes, which is as good.
 
@@ -12,7 +13,6 @@ thread; `get`/`put` and the other blocking methods are its sync calls, for threa
 Temporal owns retries: the client retries a dropped connection briefly and nothing longer.
 """
 
-from contextlib import suppress
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -56,18 +56,28 @@ class S3BlobStore:
 
     def put(self, data: bytes, *, kind: str, ext: str, owner: str | None = None) -> str:
         key = blob_key(data, kind=kind, ext=ext)
-        with suppress(AlreadyExistsError):  # the same bytes are there already
+        try:
             obstore.put(self._store, key, data, mode="create", use_multipart=False, attributes=_attributes(ext))
+        except AlreadyExistsError:
+            pass  # the same bytes are there already
+        except BaseError:
+            if not self._found(key):  # else a racing writer's PUT of the same bytes won (S3 answers it 409)
+                raise
         if owner is not None:
             obstore.put(self._store, owner_record(owner, key), b"", use_multipart=False)
         return key
 
     async def aput(self, data: bytes, *, kind: str, ext: str, owner: str | None = None) -> str:
         key = blob_key(data, kind=kind, ext=ext)
-        with suppress(AlreadyExistsError):
+        try:
             await obstore.put_async(
                 self._store, key, data, mode="create", use_multipart=False, attributes=_attributes(ext)
             )
+        except AlreadyExistsError:
+            pass
+        except BaseError:
+            if not await self._afound(key):
+                raise
         if owner is not None:
             await obstore.put_async(self._store, owner_record(owner, key), b"", use_multipart=False)
         return key
@@ -120,6 +130,13 @@ class S3BlobStore:
     def _found(self, path: str) -> bool:
         try:
             obstore.head(self._store, path)
+        except FileNotFoundError:
+            return False
+        return True
+
+    async def _afound(self, path: str) -> bool:
+        try:
+            await obstore.head_async(self._store, path)
         except FileNotFoundError:
             return False
         return True
