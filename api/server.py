@@ -160,6 +160,11 @@ def main() -> None:
         log.warning("no API_KEYS: single-user mode (principal %r), listening on loopback only", LOCAL_PRINCIPAL)
     else:
         log.info("API keys for %d principals", len(keys.digests))
+        if settings.blob_store == "s3" and not settings.blob_url_secret.get_secret_value():
+            raise SystemExit(
+                "gateway: BLOB_STORE=s3 needs BLOB_URL_SECRET: without it each gateway signs blob URLs with a random "
+                "secret of its own in DATA_DIR, and a URL one gateway issued fails on another"
+            )
     try:
         blob_store = open_blob_store(settings)
     except BlobStoreConfigError as err:

@@ -152,7 +152,11 @@ class Settings(BaseSettings):
     """Threads for the blocking work activities hand off (`asyncio.to_thread`: renders, PNG encoding, pixel
     checks, file work); 0: one per core. More threads than cores only fight over the GIL and the caches."""
     stack_workers: int = 1
-    """Worker processes `make run` starts (they share the task queues)."""
+    """Worker processes `make run` starts (they share the task queues); `make run-scaled` starts at least 2."""
+    stack_postgres_port: int = 55432
+    """`make run-scaled`: the port of the PostgreSQL it starts (without `WRITING_DB_URL`)."""
+    stack_s3_port: int = 59000
+    """`make run-scaled`: the port of the S3 API server it starts (without `S3_ENDPOINT_URL`)."""
 
     @property
     def hosted_image_models(self) -> list[str]:

@@ -16,6 +16,7 @@ from obstore.store import S3Store
 from PIL import Image
 from temporalio.testing import WorkflowEnvironment
 
+from api import server
 from api.blob_urls import signature
 from imaging.rendering import decode_image
 from stores.blob_backends import s3_config
@@ -105,3 +106,17 @@ async def test_another_principal_is_refused_a_blob_in_the_bucket(on_s3: Gateway)
     assert served.status_code == 404 and served.json()["error"]["code"] == "BLOB_NOT_FOUND"
     assert masked.status_code == 422 and masked.json()["error"]["code"] == "IMAGE_URL_FORBIDDEN"
     assert (await on_s3.http.get(blob_path(alices["url"]))).status_code == 200
+
+
+def test_a_gateway_with_keys_on_s3_refuses_to_start_without_a_shared_url_secret(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With blobs in a bucket, gateways share nothing else: a random secret of each one's own would make a URL one
+    gateway issued fail on another."""
+    for name, value in {"BLOB_STORE": "s3", "S3_BUCKET": "b", "API_KEYS": KEYS, "DATA_DIR": str(tmp_path)}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("BLOB_URL_SECRET", raising=False)
+
+    with pytest.raises(SystemExit, match="BLOB_STORE=s3 needs BLOB_URL_SECRET"):
+        server.main()
+    assert not any(tmp_path.iterdir()), "nothing was written"
