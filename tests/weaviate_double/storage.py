@@ -51,8 +51,10 @@ def missing_collection(name: str) -> WeaviateError:
 
 def _scalar(data_type: str, value: Any, prop: str, collection: str) -> Any:
     def refuse(kind: str) -> WeaviateError:
+        article = "an" if kind[0] in "aeiu" else "a"
         return WeaviateError(
-            f"invalid {kind} property '{prop}' on class '{collection}': not a {kind}, but {type(value).__name__}"
+            f"invalid {kind} property '{prop}' on class '{collection}': "
+            f"not {article} {kind}, but {type(value).__name__}"
         )
 
     if data_type == "text":
