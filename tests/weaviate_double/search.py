@@ -42,6 +42,8 @@ def _refuse_unsupported(req: search_get_pb2.SearchRequest) -> None:
         raise not_implemented("multi-tenancy")
     if req.autocut:
         raise not_implemented("autocut")
+    if req.HasField("hybrid_search") and req.hybrid_search.HasField("selection"):
+        raise not_implemented("hybrid selection")
     if req.HasField("properties") and (req.properties.ref_properties or req.properties.object_properties):
         raise not_implemented("returning references or object properties")
 
@@ -117,7 +119,8 @@ def _metadata(req: search_get_pb2.MetadataRequest, hit: Hit) -> search_get_pb2.M
 def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.SearchReply:
     started = time.monotonic()
     _refuse_unsupported(req)
-    definition, objects = store.snapshot(req.collection)
+    definition, universe = store.snapshot(req.collection)
+    objects = universe
     filtered = req.HasField("filters")
     if filtered:
         keep = predicate(definition, req.filters)
@@ -126,9 +129,9 @@ def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.Se
         hits = vectors.near_vector(definition, objects, req.near_vector)
         unlimited = req.near_vector.HasField("distance") or req.near_vector.HasField("certainty")
     elif req.HasField("bm25_search"):
-        hits, unlimited = hybrid.bm25(definition, objects, req.bm25_search), False
+        hits, unlimited = hybrid.bm25(definition, universe, objects, req.bm25_search), False
     elif req.HasField("hybrid_search"):
-        hits, unlimited = hybrid.hybrid(definition, objects, req.hybrid_search), False
+        hits, unlimited = hybrid.hybrid(definition, universe, objects, req.hybrid_search), False
     else:
         if req.after and not req.limit:
             raise WeaviateError(

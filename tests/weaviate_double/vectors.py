@@ -58,7 +58,7 @@ def target(definition: dict[str, Any], names: list[str]) -> str:
     return stored[0]
 
 
-def _single(vectors: Any) -> list[float]:
+def single(vectors: Any) -> list[float]:
     if len(vectors) != 1 or vectors[0].type == base_pb2.Vectors.VECTOR_TYPE_MULTI_FP32:
         raise not_implemented("multi-vector queries")
     return floats32(vectors[0].vector_bytes)
@@ -71,14 +71,14 @@ def query_vector(definition: dict[str, Any], near: base_search_pb2.NearVector) -
         if len(near.vector_for_targets) != 1:
             raise not_implemented("multi-target vector search")
         one = near.vector_for_targets[0]
-        vector = floats32(one.vector_bytes) if one.vector_bytes else _single(one.vectors)
+        vector = floats32(one.vector_bytes) if one.vector_bytes else single(one.vectors)
         return target(definition, [one.name]), vector
     if near.vector_per_target:
         raise not_implemented("vector_per_target")
     if near.vector_bytes:
         vector = floats32(near.vector_bytes)
     elif near.vectors:
-        vector = _single(near.vectors)
+        vector = single(near.vectors)
     elif near.vector:
         vector = list(near.vector)
     else:
