@@ -1,9 +1,17 @@
-"""BM25F keyword search as Weaviate scores it: the query tokenized per property (its declared tokenization, stopwords
-dropped), term frequencies and lengths summed over the searched properties (each weighted by its `name^boost`),
-idf = ln(1 + (N - n + 0.5) / (n + 0.5)) with N the collection's object count, k1 and b from the collection's
-inverted index config (1.2 and 0.75 by default). Operator Or (default, with minimum_or_tokens_match) or And."""
+"""BM25 keyword search as a Weaviate 1.35 server scores it for a new collection (BlockMax WAND, the default): each
+searched property is scored on its own and the scores are summed.
+
+For a property p (weight w from `name^w`) and a query term t of p's tokenization (the query tokenized as p is,
+English stopwords dropped for `word`, a repeated term counted once with its repeats as a multiplier):
+  score(p, t) = idf(t) * w * f / (f + k1 * (1 - b + b * len(p) / avg))
+with f the term's count in the object's p, len(p) the object's token count in p, avg the mean over the searched
+properties of each property's mean token count, idf(t) = ln(1 + (N - n + 0.5) / (n + 0.5)) * repeats, N the
+collection's object count and n the objects containing t, averaged over the searched properties of that
+tokenization that contain it. k1 and b come from the collection (1.2 and 0.75 by default). A property counts for an
+object only if it holds at least `minimum_or_tokens_match` of the terms (And: all of them)."""
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +48,10 @@ def _fields(definition: dict[str, Any], names: list[str]) -> list[Field]:
     for spec in names:
         name, _, boost = spec.partition("^")
         prop = schema.property_of(definition, name)
-        if prop is None or prop["dataType"][0] not in ("text", "text[]"):
+        if prop is None or prop["dataType"][0] not in ("text", "text[]") or not prop.get("indexSearchable", True):
             raise WeaviateError(
-                f"property '{name}' not found or not a searchable text property in class '{definition['class']}'",
+                f"Searching by property '{name}' requires inverted index. Is `indexSearchable` option of property "
+                f"'{name}' enabled? Set it to `true` or leave empty",
                 grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
             )
         fields.append(Field(prop["name"], prop["tokenization"], float(boost or 1.0)))
@@ -53,6 +62,11 @@ def _tokens(obj: StoredObject, field: Field) -> list[str]:
     value = obj.properties.get(field.name)
     items = value if isinstance(value, list) else [] if value is None else [value]
     return [t for item in items for t in tokenize(field.tokenization, item)]
+
+
+def _query_terms(field: Field, query: str, drop: frozenset[str]) -> Counter[str]:
+    tokens = tokenize(field.tokenization, query)
+    return Counter(t for t in tokens if field.tokenization != "word" or t not in drop)
 
 
 def search(
@@ -68,40 +82,47 @@ def search(
     bm25 = definition["invertedIndexConfig"]["bm25"]
     k1, b = float(bm25["k1"]), float(bm25["b"])
     drop = stopwords(definition["invertedIndexConfig"])
-    wanted: dict[str, dict[str, int]] = {}  # per field: its query tokens (its tokenization) and their repeats
-    for field in fields:
-        tokens = [t for t in tokenize(field.tokenization, query) if field.tokenization != "word" or t not in drop]
-        wanted[field.name] = {t: tokens.count(t) for t in tokens}
-    terms = {t: max(w.get(t, 0) for w in wanted.values()) for w in wanted.values() for t in w}
-    if not terms:
+    wanted = {f.name: _query_terms(f, query, drop) for f in fields}
+    if not fields or not any(wanted.values()):
         return []
-    docs = {obj.uuid: {f.name: _tokens(obj, f) for f in fields} for obj in universe}
-    lengths = {uuid: sum(len(doc[f.name]) * f.boost for f in fields) for uuid, doc in docs.items()}
-    average = sum(lengths.values()) / len(lengths) if lengths else 0.0
-    average = average or 1.0
-    total = len(universe)
-    idf = {}
-    for term in terms:
-        n = sum(any(term in wanted[f.name] and term in d[f.name] for f in fields) for d in docs.values())
-        idf[term] = math.log(1 + (total - n + 0.5) / (n + 0.5))
-    minimum = 1
-    if operator is not None and operator.operator == Options.OPERATOR_AND:
-        minimum = len(terms)
-    elif operator is not None and operator.minimum_or_tokens_match:
-        minimum = operator.minimum_or_tokens_match
+    tokens = {obj.uuid: {f.name: _tokens(obj, f) for f in fields} for obj in universe}
+    means = []
+    for f in fields:
+        lengths = [
+            len(doc[f.name]) for doc, obj in zip(tokens.values(), universe, strict=True) if f.name in obj.properties
+        ]
+        if lengths:
+            means.append(sum(lengths) / len(lengths))
+    average = (sum(means) / len(means) if means else 0.0) or 40.0  # a server's fallback for an empty tracker
+    idf: dict[tuple[str, str], float] = {}  # (tokenization, term) -> idf
+    for tokenization in {f.tokenization for f in fields}:
+        group = [f for f in fields if f.tokenization == tokenization]
+        for term, repeats in wanted[group[0].name].items():
+            counts = [sum(term in doc[f.name] for doc in tokens.values()) for f in group]
+            present = [c for c in counts if c > 0]
+            if present:
+                n = sum(present) // len(present)
+                idf[(tokenization, term)] = math.log(1 + (len(universe) - n + 0.5) / (n + 0.5)) * repeats
     hits = []
     for obj in candidates:
-        doc = docs[obj.uuid]
-        score, matched, explain = 0.0, 0, []
-        for term, repeats in terms.items():
-            frequency = sum(doc[f.name].count(term) * f.boost for f in fields if term in wanted[f.name])
-            if frequency == 0:
+        score, explain, matched = 0.0, [], False
+        for f in fields:
+            terms = wanted[f.name]
+            have = Counter(tokens[obj.uuid][f.name])
+            found = [t for t in terms if have[t]]
+            minimum = len(terms) if operator is not None and operator.operator == Options.OPERATOR_AND else 1
+            if operator is not None and operator.operator == Options.OPERATOR_OR:
+                minimum = max(minimum, operator.minimum_or_tokens_match)
+            if not found or len(found) < minimum:
                 continue
-            matched += 1
-            norm = k1 * (1 - b + b * lengths[obj.uuid] / average)
-            score += repeats * idf[term] * frequency * (k1 + 1) / (frequency + norm)
-            explain.append(f"BM25F_{term}_frequency:{frequency}, BM25F_{term}_propLength:{lengths[obj.uuid]}")
-        if matched >= minimum and matched > 0:
+            matched = True
+            length = len(tokens[obj.uuid][f.name])
+            for term in found:
+                frequency = have[term]
+                norm = k1 * (1 - b + b * length / average)
+                score += idf[(f.tokenization, term)] * f.boost * frequency / (frequency + norm)
+                explain.append(f"BM25F_{term}_frequency:{frequency}, BM25F_{term}_propLength:{length}")
+        if matched:
             hits.append(Hit(obj, score=score, explain=", ".join(explain)))
     order = {obj.uuid: i for i, obj in enumerate(candidates)}
     return sorted(hits, key=lambda hit: (-(hit.score or 0.0), order[hit.obj.uuid]))

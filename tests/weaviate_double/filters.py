@@ -86,6 +86,12 @@ def _leaf(definition: dict[str, Any], f: base_pb2.Filters) -> Predicate:
                 "Check your schema files for which properties in this class are available",
                 grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
             )
+        if not prop.get("indexFilterable", True):
+            raise WeaviateError(
+                f"Filtering by property '{path}' requires inverted index. Is `indexFilterable` option of property "
+                f"'{path}' enabled? Set it to `true` or leave empty",
+                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+            )
         data_type, tokenization, name = prop["dataType"][0], prop.get("tokenization"), prop["name"]
 
         def get(obj: StoredObject) -> Any:

@@ -1,7 +1,9 @@
-"""The keyword side of Search: bm25 alone, and hybrid (a BM25F list and a vector list over the same filtered
-objects, fused with relativeScoreFusion (the default: each list's scores min-max normalized, then alpha * vector +
-(1 - alpha) * keyword) or rankedFusion (the sum of weight / (60 + rank))). The vector list ranks every filtered object
-that has the vector (a server ranks its nearest neighbours), within `max_vector_distance` if one is given."""
+"""The keyword side of Search: bm25 alone, and hybrid as a Weaviate server runs it: a keyword list (skipped when
+alpha is 1 or the query empty) and a vector list (skipped when alpha is 0; score 1 - distance), each the best
+max(100, offset + limit) of the filtered objects, fused with relativeScoreFusion (the default: each list's scores
+min-max normalized (all equal: 1), times its weight, summed) or rankedFusion (weight / (60 + rank), summed); the
+weights are alpha for the vector list and 1 - alpha for the keyword list. With `max_vector_distance` the vector list
+stops at the first object beyond it, and those objects leave the keyword list too."""
 
 from typing import Any
 
@@ -17,6 +19,7 @@ from tests.weaviate_double.wire import floats32
 
 Hybrid = base_search_pb2.Hybrid
 RANK_CONSTANT = 60
+SUBSEARCH_LIMIT = 100  # hybrid.DefaultLimit: each list holds at least this many
 
 
 def bm25(
@@ -46,8 +49,6 @@ def _vector_hits(definition: dict[str, Any], objects: list[StoredObject], query:
                 grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
             )
         hits = vectors.ranked(objects, vectors.target(definition, names), vector)
-    if query.HasField("vector_distance"):
-        hits = [hit for hit in hits if (hit.distance or 0.0) <= query.vector_distance]
     return [Hit(hit.obj, distance=hit.distance, score=1 - (hit.distance or 0.0)) for hit in hits]
 
 
@@ -57,38 +58,45 @@ def _relative(hits: list[Hit], weight: float, label: str, fused: dict[str, list[
     scores = [hit.score or 0.0 for hit in hits]
     low, high = min(scores), max(scores)
     for hit, score in zip(hits, scores, strict=True):
-        normalized = 1.0 if high == low else (score - low) / (high - low)
+        weighted = weight if high == low else weight * (score - low) / (high - low)
         entry = fused.setdefault(hit.obj.uuid, [hit.obj, 0.0, []])
-        entry[1] += weight * normalized
+        entry[1] += weighted
         entry[2].append(
-            f"(Result Set {label}) Document {hit.obj.uuid}: original score {score}, normalized score: {normalized}"
+            f"Hybrid (Result Set {label}) Document {hit.obj.uuid}: original score {score}, normalized score: {weighted}"
         )
 
 
 def _ranked(hits: list[Hit], weight: float, label: str, fused: dict[str, list[Any]]) -> None:
     for rank, hit in enumerate(hits):
+        contributed = weight / (RANK_CONSTANT + rank)
         entry = fused.setdefault(hit.obj.uuid, [hit.obj, 0.0, []])
-        entry[1] += weight / (RANK_CONSTANT + rank)
-        entry[2].append(f"(Result Set {label}) Document {hit.obj.uuid} contributed {weight / (RANK_CONSTANT + rank)}")
+        entry[1] += contributed
+        entry[2].append(f"Hybrid (Result Set {label}) Document {hit.obj.uuid} contributed {contributed} to the score")
 
 
 def hybrid(
-    definition: dict[str, Any], universe: list[StoredObject], objects: list[StoredObject], query: Hybrid
+    definition: dict[str, Any], universe: list[StoredObject], objects: list[StoredObject], query: Hybrid, window: int
 ) -> list[Hit]:
+    """The fused hits, best first; `window` is the request's offset + limit."""
     alpha = query.alpha_param if query.use_alpha_param else query.alpha
     if not 0 <= alpha <= 1:
         raise WeaviateError(f"alpha must be between 0 and 1, got {alpha}", grpc_code=grpc.StatusCode.INVALID_ARGUMENT)
+    depth = max(SUBSEARCH_LIMIT, window)
     operator = query.bm25_search_operator if query.HasField("bm25_search_operator") else None
     sparse = (
-        keyword.search(definition, universe, objects, query.query, list(query.properties), operator)
+        keyword.search(definition, universe, objects, query.query, list(query.properties), operator)[:depth]
         if alpha < 1 and query.query
         else []
     )
-    dense = _vector_hits(definition, objects, query) if alpha > 0 else []
+    dense = _vector_hits(definition, objects, query)[:depth] if alpha > 0 else []
+    if alpha > 0 and query.HasField("vector_distance"):
+        beyond = {hit.obj.uuid for hit in dense if (hit.distance or 0.0) > query.vector_distance}
+        dense = dense[: next((i for i, hit in enumerate(dense) if hit.obj.uuid in beyond), len(dense))]
+        sparse = [hit for hit in sparse if hit.obj.uuid not in beyond]
     fuse = _ranked if query.fusion_type == Hybrid.FUSION_TYPE_RANKED else _relative
     fused: dict[str, list[Any]] = {}
-    fuse(sparse, 1 - alpha, "keyword,bm25", fused)
-    fuse(dense, alpha, "vector,hybridVector", fused)
+    fuse(sparse, 1 - alpha, "keyword", fused)
+    fuse(dense, alpha, "vector", fused)
     order = {obj.uuid: i for i, obj in enumerate(objects)}
     hits = [Hit(obj, score=score, explain="\n".join(explain)) for obj, score, explain in fused.values()]
     return sorted(hits, key=lambda hit: (-(hit.score or 0.0), order[hit.obj.uuid]))

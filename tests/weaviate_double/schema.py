@@ -92,6 +92,10 @@ def _property(prop: dict[str, Any], collection: str) -> dict[str, Any]:
             raise not_implemented(f"cross-reference property {name!r}")
         raise not_implemented(f"property {name!r} of data type {data_type}")
     is_text = data_type[0] in ("text", "text[]")
+    if prop.get("indexSearchable") and not is_text:
+        raise WeaviateError(
+            f"`indexSearchable` is not allowed for other than text/text[] data types (property {name!r})"
+        )
     out: dict[str, Any] = {
         "name": name,
         "dataType": list(data_type),

@@ -116,6 +116,13 @@ def _metadata(req: search_get_pb2.MetadataRequest, hit: Hit) -> search_get_pb2.M
     return meta
 
 
+def _unlimited(req: search_get_pb2.SearchRequest) -> bool:
+    """A vector search with a distance or certainty threshold and no limit returns everything within it."""
+    return req.HasField("near_vector") and (
+        req.near_vector.HasField("distance") or req.near_vector.HasField("certainty")
+    )
+
+
 def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.SearchReply:
     started = time.monotonic()
     _refuse_unsupported(req)
@@ -125,26 +132,25 @@ def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.Se
     if filtered:
         keep = predicate(definition, req.filters)
         objects = [obj for obj in objects if keep(obj)]
+    limit = req.limit or (MAXIMUM_RESULTS - req.offset if _unlimited(req) else DEFAULT_LIMIT)
+    if req.offset + limit > MAXIMUM_RESULTS:
+        raise WeaviateError(
+            f"query maximum results exceeded: offset {req.offset} + limit {limit} > {MAXIMUM_RESULTS}",
+            grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+        )
     if req.HasField("near_vector"):
         hits = vectors.near_vector(definition, objects, req.near_vector)
-        unlimited = req.near_vector.HasField("distance") or req.near_vector.HasField("certainty")
     elif req.HasField("bm25_search"):
-        hits, unlimited = hybrid.bm25(definition, universe, objects, req.bm25_search), False
+        hits = hybrid.bm25(definition, universe, objects, req.bm25_search)
     elif req.HasField("hybrid_search"):
-        hits, unlimited = hybrid.hybrid(definition, universe, objects, req.hybrid_search), False
+        hits = hybrid.hybrid(definition, universe, objects, req.hybrid_search, req.offset + limit)
     else:
         if req.after and not req.limit:
             raise WeaviateError(
                 "explorer: list class: search: invalid 'after' parameter: limit parameter must be set",
                 grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
             )
-        hits, unlimited = _fetch(req, objects, filtered), False
-    limit = req.limit or (MAXIMUM_RESULTS if unlimited else DEFAULT_LIMIT)
-    if req.offset + limit > MAXIMUM_RESULTS:
-        raise WeaviateError(
-            f"query maximum results exceeded: offset {req.offset} + limit {limit} > {MAXIMUM_RESULTS}",
-            grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-        )
+        hits = _fetch(req, objects, filtered)
     hits = hits[req.offset : req.offset + limit]
     results = [
         search_get_pb2.SearchResult(

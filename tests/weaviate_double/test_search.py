@@ -69,9 +69,16 @@ def test_near_vector_threshold_filter_and_target(docs: Collection) -> None:
 def test_bm25_scores(docs: Collection) -> None:
     result = docs.query.bm25("fox", return_metadata=MetadataQuery(score=True))
     assert _titles(result) == ["The quick fox", "Cats"]
-    # BM25F over title + body: N=4, n=2, k1=1.2, b=0.75; "The quick fox" has tf 2 in 9 tokens, the average is 6.75
-    idf = math.log(1 + (4 - 2 + 0.5) / (2 + 0.5))
-    assert result.objects[0].metadata.score == pytest.approx(idf * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 9 / 6.75)))
+    # each searchable property scored on its own and summed (kind is not searchable): N=4; "fox" is in 1 title and
+    # 2 bodies, n = (1 + 2) // 2; the mean lengths are 7/4 (titles) and 20/4 (bodies), avg = their mean
+    idf = math.log(1 + (4 - 1 + 0.5) / (1 + 0.5))
+    average = (7 / 4 + 20 / 4) / 2
+
+    def part(length: int) -> float:
+        return 1 / (1 + 1.2 * (0.25 + 0.75 * length / average))
+
+    assert result.objects[0].metadata.score == pytest.approx(idf * (part(3) + part(6)))
+    assert result.objects[1].metadata.score == pytest.approx(idf * part(6))
 
 
 def test_bm25_boost_operator_stopwords_and_filters(docs: Collection) -> None:
