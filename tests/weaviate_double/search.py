@@ -68,16 +68,29 @@ def _fetch(req: search_get_pb2.SearchRequest, objects: list[StoredObject], filte
     return [Hit(obj) for obj in objects]
 
 
-def _properties(definition: dict[str, Any], req: search_get_pb2.SearchRequest, obj: StoredObject) -> Any:
+def _returned(definition: dict[str, Any], req: search_get_pb2.SearchRequest) -> list[dict[str, Any]]:
+    """The declared properties a search returns: all of them unless it names some (an unknown name is refused)."""
     if not req.HasField("properties") or req.properties.return_all_nonref_properties:
-        names = [prop["name"] for prop in definition["properties"]]  # no PropertiesRequest: all of them
-    else:
-        names = list(req.properties.non_ref_properties)
-    fields = {}
-    for name in names:
+        return list(definition["properties"])
+    props = []
+    for name in req.properties.non_ref_properties:
         prop = schema.property_of(definition, name)
-        if prop is not None and prop["name"] in obj.properties:
-            fields[name] = property_value(prop["dataType"][0], obj.properties[prop["name"]])
+        if prop is None:
+            raise WeaviateError(
+                f"no such prop with name '{name}' found in class '{definition['class']}' in the schema. "
+                "Check your schema files for which properties in this class are available",
+                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+            )
+        props.append(prop)
+    return props
+
+
+def _properties(definition: dict[str, Any], props: list[dict[str, Any]], obj: StoredObject) -> Any:
+    fields = {
+        prop["name"]: property_value(prop["dataType"][0], obj.properties[prop["name"]])
+        for prop in props
+        if prop["name"] in obj.properties
+    }
     return search_get_pb2.PropertiesResult(
         non_ref_props=properties_pb2.Properties(fields=fields), target_collection=definition["class"]
     )
@@ -127,6 +140,7 @@ def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.Se
     started = time.monotonic()
     _refuse_unsupported(req)
     definition, universe = store.snapshot(req.collection)
+    returned = _returned(definition, req)
     objects = universe
     filtered = req.HasField("filters")
     if filtered:
@@ -154,7 +168,7 @@ def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.Se
     hits = hits[req.offset : req.offset + limit]
     results = [
         search_get_pb2.SearchResult(
-            properties=_properties(definition, req, hit.obj), metadata=_metadata(req.metadata, hit)
+            properties=_properties(definition, returned, hit.obj), metadata=_metadata(req.metadata, hit)
         )
         for hit in hits
     ]

@@ -158,3 +158,17 @@ def test_missing_collection_is_refused(weaviate_client: weaviate.WeaviateClient)
         missing.query.fetch_objects()
     with pytest.raises(UnexpectedStatusCodeError, match="could not find class Missing in schema"):
         missing.data.insert({"text": "x"})
+
+
+def test_replace_and_update(notes: Collection) -> None:
+    notes.data.replace(IDS[2], properties={"text": "replaced", "n": 20}, vector=[0.0, 0.0, 1.0])
+    notes.data.update(IDS[2], properties={"n": 21})
+    found = notes.query.fetch_object_by_id(IDS[2], include_vector=True)
+    assert found is not None
+    assert found.properties == {"text": "replaced", "n": 21}
+    assert found.vector == {"default": [0.0, 0.0, 1.0]}
+
+
+def test_unknown_return_property_is_refused(notes: Collection) -> None:
+    with pytest.raises(WeaviateQueryError, match="no such prop with name 'nope'"):
+        notes.query.fetch_objects(return_properties=["nope"])
