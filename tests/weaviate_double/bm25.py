@@ -1,14 +1,15 @@
-"""BM25 keyword search as a Weaviate 1.35 server scores it for a new collection (BlockMax WAND, the default): each
-searched property is scored on its own and the scores are summed.
+"""BM25 keyword search as a Weaviate 1.35 server scores it for a new collection (BlockMax WAND, the default; read
+from Weaviate's source): each searched property is scored on its own and the scores are summed.
 
 For a property p (weight w from `name^w`) and a query term t of p's tokenization (the query tokenized as p is,
 English stopwords dropped for `word`, a repeated term counted once with its repeats as a multiplier):
-  score(p, t) = idf(t) * w * f / (f + k1 * (1 - b + b * len(p) / avg))
-with f the term's count in the object's p, len(p) the object's token count in p, avg the mean over the searched
-properties of each property's mean token count, idf(t) = ln(1 + (N - n + 0.5) / (n + 0.5)) * repeats, N the
+  score(p, t) = idf(t) * w * f / (f + k1 * (1 - b + b * len(p) / avg(p)))
+with f the term's count in the object's p, len(p) the object's token count in p, avg(p) the mean token count of p
+over the objects with at least one token in it, idf(t) = ln(1 + (N - n + 0.5) / (n + 0.5)) * repeats, N the
 collection's object count and n the objects containing t, averaged over the searched properties of that
-tokenization that contain it. k1 and b come from the collection (1.2 and 0.75 by default). A property counts for an
-object only if it holds at least `minimum_or_tokens_match` of the terms (And: all of them)."""
+tokenization that contain it (filters do not change N or n). k1 and b come from the collection (1.2 and 0.75 by
+default). A property counts for an object only if it holds at least `minimum_or_tokens_match` of the terms (And:
+all of them). A server's statistics lag behind deletes until compaction; the double's are always exact."""
 
 import math
 from collections import Counter
@@ -86,14 +87,10 @@ def search(
     if not fields or not any(wanted.values()):
         return []
     tokens = {obj.uuid: {f.name: _tokens(obj, f) for f in fields} for obj in universe}
-    means = []
+    average = {}  # per property: the mean token count over the objects with at least one token in it
     for f in fields:
-        lengths = [
-            len(doc[f.name]) for doc, obj in zip(tokens.values(), universe, strict=True) if f.name in obj.properties
-        ]
-        if lengths:
-            means.append(sum(lengths) / len(lengths))
-    average = (sum(means) / len(means) if means else 0.0) or 40.0  # a server's fallback for an empty tracker
+        lengths = [len(doc[f.name]) for doc in tokens.values() if doc[f.name]]
+        average[f.name] = sum(lengths) / len(lengths) if lengths else 1.0
     idf: dict[tuple[str, str], float] = {}  # (tokenization, term) -> idf
     for tokenization in {f.tokenization for f in fields}:
         group = [f for f in fields if f.tokenization == tokenization]
@@ -119,7 +116,7 @@ def search(
             length = len(tokens[obj.uuid][f.name])
             for term in found:
                 frequency = have[term]
-                norm = k1 * (1 - b + b * length / average)
+                norm = k1 * (1 - b + b * length / average[f.name])
                 score += idf[(f.tokenization, term)] * f.boost * frequency / (frequency + norm)
                 explain.append(f"BM25F_{term}_frequency:{frequency}, BM25F_{term}_propLength:{length}")
         if matched:

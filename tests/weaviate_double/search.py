@@ -51,14 +51,11 @@ def _refuse_unsupported(req: search_get_pb2.SearchRequest) -> None:
 def _fetch(req: search_get_pb2.SearchRequest, objects: list[StoredObject], filtered: bool) -> list[Hit]:
     """A plain fetch: by uuid (the cursor's order) without filters or with `after`, else in doc id order."""
     if req.after:
-        if filtered:
+        conflicts = [name for name, given in (("offset", req.offset > 0), ("where", filtered)) if given]
+        if conflicts:
             raise WeaviateError(
-                "explorer: list class: search: invalid 'after' parameter: where parameter cannot be set with after",
-                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-            )
-        if req.offset:
-            raise WeaviateError(
-                "explorer: list class: search: invalid 'after' parameter: offset cannot be set with after",
+                f"cursor api: invalid 'after' parameter: {','.join(conflicts)} cannot be set with after and limit "
+                "parameters",
                 grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
             )
         after = canonical_uuid(req.after)
@@ -129,13 +126,6 @@ def _metadata(req: search_get_pb2.MetadataRequest, hit: Hit) -> search_get_pb2.M
     return meta
 
 
-def _unlimited(req: search_get_pb2.SearchRequest) -> bool:
-    """A vector search with a distance or certainty threshold and no limit returns everything within it."""
-    return req.HasField("near_vector") and (
-        req.near_vector.HasField("distance") or req.near_vector.HasField("certainty")
-    )
-
-
 def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.SearchReply:
     started = time.monotonic()
     _refuse_unsupported(req)
@@ -146,26 +136,16 @@ def search(store: Store, req: search_get_pb2.SearchRequest) -> search_get_pb2.Se
     if filtered:
         keep = predicate(definition, req.filters)
         objects = [obj for obj in objects if keep(obj)]
-    limit = req.limit or (MAXIMUM_RESULTS - req.offset if _unlimited(req) else DEFAULT_LIMIT)
-    if req.offset + limit > MAXIMUM_RESULTS:
-        raise WeaviateError(
-            f"query maximum results exceeded: offset {req.offset} + limit {limit} > {MAXIMUM_RESULTS}",
-            grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-        )
+    limit = req.limit or DEFAULT_LIMIT  # a gRPC search without a limit gets the default, thresholds or not
     if req.HasField("near_vector"):
         hits = vectors.near_vector(definition, objects, req.near_vector)
     elif req.HasField("bm25_search"):
         hits = hybrid.bm25(definition, universe, objects, req.bm25_search)
     elif req.HasField("hybrid_search"):
-        hits = hybrid.hybrid(definition, universe, objects, req.hybrid_search, req.offset + limit)
+        hits = hybrid.hybrid(definition, universe, objects, req.hybrid_search, limit)
     else:
-        if req.after and not req.limit:
-            raise WeaviateError(
-                "explorer: list class: search: invalid 'after' parameter: limit parameter must be set",
-                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-            )
         hits = _fetch(req, objects, filtered)
-    hits = hits[req.offset : req.offset + limit]
+    hits = hits[req.offset : min(req.offset + limit, MAXIMUM_RESULTS)]  # a server caps, never refuses
     results = [
         search_get_pb2.SearchResult(
             properties=_properties(definition, returned, hit.obj), metadata=_metadata(req.metadata, hit)

@@ -85,4 +85,10 @@ def test_hybrid_max_vector_distance_and_explain(texts: Collection) -> None:
     )
     assert [uuid.UUID(str(o.uuid)).int for o in found.objects] == [1]  # object 2 is 0.29 away: out of both lists
     explain = found.objects[0].metadata.explain_score or ""
-    assert "Hybrid (Result Set keyword)" in explain and "Hybrid (Result Set vector)" in explain
+    assert "Hybrid (Result Set keyword,bm25)" in explain and "Hybrid (Result Set vector,hybridVector)" in explain
+
+
+def test_max_vector_distance_drops_keyword_only_matches(texts: Collection) -> None:
+    # object 1 matches "pie" by keyword only; its vector is 0.29 away: a 1.35 server keeps only the vector list's
+    found = texts.query.hybrid("pie", vector=[1.0, 1.0], alpha=0.5, max_vector_distance=0.1, query_properties=["word"])
+    assert [uuid.UUID(str(o.uuid)).int for o in found.objects] == [2]

@@ -140,6 +140,13 @@ def test_pages(notes: Collection) -> None:
     assert len(notes.query.fetch_objects().objects) == 5
 
 
+def test_cursor_refuses_filters_and_offset(notes: Collection) -> None:
+    with pytest.raises(WeaviateQueryError, match="where cannot be set with after and limit parameters"):
+        notes.query.fetch_objects(after=IDS[0], limit=2, filters=Filter.by_property("n").equal(1))
+    with pytest.raises(WeaviateQueryError, match="offset cannot be set with after and limit parameters"):
+        notes.query.fetch_objects(after=IDS[0], limit=2, offset=1)
+
+
 def test_deletes(notes: Collection) -> None:
     dry = notes.data.delete_many(where=Filter.by_property("n").less_than(2), dry_run=True)
     assert dry.matches == 2

@@ -70,15 +70,14 @@ def test_bm25_scores(docs: Collection) -> None:
     result = docs.query.bm25("fox", return_metadata=MetadataQuery(score=True))
     assert _titles(result) == ["The quick fox", "Cats"]
     # each searchable property scored on its own and summed (kind is not searchable): N=4; "fox" is in 1 title and
-    # 2 bodies, n = (1 + 2) // 2; the mean lengths are 7/4 (titles) and 20/4 (bodies), avg = their mean
+    # 2 bodies, n = (1 + 2) // 2; each property has its own mean length: 7/4 tokens (titles), 20/4 (bodies)
     idf = math.log(1 + (4 - 1 + 0.5) / (1 + 0.5))
-    average = (7 / 4 + 20 / 4) / 2
 
-    def part(length: int) -> float:
+    def part(length: int, average: float) -> float:
         return 1 / (1 + 1.2 * (0.25 + 0.75 * length / average))
 
-    assert result.objects[0].metadata.score == pytest.approx(idf * (part(3) + part(6)))
-    assert result.objects[1].metadata.score == pytest.approx(idf * part(6))
+    assert result.objects[0].metadata.score == pytest.approx(idf * (part(3, 7 / 4) + part(6, 20 / 4)))
+    assert result.objects[1].metadata.score == pytest.approx(idf * part(6, 20 / 4))
 
 
 def test_bm25_boost_operator_stopwords_and_filters(docs: Collection) -> None:
