@@ -1,8 +1,8 @@
 """Weaviate filters (base_pb2.Filters) as a predicate over stored objects: Equal, NotEqual, the comparisons,
-ContainsAny/All/None, And, Or, Not, on declared properties and on `_id`. A text value matches as Weaviate's inverted
-index does: by the property's tokens (all of the filter value's tokens present), so `word` tokenization matches
-words case-insensitively and `field` the whole value. Like, IsNull, geo ranges, reference and timestamp filters are
-refused."""
+ContainsAny/All/None, And, Or, Not, on declared properties and on `_id`, as a 1.35 server's inverted index answers
+them (read from its source): a text value is split by the property's tokenization (English stopwords dropped for
+`word`; a value of stopwords only is refused) and Equal needs every token in the property, NotEqual none of them;
+ContainsAny/All/None apply Equal per value. Like, IsNull, geo ranges, reference and timestamp filters are refused."""
 
 import operator
 from collections.abc import Callable
@@ -14,9 +14,10 @@ from weaviate.proto.v1 import base_pb2
 from tests.weaviate_double import schema
 from tests.weaviate_double.errors import WeaviateError, not_implemented
 from tests.weaviate_double.storage import StoredObject, canonical_uuid
-from tests.weaviate_double.tokens import tokenize
+from tests.weaviate_double.tokens import stopwords, tokenize
 
 Predicate = Callable[[StoredObject], bool]
+Test = Callable[[Any], bool]  # on a stored value that is not None
 F = base_pb2.Filters
 _COMPARISONS: dict[int, Callable[[Any, Any], bool]] = {
     F.OPERATOR_GREATER_THAN: operator.gt,
@@ -25,6 +26,9 @@ _COMPARISONS: dict[int, Callable[[Any, Any], bool]] = {
     F.OPERATOR_LESS_THAN_EQUAL: operator.le,
 }
 _CONTAINS = (F.OPERATOR_CONTAINS_ANY, F.OPERATOR_CONTAINS_ALL, F.OPERATOR_CONTAINS_NONE)
+ONLY_STOPWORDS = (
+    "invalid search term, only stopwords provided. Stopwords can be configured in class.invertedIndexConfig.stopwords"
+)
 
 
 def _values(f: base_pb2.Filters) -> list[Any]:
@@ -48,87 +52,104 @@ def _path(f: base_pb2.Filters) -> str:
     return str(f.on[0])
 
 
-def _matcher(data_type: str, tokenization: str | None, wanted: Any) -> Callable[[Any], bool]:
-    """Whether one stored scalar (or a text[]'s whole list) equals the filter value the way Weaviate compares it."""
-    base = data_type.removesuffix("[]")
+def _tokens(definition: dict[str, Any], tokenization: str, text: str) -> set[str] | None:
+    """The filter value's tokens; None when nothing but stopwords is left."""
+    tokens = tokenize(tokenization, text)
+    if tokenization == "word":
+        drop = stopwords(definition["invertedIndexConfig"])
+        tokens = [t for t in tokens if t not in drop]
+    return set(tokens) or None
+
+
+def _equal(definition: dict[str, Any], prop: dict[str, Any], wanted: Any) -> Test | None:
+    """Equal on one filter value (None: a text value of stopwords only)."""
+    base = prop["dataType"][0].removesuffix("[]")
     if base == "text":
-        need = set(tokenize(tokenization or "word", str(wanted)))
+        tokenization = prop.get("tokenization") or "word"
+        need = _tokens(definition, tokenization, str(wanted))
+        if need is None:
+            return None
 
         def has_tokens(value: Any) -> bool:
             items = value if isinstance(value, list) else [value]
-            have = {t for item in items for t in tokenize(tokenization or "word", item)}
-            return bool(need) and need <= have
+            return need <= {t for item in items for t in tokenize(tokenization, item)}
 
         return has_tokens
     if base == "uuid":
-        key = canonical_uuid(wanted)
-        return lambda value: key in value if isinstance(value, list) else value == key
-    if base == "boolean":
-        return lambda value: wanted in value if isinstance(value, list) else value == wanted
+        wanted = canonical_uuid(wanted)
     return lambda value: wanted in value if isinstance(value, list) else value == wanted
 
 
-def _leaf(definition: dict[str, Any], f: base_pb2.Filters) -> Predicate:
-    path = _path(f)
-    values = _values(f)
+def _not_equal(definition: dict[str, Any], prop: dict[str, Any], wanted: Any) -> Test | None:
+    """NotEqual: for text, none of the value's tokens in the property (each token's NotEqual, and-ed)."""
+    if prop["dataType"][0].removesuffix("[]") != "text":
+        equal = _equal(definition, prop, wanted)
+        return None if equal is None else lambda value: not equal(value)
+    tokenization = prop.get("tokenization") or "word"
+    need = _tokens(definition, tokenization, str(wanted))
+    if need is None:
+        return None
+    return lambda value: (
+        not need & {t for item in (value if isinstance(value, list) else [value]) for t in tokenize(tokenization, item)}
+    )
+
+
+_ID_PROPERTY = {"name": "_id", "dataType": ["uuid"], "indexFilterable": True}
+
+
+def _property(definition: dict[str, Any], path: str) -> dict[str, Any]:
     if path == "_id":
-        data_type, tokenization = "uuid", None
+        return _ID_PROPERTY
+    if path.startswith("_"):
+        raise not_implemented(f"filters on {path}")
+    prop = schema.property_of(definition, path)
+    if prop is None:
+        raise WeaviateError(
+            f"no such prop with name '{path}' found in class '{definition['class']}' in the schema. "
+            "Check your schema files for which properties in this class are available",
+            grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+        )
+    if not (prop.get("indexFilterable", True) or prop.get("indexSearchable") or prop.get("indexRangeFilters")):
+        raise WeaviateError(
+            f"Filtering by property '{path}' requires inverted index. Is `indexFilterable` option of property "
+            f"'{path}' enabled? Set it to `true` or leave empty",
+            grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+        )
+    return prop
 
-        def get(obj: StoredObject) -> Any:
-            return obj.uuid
-    else:
-        if path.startswith("_"):
-            raise not_implemented(f"filters on {path}")
-        prop = schema.property_of(definition, path)
-        if prop is None:
-            raise WeaviateError(
-                f"no such prop with name '{path}' found in class '{definition['class']}' in the schema. "
-                "Check your schema files for which properties in this class are available",
-                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-            )
-        if not prop.get("indexFilterable", True):
-            raise WeaviateError(
-                f"Filtering by property '{path}' requires inverted index. Is `indexFilterable` option of property "
-                f"'{path}' enabled? Set it to `true` or leave empty",
-                grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
-            )
-        data_type, tokenization, name = prop["dataType"][0], prop.get("tokenization"), prop["name"]
 
-        def get(obj: StoredObject) -> Any:
-            return obj.properties.get(name)
-
+def _leaf(definition: dict[str, Any], f: base_pb2.Filters) -> Predicate:
+    prop = _property(definition, _path(f))
+    values = _values(f)
     op = f.operator
+
+    def on_value(test: Test, missing: bool = False) -> Predicate:
+        if prop is _ID_PROPERTY:
+            return lambda obj: test(obj.uuid)
+        return lambda obj: missing if obj.properties.get(prop["name"]) is None else test(obj.properties[prop["name"]])
+
     if op in (F.OPERATOR_EQUAL, F.OPERATOR_NOT_EQUAL):
-        equal = _matcher(data_type, tokenization, values[0])
-
-        def eq(obj: StoredObject) -> bool:
-            value = get(obj)
-            return value is not None and equal(value)
-
-        return eq if op == F.OPERATOR_EQUAL else lambda obj: not eq(obj)
+        test = (_equal if op == F.OPERATOR_EQUAL else _not_equal)(definition, prop, values[0])
+        if test is None:
+            raise WeaviateError(ONLY_STOPWORDS, grpc_code=grpc.StatusCode.INVALID_ARGUMENT)
+        return on_value(test, missing=op == F.OPERATOR_NOT_EQUAL)
     if op in _CONTAINS:
-        matchers = [_matcher(data_type, tokenization, v) for v in values]
-
-        def count(obj: StoredObject) -> int:
-            value = get(obj)
-            return 0 if value is None else sum(m(value) for m in matchers)
-
+        tests = [_equal(definition, prop, v) for v in values]
+        kept = [t for t in tests if t is not None]
+        if not kept or (op != F.OPERATOR_CONTAINS_ANY and len(kept) < len(tests)):
+            raise WeaviateError(ONLY_STOPWORDS, grpc_code=grpc.StatusCode.INVALID_ARGUMENT)
         if op == F.OPERATOR_CONTAINS_ANY:
-            return lambda obj: count(obj) > 0
+            return on_value(lambda value: any(t(value) for t in kept))
         if op == F.OPERATOR_CONTAINS_ALL:
-            return lambda obj: count(obj) == len(matchers)
-        return lambda obj: count(obj) == 0
+            return on_value(lambda value: all(t(value) for t in kept))
+        return on_value(lambda value: not any(t(value) for t in kept), missing=True)
     if op in _COMPARISONS:
-        if data_type.removesuffix("[]") not in ("int", "number"):
-            raise not_implemented(f"range filters on {data_type} properties")
+        if prop["dataType"][0].removesuffix("[]") not in ("int", "number"):
+            raise not_implemented(f"range filters on {prop['dataType'][0]} properties")
         compare, bound = _COMPARISONS[op], values[0]
-
-        def in_range(obj: StoredObject) -> bool:
-            value = get(obj)
-            items = value if isinstance(value, list) else [] if value is None else [value]
-            return any(compare(item, bound) for item in items)
-
-        return in_range
+        return on_value(
+            lambda value: any(compare(item, bound) for item in (value if isinstance(value, list) else [value]))
+        )
     raise not_implemented(f"filter operator {F.Operator.Name(op)}")
 
 

@@ -125,6 +125,13 @@ def test_filters(notes: Collection) -> None:
     assert _ns(notes, Filter.by_property("n").equal(1) | Filter.by_property("key").equal("key 4")) == [1, 4]
     assert _ns(notes, Filter.by_id().contains_any([IDS[1], IDS[2]])) == [1, 2]
     assert _ns(notes, Filter.by_property("ref").equal(IDS[0])) == [0, 1, 2, 3, 4]
+    assert _ns(notes, Filter.by_property("text").equal("the world")) == [0, 1, 2, 3, 4]  # "the" is a stopword
+    assert _ns(notes, Filter.by_property("text").not_equal("2 9")) == [0, 1, 3, 4]  # none of the tokens
+
+
+def test_filter_of_stopwords_only_is_refused(notes: Collection) -> None:
+    with pytest.raises(WeaviateQueryError, match="only stopwords provided"):
+        notes.query.fetch_objects(filters=Filter.by_property("text").equal("the"))
 
 
 def test_filter_on_unknown_property_is_refused(notes: Collection) -> None:
