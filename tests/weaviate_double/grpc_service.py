@@ -64,7 +64,7 @@ class Servicer(weaviate_pb2_grpc.WeaviateServicer):
             raise not_implemented("multi-tenancy")
         definition, objects = self._store.snapshot(request.collection)
         if not request.HasField("filters"):
-            raise WeaviateError("batch delete: filters are required", grpc_code=grpc.StatusCode.INVALID_ARGUMENT)
+            raise WeaviateError("no filters in batch delete request", grpc_code=grpc.StatusCode.INVALID_ARGUMENT)
         keep = predicate(definition, request.filters)
         matched = [obj.uuid for obj in objects if keep(obj)][:MAXIMUM_RESULTS]
         if not request.dry_run:

@@ -94,10 +94,11 @@ def _property(prop: dict[str, Any], collection: str) -> dict[str, Any]:
     is_text = data_type[0] in ("text", "text[]")
     if prop.get("indexSearchable") and not is_text:
         raise WeaviateError(
-            f"`indexSearchable` is not allowed for other than text/text[] data types (property {name!r})"
+            "`indexSearchable` is allowed only for text/text[] data types. "
+            "For other data types set false or leave empty"
         )
     out: dict[str, Any] = {
-        "name": name,
+        "name": name[:1].lower() + name[1:],  # a server lower-cases a property name's first letter
         "dataType": list(data_type),
         "indexFilterable": prop.get("indexFilterable", True),
         "indexSearchable": prop.get("indexSearchable", is_text),
@@ -112,7 +113,7 @@ def _property(prop: dict[str, Any], collection: str) -> dict[str, Any]:
             raise not_implemented(f"tokenization {tokenization!r}")
         out["tokenization"] = tokenization
     elif tokenization:
-        raise WeaviateError(f"Tokenization is not allowed for data type '{data_type[0]}' (property {name!r})")
+        raise WeaviateError(f"tokenization is not allowed for data type '{data_type[0]}'")
     if prop.get("nestedProperties") or prop.get("textAnalyzer"):
         raise not_implemented(f"nested properties / text analyzer on {name!r}")
     return out
@@ -148,7 +149,9 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     seen: set[str] = set()
     for prop in properties:
         if prop["name"].lower() in seen:
-            raise WeaviateError(f"class {name!r}: conflict for property {prop['name']!r}: already in use")
+            raise WeaviateError(
+                f'class "{name}": conflict for property "{prop["name"]}": already in use or provided multiple times'
+            )
         seen.add(prop["name"].lower())
     out: dict[str, Any] = {"class": name, "properties": properties}
     if request.get("description"):
@@ -160,7 +163,7 @@ def complete(request: dict[str, Any]) -> dict[str, Any]:
     named = request.get("vectorConfig")
     if named:
         if request.get("vectorizer") not in (None, "none") or request.get("vectorIndexConfig"):
-            raise WeaviateError("class: cannot use both a legacy vectorizer/index config and named vectors")
+            raise WeaviateError("creating a class with both a class level vector index and named vectors is forbidden")
         out["vectorConfig"] = {}
         for vector_name, config in named.items():
             if not _vectorizer_is_none(config.get("vectorizer")):

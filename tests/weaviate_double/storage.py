@@ -49,13 +49,14 @@ def missing_collection(name: str) -> WeaviateError:
     return WeaviateError(f"could not find class {name} in schema", http_status=422, grpc_code=grpc.StatusCode.NOT_FOUND)
 
 
-def _scalar(data_type: str, value: Any, prop: str, collection: str) -> Any:
+_KINDS = {"text": "text", "int": "integer", "number": "number", "boolean": "boolean", "uuid": "uuid"}
+
+
+def _scalar(data_type: str, value: Any, prop: str, collection: str, array: bool = False) -> Any:
     def refuse(kind: str) -> WeaviateError:
         article = "an" if kind[0] in "aeiu" else "a"
-        return WeaviateError(
-            f"invalid {kind} property '{prop}' on class '{collection}': "
-            f"not {article} {kind}, but {type(value).__name__}"
-        )
+        where = f"invalid {kind}{' array' if array else ''} property '{prop}' on class '{collection}'"
+        return WeaviateError(f"{where}: not {article} {kind}, but {type(value).__name__}")
 
     if data_type == "text":
         if not isinstance(value, str):
@@ -94,8 +95,12 @@ def coerce_properties(definition: dict[str, Any], given: dict[str, Any]) -> dict
         data_type: str = prop["dataType"][0]
         if data_type.endswith("[]"):
             if not isinstance(value, list):
-                raise WeaviateError(f"invalid {data_type} property '{name}' on class '{collection}': not a list")
-            out[prop["name"]] = [_scalar(data_type[:-2], item, name, collection) for item in value]
+                kind = _KINDS[data_type[:-2]]
+                raise WeaviateError(
+                    f"invalid {kind} array property '{name}' on class '{collection}': "
+                    f"not {'an' if kind[0] in 'aeiu' else 'a'} {kind} array, but {type(value).__name__}"
+                )
+            out[prop["name"]] = [_scalar(data_type[:-2], item, name, collection, array=True) for item in value]
         else:
             out[prop["name"]] = _scalar(data_type, value, name, collection)
     return out
@@ -111,10 +116,14 @@ class Store:
 
     def create_collection(self, request: dict[str, Any]) -> dict[str, Any]:
         definition = schema.complete(request)
+        name = definition["class"]
         with self._lock:
-            if any(n.lower() == definition["class"].lower() for n in self._collections):
-                raise WeaviateError(f'class name "{definition["class"]}" already exists')
-            self._collections[definition["class"]] = Collection(definition)
+            if name in self._collections:
+                raise WeaviateError(f"class name {name} already exists")
+            similar = next((n for n in self._collections if n.lower() == name.lower()), None)
+            if similar:
+                raise WeaviateError(f'class already exists: found similar class "{similar}"')
+            self._collections[name] = Collection(definition)
         return definition
 
     def definition(self, name: str) -> dict[str, Any] | None:

@@ -70,3 +70,11 @@ def test_unimplemented_vectorizer_is_refused(weaviate_client: weaviate.WeaviateC
         weaviate_client.collections.create(_name(), vector_config=Configure.Vectors.text2vec_openai())
     assert refused.value.status_code == 501
     assert "not implemented" in refused.value.message
+
+
+def test_names_as_a_server_spells_them(weaviate_client: weaviate.WeaviateClient) -> None:
+    name = _name()
+    weaviate_client.collections.create(name, properties=[Property(name="Title", data_type=DataType.TEXT)])
+    assert [p.name for p in weaviate_client.collections.get(name).config.get().properties] == ["title"]
+    with pytest.raises(UnexpectedStatusCodeError, match="found similar class"):
+        weaviate_client.collections.create(name.upper())
