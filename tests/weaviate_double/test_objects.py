@@ -4,6 +4,7 @@ delete_many (dry run), the object count, and Weaviate's refusals (a taken id, a 
 
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import weaviate
@@ -13,6 +14,9 @@ from weaviate.classes.query import Filter
 from weaviate.collections import Collection
 from weaviate.collections.classes.filters import FilterReturn
 from weaviate.exceptions import UnexpectedStatusCodeError, WeaviateQueryError
+
+from tests.weaviate_double import WeaviateDouble
+from tests.weaviate_double.fixtures import connect
 
 IDS = [uuid.UUID(int=i + 1) for i in range(5)]
 
@@ -186,3 +190,17 @@ def test_replace_and_update(notes: Collection) -> None:
 def test_unknown_return_property_is_refused(notes: Collection) -> None:
     with pytest.raises(WeaviateQueryError, match="no such prop with name 'nope'"):
         notes.query.fetch_objects(return_properties=["nope"])
+
+
+def test_concurrent_writers(weaviate_double: WeaviateDouble, notes: Collection) -> None:
+    def write(worker: int) -> None:
+        with connect(weaviate_double.http_port, weaviate_double.grpc_port) as client:
+            collection = client.collections.get(notes.name)
+            result = collection.data.insert_many(
+                [DataObject(properties={"n": 1000 + worker * 50 + i}, vector=[1.0, 0.0, 0.0]) for i in range(50)]
+            )
+            assert not result.has_errors
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(write, range(4)))
+    assert notes.aggregate.over_all(total_count=True).total_count == 5 + 200
