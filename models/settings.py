@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DASHSCOPE_IMAGE_MODELS = ("qwen-image", "qwen-image-plus", "qwen-image-max", "z-image-turbo")
@@ -122,6 +122,10 @@ class Settings(BaseSettings):
     """The turns a writing conversation (`sessionId`) keeps; older ones are dropped as new ones come."""
     writing_memory_budget_tokens: int = Field(default=1500, ge=0, le=20_000)
     """The recent turns an agent (and the router) gets, in tokens (about one per Chinese character), newest first."""
+    writing_db_url: SecretStr = SecretStr("")
+    """Where the writers' projects and conversations live: empty, SQLite files under `DATA_DIR/writing` (one
+    machine); `postgresql://user:password@host:port/database`, PostgreSQL (`stores.writing_db`), shared by the
+    gateway and every worker. A secret: it may carry a password."""
 
     content_run_deadline_seconds: float = 1500.0
     """A content run's active work: the Supervisor's decisions, the agents and their tools."""
@@ -157,6 +161,14 @@ class Settings(BaseSettings):
     """`make run-scaled`: the port of the PostgreSQL it starts (without `WRITING_DB_URL`)."""
     stack_s3_port: int = 59000
     """`make run-scaled`: the port of the S3 API server it starts (without `S3_ENDPOINT_URL`)."""
+
+    @field_validator("writing_db_url")
+    @classmethod
+    def _postgres_url(cls, url: SecretStr) -> SecretStr:
+        value = url.get_secret_value()
+        if value and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("WRITING_DB_URL must be empty (SQLite under DATA_DIR) or a postgresql:// URL")
+        return url
 
     @property
     def hosted_image_models(self) -> list[str]:

@@ -2,11 +2,12 @@
 text adds one, numbered as the chapter's `version`, with its summary (`stores.chapter_summaries`), what produced it
 (`manual`, `draft`, `revision`, `restore`), the writing run it came from and when. A chapter keeps its last
 `KEPT_VERSIONS`; they go with it when it is deleted. These helpers run inside a `ProjectStore` transaction that
-already holds the write lock."""
+already holds the write lock (`stores.writing_db`)."""
 
 import sqlite3
 
 from models.writing.chapters import ChapterVersion, ChapterVersionInfo, VersionSource
+from stores.writing_db import Connection
 
 KEPT_VERSIONS = 100
 """How many versions a chapter keeps (the oldest go first): 100 × a 100 000-character chapter bounds one chapter's
@@ -31,7 +32,7 @@ class VersionNotFoundError(KeyError):
 
 
 def migrate(db: sqlite3.Connection) -> None:
-    """A chapter of a database made before versions were kept gets its text as its first version."""
+    """A chapter of a SQLite database made before versions were kept gets its text as its first version."""
     db.execute(
         "INSERT INTO chapter_versions (chapter_id, number, title, content, source, created_at) "
         "SELECT c.id, c.version, c.title, c.content, 'manual', c.updated_at FROM chapters c "
@@ -40,7 +41,7 @@ def migrate(db: sqlite3.Connection) -> None:
 
 
 def keep(
-    db: sqlite3.Connection,
+    db: Connection,
     chapter_id: str,
     source: VersionSource,
     run_id: str | None = None,
@@ -50,7 +51,7 @@ def keep(
     db.execute(
         "INSERT INTO chapter_versions "
         "(chapter_id, number, title, content, summary, source, run_id, restored_from, created_at) "
-        "SELECT id, version, title, content, summary, ?, ?, ?, updated_at FROM chapters WHERE id = ?",
+        "SELECT id, version, title, content, summary, ?, ?, CAST(? AS INTEGER), updated_at FROM chapters WHERE id = ?",
         (source, run_id, restored_from, chapter_id),
     )
     db.execute(
@@ -60,7 +61,7 @@ def keep(
     )
 
 
-def listed(db: sqlite3.Connection, chapter_id: str) -> list[ChapterVersionInfo]:
+def listed(db: Connection, chapter_id: str) -> list[ChapterVersionInfo]:
     """The chapter's versions, newest first, without their texts."""
     rows = db.execute(
         f"SELECT {_INFO} FROM chapter_versions WHERE chapter_id = ? ORDER BY number DESC", (chapter_id,)
@@ -68,7 +69,7 @@ def listed(db: sqlite3.Connection, chapter_id: str) -> list[ChapterVersionInfo]:
     return [ChapterVersionInfo.model_validate(dict(row)) for row in rows]
 
 
-def one(db: sqlite3.Connection, chapter_id: str, number: int) -> ChapterVersion:
+def one(db: Connection, chapter_id: str, number: int) -> ChapterVersion:
     row = db.execute(
         f"SELECT {_INFO}, content, summary FROM chapter_versions WHERE chapter_id = ? AND number = ?",
         (chapter_id, number),

@@ -1,21 +1,21 @@
 """The writers' projects and what they hold (chapters, characters, plot loops, style samples, world notes and
-relationships between characters): a small SQLite document store under `DATA_DIR/writing/projects.sqlite3`,
-shared by the gateway (which edits them) and the worker (whose agents read them, and whose retrieval index is
-built from `documents`). Every call names the owning principal: a project of another principal is not found, like
+relationships between characters): a small document store, in SQLite under `DATA_DIR/writing/projects.sqlite3`
+or in PostgreSQL (`WRITING_DB_URL`; `stores.writing_db`, its schema `stores.writing_schema`), shared by the
+gateway (which edits them) and the worker (whose agents read them, and whose retrieval index is built from
+`documents`). Every call names the owning principal: a project of another principal is not found, like
 one that does not exist. Every change to a project raises its `revision` in the same transaction, so an index
 knows when it is stale. Every item has a `version` too (its ETag): a write may name the version it read
 (`if_match`), and is refused with `StaleVersionError` when the item changed since, in the same transaction as the
 write, so of two editors racing exactly one wins. Chapters are numbered 1..n without gaps, and every write of one
-keeps a version of it (`stores.chapter_versions`). A database made by an earlier version gains the new tables and
-columns when it is opened (its chapters get their text as version 1); nothing in it is lost. What agents want
-written into a project arrives as a proposal (`stores.writing_proposals`) and becomes an item only when the writer
-accepts it; characters, world notes and relationships say where they came from (`origin`: the writer's own, or
-accepted from the run `source_run_id`). The methods block
-(one short connection each, WAL so readers never wait for a writer); async callers run them in a thread with `run`."""
+keeps a version of it (`stores.chapter_versions`). A database made by an earlier version is brought up to date
+when it is opened; nothing in it is lost. What agents want written into a project arrives as a proposal
+(`stores.writing_proposals`) and becomes an item only when the writer accepts it; characters, world notes and
+relationships say where they came from (`origin`: the writer's own, or accepted from the run `source_run_id`).
+The methods block (one short transaction each, readers never wait for a writer); async callers run them in a
+thread with `run`."""
 
 import asyncio
 import hashlib
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -46,60 +46,15 @@ from models.writing.projects import (
     WorldNoteIn,
 )
 from models.writing.proposals import AlreadyThere, Proposal, ProposalKind, ProposalStatus
-from stores import chapter_versions, writing_proposals
+from stores import chapter_versions, writing_proposals, writing_schema
 from stores.chapter_summaries import summarize
+from stores.writing_db import INTEGRITY_ERRORS, Connection, Database, PostgresDatabase, SqliteDatabase
 
 P = ParamSpec("P")
 T = TypeVar("T")
 ItemT = TypeVar("ItemT", bound=CamelModel)
 
 Upsert = Literal["added", "changed", "unchanged"]
-
-_ITEM = "id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE"
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS projects (
-    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS chapters (
-    {_ITEM}, position INTEGER NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS characters (
-    {_ITEM}, name TEXT NOT NULL, description TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS plot_loops (
-    {_ITEM}, title TEXT NOT NULL, description TEXT NOT NULL, status TEXT NOT NULL,
-    planted_in_chapter INTEGER, resolved_in_chapter INTEGER, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS style_samples (
-    {_ITEM}, title TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS world_notes (
-    {_ITEM}, title TEXT NOT NULL, content TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS relationships (
-    {_ITEM}, source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, description TEXT NOT NULL,
-    updated_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS chapters_by_project ON chapters(project_id, position);
-CREATE INDEX IF NOT EXISTS characters_by_project ON characters(project_id, name);
-CREATE INDEX IF NOT EXISTS plot_loops_by_project ON plot_loops(project_id);
-CREATE INDEX IF NOT EXISTS style_samples_by_project ON style_samples(project_id);
-CREATE INDEX IF NOT EXISTS world_notes_by_project ON world_notes(project_id);
-CREATE UNIQUE INDEX IF NOT EXISTS relationships_by_pair
-    ON relationships(project_id, min(source, target), max(source, target));
-CREATE INDEX IF NOT EXISTS projects_by_owner ON projects(owner, created_at);
-"""
-_PROPOSED_KINDS = ("characters", "world_notes", "relationships", "plot_loops")
-"""The tables whose items an agent can propose; each item says where it came from (`origin`, `source_run_id`)."""
-_ADDED_COLUMNS = [
-    ("projects", "revision", "INTEGER NOT NULL DEFAULT 0"),
-    *(
-        (table, "version", "INTEGER NOT NULL DEFAULT 1")
-        for table in ("chapters", "characters", "plot_loops", "style_samples", "world_notes", "relationships")
-    ),
-    ("chapters", "summary", "TEXT NOT NULL DEFAULT ''"),
-    ("chapter_versions", "summary", "TEXT NOT NULL DEFAULT ''"),
-    *(
-        (table, column, declaration)
-        for table in _PROPOSED_KINDS
-        for column, declaration in (("origin", "TEXT NOT NULL DEFAULT 'writer'"), ("source_run_id", "TEXT"))
-    ),
-]
-"""Columns added to tables of the first release (`CREATE TABLE IF NOT EXISTS` leaves an existing table as it was)."""
 
 
 class NotFoundError(KeyError):
@@ -147,7 +102,7 @@ class _Table(Generic[ItemT]):
     model: type[ItemT]
     order_by: str
 
-    def item(self, row: sqlite3.Row) -> ItemT:
+    def item(self, row: Any) -> ItemT:
         values = _values(row)
         values[f"{self.kind}_id"] = values.pop("id")
         return self.model.model_validate(values)
@@ -169,51 +124,41 @@ _PROJECTS = (
     + " FROM projects p"
 )
 """Projects as `Project` has them: the counts are named after the tables, as the model's fields are."""
-_SAME_PAIR = "min(source, target) = min(?, ?) AND max(source, target) = max(?, ?)"
+_SAME_PAIR = "(source = ? AND target = ? OR source = ? AND target = ?)"
+"""The relationship of a pair, whichever way round (its parameters: `_pair`)."""
 
 
 class ProjectStore:
     """Projects and what they hold, per owner."""
 
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connection() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA + chapter_versions.SCHEMA + writing_proposals.SCHEMA)
-            db.execute("BEGIN IMMEDIATE")  # the gateway and the worker may open an old database at once
-            for table, column, declaration in _ADDED_COLUMNS:
-                if column not in {row["name"] for row in db.execute(f"PRAGMA table_info({table})")}:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
-            chapter_versions.migrate(db)
-            _summarise_unsummarised(db)
+    def __init__(self, where: Path | PostgresDatabase) -> None:
+        """The store in the SQLite file at `where`, or in a PostgreSQL database; its schema brought up to date."""
+        self._db: Database = where if isinstance(where, PostgresDatabase) else SqliteDatabase(where)
+        writing_schema.prepare(self._db)
 
     @classmethod
     def under(cls, data_dir: Path) -> "ProjectStore":
         return cls(data_dir / "writing" / "projects.sqlite3")
 
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self._path, timeout=10)
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA foreign_keys=ON")
-        try:
-            with db:  # one transaction: committed on success, rolled back on an error
-                yield db
-        finally:
-            db.close()
+    def close(self) -> None:
+        self._db.close()
 
     @contextmanager
-    def _editing(self, owner: str, project_id: str) -> Iterator[sqlite3.Connection]:
-        """A transaction that changes one of `owner`'s projects. It takes the write lock first, so what it reads
-        (the last chapter's number, a pair's relationship) stays true until it commits; if it changed anything,
-        the project's revision goes up in it."""
-        with self._connection() as db:
-            db.execute("BEGIN IMMEDIATE")
-            _require_project(db, owner, project_id)
-            changes = db.total_changes
+    def _connection(self) -> Iterator[Connection]:
+        with self._db.connection() as db:
             yield db
-            if db.total_changes > changes:
+
+    @contextmanager
+    def _editing(self, owner: str, project_id: str) -> Iterator[Connection]:
+        """A transaction that changes one of `owner`'s projects. It takes the write lock first (SQLite's, or the
+        project's row on PostgreSQL), so what it reads (the last chapter's number, a pair's relationship) stays true
+        until it commits; if it changed anything, the project's revision goes up in it."""
+        with self._connection() as db:
+            db.begin_write()
+            _require_project(db, owner, project_id, lock=True)
+            changes = db.changes
+            yield db
+            if db.changes > changes:
                 db.execute("UPDATE projects SET revision = revision + 1 WHERE id = ?", (project_id,))
 
     async def run(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -242,8 +187,10 @@ class ProjectStore:
         """The project and everything in it (its items go with it: ON DELETE CASCADE); `if_match` is the revision
         the caller last saw (the project's ETag)."""
         with self._connection() as db:
-            db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT revision FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone()
+            db.begin_write()
+            row = db.execute(
+                "SELECT revision FROM projects WHERE id = ? AND owner = ?" + db.for_update, (project_id, owner)
+            ).fetchone()
             if row is None:
                 raise NotFoundError("project", project_id)
             if if_match is not None and row["revision"] != if_match:
@@ -272,7 +219,7 @@ class ProjectStore:
     def manuscript(self, owner: str, project_id: str) -> tuple[Project, list[Chapter]]:
         """The project and its chapters in order, read in one snapshot."""
         with self._connection() as db:
-            db.execute("BEGIN")
+            db.begin_snapshot()
             row = db.execute(f"{_PROJECTS} WHERE p.id = ? AND p.owner = ?", (project_id, owner)).fetchone()
             if row is None:
                 raise NotFoundError("project", project_id)
@@ -283,7 +230,7 @@ class ProjectStore:
         then characters, style samples, world notes, plot loops and relationships. All read in one snapshot; read
         `revision` before, and the documents are at least that new."""
         with self._connection() as db:
-            db.execute("BEGIN")
+            db.begin_snapshot()
             _require_project(db, owner, project_id)
             chapters = _rows(db, _CHAPTERS, project_id)
             characters = _rows(db, _CHARACTERS, project_id)
@@ -492,7 +439,7 @@ class ProjectStore:
         self, owner: str, project_id: str, relationship: RelationshipIn
     ) -> tuple[Relationship, Upsert]:
         """The pair's relationship as given: added, or the pair's existing one changed to it (its direction too)."""
-        pair = (relationship.source, relationship.target) * 2
+        pair = _pair(relationship)
         with self._editing(owner, project_id) as db:
             row = db.execute(
                 f"SELECT * FROM relationships WHERE project_id = ? AND {_SAME_PAIR}", (project_id, *pair)
@@ -520,7 +467,7 @@ class ProjectStore:
         """The relationship changed to `relationship`; `PairTakenError` if another one already joins its pair."""
         try:
             return self._update(owner, project_id, _RELATIONSHIPS, relationship_id, relationship, if_match)
-        except sqlite3.IntegrityError:  # the unique index on the pair
+        except INTEGRITY_ERRORS:  # the unique index on the pair
             raise PairTakenError(relationship.source, relationship.target) from None
 
     def delete_relationship(
@@ -543,8 +490,8 @@ class ProjectStore:
         """A pending proposal (`writing_proposals.add`), or what says the same already; the project's revision
         stays: nothing in it changed."""
         with self._connection() as db:
-            db.execute("BEGIN IMMEDIATE")
-            _require_project(db, owner, project_id)
+            db.begin_write()
+            _require_project(db, owner, project_id, lock=True)
             return writing_proposals.add(db, project_id, run_id, kind, key, item, before)
 
     def proposals(self, owner: str, project_id: str, status: ProposalStatus | None = None) -> list[Proposal]:
@@ -554,8 +501,8 @@ class ProjectStore:
 
     def reject_proposal(self, owner: str, project_id: str, proposal_id: str) -> Proposal:
         with self._connection() as db:
-            db.execute("BEGIN IMMEDIATE")
-            _require_project(db, owner, project_id)
+            db.begin_write()
+            _require_project(db, owner, project_id, lock=True)
             writing_proposals.pending(db, project_id, proposal_id)
             return writing_proposals.decide(db, proposal_id, "rejected")
 
@@ -619,7 +566,7 @@ def chapter_list_tag(chapters: list[Chapter]) -> int:
     return int(hashlib.sha256(listed.encode()).hexdigest()[:14], 16)
 
 
-def _accept_relationship(db: sqlite3.Connection, project_id: str, proposal: Proposal, origin: dict[str, str]) -> str:
+def _accept_relationship(db: Connection, project_id: str, proposal: Proposal, origin: dict[str, str]) -> str:
     """The proposed relationship added (its pair still has none) or the pair's changed to it (still at the version
     it was proposed against); its id."""
     relationship = RelationshipIn(**proposal.item)
@@ -627,7 +574,7 @@ def _accept_relationship(db: sqlite3.Connection, project_id: str, proposal: Prop
     missing = [name for name in (relationship.source, relationship.target) if name not in names]
     if missing:
         raise writing_proposals.ProposalNeedsCharacterError(proposal.proposal_id, missing)
-    pair = (relationship.source, relationship.target) * 2
+    pair = _pair(relationship)
     row = db.execute(
         f"SELECT id, version FROM relationships WHERE project_id = ? AND {_SAME_PAIR}", (project_id, *pair)
     ).fetchone()
@@ -645,7 +592,7 @@ def _accept_relationship(db: sqlite3.Connection, project_id: str, proposal: Prop
     return relationship_id
 
 
-def _renumber_plot_loops(db: sqlite3.Connection, project_id: str, moved: dict[int, int | None]) -> None:
+def _renumber_plot_loops(db: Connection, project_id: str, moved: dict[int, int | None]) -> None:
     """The chapter numbers the project's plot loops name (planted in, resolved in), moved as the chapters were:
     `moved` maps an old number to its new one (None: that chapter is gone); numbers not in it stay."""
     loops = db.execute(
@@ -662,32 +609,32 @@ def _renumber_plot_loops(db: sqlite3.Connection, project_id: str, moved: dict[in
             )
 
 
-def _require_project(db: sqlite3.Connection, owner: str, project_id: str) -> None:
-    if db.execute("SELECT 1 FROM projects WHERE id = ? AND owner = ?", (project_id, owner)).fetchone() is None:
+def _require_project(db: Connection, owner: str, project_id: str, lock: bool = False) -> None:
+    """`NotFoundError` unless the owner has the project; with `lock`, its row stays locked until the transaction
+    ends (on PostgreSQL; SQLite's write transaction holds the whole database), so writers of one project queue."""
+    found = "SELECT 1 FROM projects WHERE id = ? AND owner = ?" + (db.for_update if lock else "")
+    if db.execute(found, (project_id, owner)).fetchone() is None:
         raise NotFoundError("project", project_id)
 
 
-def _row(db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str) -> sqlite3.Row:
-    row: sqlite3.Row | None = db.execute(
-        f"SELECT * FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id)
-    ).fetchone()
+def _pair(relationship: RelationshipIn) -> tuple[str, str, str, str]:
+    """`_SAME_PAIR`'s parameters for the relationship's pair."""
+    return relationship.source, relationship.target, relationship.target, relationship.source
+
+
+def _row(db: Connection, table: _Table[Any], project_id: str, item_id: str) -> Any:
+    row = db.execute(f"SELECT * FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id)).fetchone()
     if row is None:
         raise NotFoundError(table.kind, item_id)
     return row
 
 
-def _rows(db: sqlite3.Connection, table: _Table[ItemT], project_id: str) -> list[ItemT]:
+def _rows(db: Connection, table: _Table[ItemT], project_id: str) -> list[ItemT]:
     rows = db.execute(f"SELECT * FROM {table.name} WHERE project_id = ? ORDER BY {table.order_by}", (project_id,))
     return [table.item(row) for row in rows]
 
 
-def _summarise_unsummarised(db: sqlite3.Connection) -> None:
-    """Chapters saved before summaries were kept get theirs (once: a chapter with text always has one)."""
-    rows = db.execute("SELECT id, content FROM chapters WHERE summary = '' AND trim(content) != ''").fetchall()
-    db.executemany("UPDATE chapters SET summary = ? WHERE id = ?", [(summarize(r["content"]), r["id"]) for r in rows])
-
-
-def _insert(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, body: BaseModel, **more: object) -> ItemT:
+def _insert(db: Connection, table: _Table[ItemT], project_id: str, body: BaseModel, **more: object) -> ItemT:
     """A new item of `table` from `body` (and `more` columns), as stored."""
     item_id = f"{table.id_prefix}_{uuid.uuid4().hex[:16]}"
     values = {"id": item_id, "project_id": project_id, **_columns(body), **more, "updated_at": _now()}
@@ -699,7 +646,7 @@ def _insert(db: sqlite3.Connection, table: _Table[ItemT], project_id: str, body:
 
 
 def _set(
-    db: sqlite3.Connection,
+    db: Connection,
     table: _Table[ItemT],
     project_id: str,
     item_id: str,
@@ -719,14 +666,12 @@ def _set(
     return table.item(_row(db, table, project_id, item_id))
 
 
-def _remove(db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None) -> None:
+def _remove(db: Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None) -> None:
     _require_version(db, table, project_id, item_id, if_match)
     db.execute(f"DELETE FROM {table.name} WHERE id = ? AND project_id = ?", (item_id, project_id))
 
 
-def _require_version(
-    db: sqlite3.Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None
-) -> None:
+def _require_version(db: Connection, table: _Table[Any], project_id: str, item_id: str, if_match: int | None) -> None:
     """`NotFoundError` unless the item exists; `StaleVersionError` unless it is at version `if_match` (if given)."""
     current: int = _row(db, table, project_id, item_id)["version"]
     if if_match is not None and current != if_match:
@@ -738,7 +683,7 @@ def _columns(body: BaseModel) -> dict[str, Any]:
     return body.model_dump(by_alias=False)
 
 
-def _values(row: sqlite3.Row) -> dict[str, Any]:
+def _values(row: Any) -> dict[str, Any]:
     return dict(zip(row.keys(), row, strict=True))
 
 

@@ -6,13 +6,13 @@ relationship. These helpers run inside a `ProjectStore` transaction;
 writing the accepted item is the store's (`ProjectStore.accept_proposal`)."""
 
 import json
-import sqlite3
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from models.writing.language import has_cjk
 from models.writing.proposals import PROPOSAL_ID_PREFIX, AlreadyThere, Proposal, ProposalKind, ProposalStatus
+from stores.writing_db import Connection
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proposals (
@@ -62,7 +62,7 @@ class ProposalNeedsCharacterError(ValueError):
 
 
 def add(
-    db: sqlite3.Connection,
+    db: Connection,
     project_id: str,
     run_id: str,
     kind: ProposalKind,
@@ -114,9 +114,7 @@ _ITEMS = {
 }
 
 
-def _already_there(
-    db: sqlite3.Connection, project_id: str, kind: ProposalKind, item: dict[str, str]
-) -> AlreadyThere | None:
+def _already_there(db: Connection, project_id: str, kind: ProposalKind, item: dict[str, str]) -> AlreadyThere | None:
     """The project's item or pending proposal that says what `item` says, if any."""
     wanted = _same(kind, item)
     columns = ", ".join(_SAME[kind])
@@ -144,16 +142,17 @@ def _label(kind: ProposalKind, item: dict[str, str]) -> str:
     return item["name"] if kind == "character" else item["title"]
 
 
-def listed(db: sqlite3.Connection, project_id: str, status: ProposalStatus | None) -> list[Proposal]:
+def listed(db: Connection, project_id: str, status: ProposalStatus | None) -> list[Proposal]:
     """The project's proposals (with `status`, or all), oldest first."""
     rows = db.execute(
-        "SELECT * FROM proposals WHERE project_id = ? AND (? IS NULL OR status = ?) ORDER BY created_at, rowid",
+        "SELECT * FROM proposals WHERE project_id = ? AND (CAST(? AS TEXT) IS NULL OR status = ?) "
+        "ORDER BY created_at, rowid",
         (project_id, status, status),
     )
     return [_proposal(row) for row in rows]
 
 
-def pending(db: sqlite3.Connection, project_id: str, proposal_id: str) -> Proposal:
+def pending(db: Connection, project_id: str, proposal_id: str) -> Proposal:
     """The proposal, which must still be pending."""
     row = db.execute("SELECT * FROM proposals WHERE id = ? AND project_id = ?", (proposal_id, project_id)).fetchone()
     if row is None:
@@ -164,7 +163,7 @@ def pending(db: sqlite3.Connection, project_id: str, proposal_id: str) -> Propos
     return proposal
 
 
-def decide(db: sqlite3.Connection, proposal_id: str, status: ProposalStatus, item_id: str | None = None) -> Proposal:
+def decide(db: Connection, proposal_id: str, status: ProposalStatus, item_id: str | None = None) -> Proposal:
     db.execute(
         "UPDATE proposals SET status = ?, item_id = ?, decided_at = ? WHERE id = ?",
         (status, item_id, now(), proposal_id),
@@ -176,7 +175,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-def _proposal(row: sqlite3.Row) -> Proposal:
+def _proposal(row: Any) -> Proposal:
     values: dict[str, Any] = dict(zip(row.keys(), row, strict=True))
     values["proposal_id"] = values.pop("id")
     values.pop("key")

@@ -1,6 +1,7 @@
 """Shared fixtures: one time-skipping Temporal environment per session, a guard against network access (which lets
 only the configured provider through, in live mode: `--live`, tests/live/mode.py), a loopback server standing in
-for LLM providers, the model simulator (tests/simulator) and an S3 API server (tests/s3_server.py)."""
+for LLM providers, the model simulator (tests/simulator), an S3 API server (tests/s3_server.py) and a throwaway
+PostgreSQL (tests/postgres_server.py)."""
 
 import sys
 import uuid
@@ -18,10 +19,11 @@ from models.search_attributes import ALL_KEYS, dev_server_flags
 from tests.live.mode import LIVE_OPTION, LiveProvider, live_provider, live_requested
 from tests.llm.loopback import Loopback
 from tests.network_guard import NetworkGuard
+from tests.postgres_server import postgres_database, postgres_server
 from tests.s3_server import create_bucket, s3_settings, start_s3_server
 from tests.simulator.fixtures import simulator, simulator_server
 
-__all__ = ["simulator", "simulator_server"]  # fixtures defined in tests/simulator/fixtures.py, for every test
+__all__ = ["postgres_database", "postgres_server", "simulator", "simulator_server"]  # fixtures of other modules
 
 BIN_DIR = Path(sys.executable).parent
 TEST_SERVER = BIN_DIR / "temporal-test-server"

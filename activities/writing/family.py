@@ -1,4 +1,5 @@
-"""The writing family's activities over the writers' projects under `DATA_DIR` (its `Family` names this factory)."""
+"""The writing family's activities over the writers' projects (`stores.writing_stores`: under `DATA_DIR`, or in
+PostgreSQL); its `Family` names this factory."""
 
 from collections.abc import Callable
 from typing import Any
@@ -11,17 +12,16 @@ from activities.writing.preprocess import Preprocessor
 from activities.writing.project_access import ProjectReader
 from activities.writing.project_updates import ProjectUpdater
 from activities.writing.router import Router
-from stores.writing_projects import ProjectStore
-from stores.writing_sessions import SessionStore
+from stores.writing_stores import open_project_store, open_session_store
 
 
 def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
     """The router, the preprocessing tasks, the agents, the draft check, the project updates and the
     conversations' memory."""
     settings = deps.settings
-    projects = ProjectStore.under(settings.data_dir)
+    projects = open_project_store(settings)
     reader = ProjectReader(projects, deps.project_index)
-    sessions = SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns)
+    sessions = open_session_store(settings)
     memory = ConversationMemory(sessions, settings.writing_memory_budget_tokens, projects)
     preprocessor = Preprocessor(reader, deps.embedder)
     agents = WritingAgents(reader, deps.llm, memory)

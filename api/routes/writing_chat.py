@@ -29,8 +29,8 @@ from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
 from models.writing.sessions import SessionTurns
 from stores.project_removal import ProjectRemoval
-from stores.writing_projects import ProjectStore
 from stores.writing_sessions import SessionStore
+from stores.writing_stores import open_project_store, open_session_store
 from workflows.writing.family import WRITING
 from workflows.writing.workflow import WritingWorkflow
 
@@ -127,8 +127,8 @@ async def start_writing(
 
 def _services(settings: Settings) -> dict[str, object]:
     """The stores the writing routes use, and the deletion of a project from all of them."""
-    projects = ProjectStore.under(settings.data_dir)
-    sessions = SessionStore.under(settings.data_dir, keep=settings.writing_memory_turns)
+    projects = open_project_store(settings)
+    sessions = open_session_store(settings)
     removal = ProjectRemoval(projects, sessions, settings.writing_index_dir)
     return {"projects": projects, "sessions": sessions, "project_removal": removal}
 

@@ -1,6 +1,6 @@
-"""The writer's project store on its own: what the retrieval index gets from `documents`, the revision that every
-change (and no read) raises, relationships kept one per pair, and a database made by the first release opened by
-this one with nothing lost."""
+"""The writer's project store on its own, on SQLite and on PostgreSQL (`backend`): what the retrieval index gets
+from `documents`, the revision that every change (and no read) raises, relationships kept one per pair; and a
+SQLite database made by the first release opened by this one with nothing lost."""
 
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +20,7 @@ from models.writing.projects import (
 from models.writing.proposals import AlreadyThere, Proposal
 from stores.chapter_versions import KEPT_VERSIONS
 from stores.writing_projects import NotFoundError, PairTakenError, ProjectStore, StaleVersionError
+from tests.unit.writing.conftest import WritingBackend
 
 OWNER = "alice"
 WRITTEN = "2024-05-01T00:00:00+00:00"
@@ -40,8 +41,8 @@ CREATE INDEX projects_by_owner ON projects(owner, created_at);
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> ProjectStore:
-    return ProjectStore(tmp_path / "projects.sqlite3")
+def store(backend: WritingBackend) -> ProjectStore:
+    return backend.projects()
 
 
 def new_project(store: ProjectStore) -> str:
@@ -174,9 +175,8 @@ def test_items_of_another_owner_are_not_found(store: ProjectStore) -> None:
     assert store.plot_loops(OWNER, project) == [loop]
 
 
-def test_chapters_added_at_once_get_distinct_numbers(tmp_path: Path) -> None:
-    path = tmp_path / "projects.sqlite3"
-    gateway, worker = ProjectStore(path), ProjectStore(path)  # two processes' stores on one file
+def test_chapters_added_at_once_get_distinct_numbers(backend: WritingBackend) -> None:
+    gateway, worker = backend.projects(), backend.projects()  # two processes' stores on one database
     project = new_project(gateway)
 
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -1,14 +1,11 @@
 """Issue 28, conversation memory: a session keeps its last N turns, each text capped; a prompt gets the newest
 turns that fit its token budget; a turn belongs to its owner, project and session, and a retried record of the
-same run adds nothing."""
-
-from pathlib import Path
+same run adds nothing; on SQLite and on PostgreSQL (`backend`)."""
 
 from activities.writing.memory import ConversationMemory, within_budget
 from models.writing.intents import WritingIntent
 from models.writing.sessions import TURN_TEXT_CHARS, TurnIn
-from stores.writing_projects import ProjectStore
-from stores.writing_sessions import SessionStore
+from tests.unit.writing.conftest import WritingBackend
 
 
 def turn_in(n: int, owner: str = "alice", project: str = "p1", session: str = "s1", answer: str = "答") -> TurnIn:
@@ -25,8 +22,8 @@ def turn_in(n: int, owner: str = "alice", project: str = "p1", session: str = "s
     )
 
 
-def test_a_session_keeps_its_last_n_turns_oldest_first(tmp_path: Path) -> None:
-    store = SessionStore.under(tmp_path, keep=3)
+def test_a_session_keeps_its_last_n_turns_oldest_first(backend: WritingBackend) -> None:
+    store = backend.sessions(keep=3)
 
     kept = [store.record(turn_in(n)) for n in range(1, 6)]
 
@@ -34,8 +31,8 @@ def test_a_session_keeps_its_last_n_turns_oldest_first(tmp_path: Path) -> None:
     assert [t.text for t in store.turns("alice", "p1", "s1")] == ["第3句", "第4句", "第5句"]
 
 
-def test_each_turn_is_capped_and_a_retried_record_adds_nothing(tmp_path: Path) -> None:
-    store = SessionStore.under(tmp_path, keep=10)
+def test_each_turn_is_capped_and_a_retried_record_adds_nothing(backend: WritingBackend) -> None:
+    store = backend.sessions(keep=10)
 
     store.record(turn_in(1, answer="长" * (TURN_TEXT_CHARS * 3)))
     store.record(turn_in(1, answer="另一个答案"))
@@ -45,8 +42,8 @@ def test_each_turn_is_capped_and_a_retried_record_adds_nothing(tmp_path: Path) -
     assert only.target_chapter_position == 2 and only.intent is WritingIntent.REVISE_CHAPTER
 
 
-def test_a_turn_is_read_only_by_its_owner_in_its_project_and_session(tmp_path: Path) -> None:
-    store = SessionStore.under(tmp_path, keep=10)
+def test_a_turn_is_read_only_by_its_owner_in_its_project_and_session(backend: WritingBackend) -> None:
+    store = backend.sessions(keep=10)
     store.record(turn_in(1))
 
     assert store.turns("bob", "p1", "s1") == []
@@ -55,9 +52,9 @@ def test_a_turn_is_read_only_by_its_owner_in_its_project_and_session(tmp_path: P
     assert len(store.turns("alice", "p1", "s1")) == 1
 
 
-async def test_the_prompt_gets_the_newest_turns_within_the_budget(tmp_path: Path) -> None:
-    store = SessionStore.under(tmp_path, keep=10)
-    projects = ProjectStore.under(tmp_path)
+async def test_the_prompt_gets_the_newest_turns_within_the_budget(backend: WritingBackend) -> None:
+    store = backend.sessions(keep=10)
+    projects = backend.projects()
     for n in range(1, 6):
         store.record(turn_in(n, answer="答" * 100))
     turns = store.turns("alice", "p1", "s1")

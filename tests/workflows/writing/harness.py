@@ -22,6 +22,7 @@ from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
 from stores.writing_index import ProjectSearch
 from stores.writing_projects import ProjectStore
+from stores.writing_stores import open_project_store
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
 from workflows.common.registration import Registry
 from workflows.registry import REGISTRY
@@ -124,7 +125,7 @@ async def writing_harness(
     loopback server the LLM."""
 
     def harness(settings: Settings, blobs: BlobStore) -> WritingHarness:
-        return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
+        return WritingHarness(env, settings, projects=open_project_store(settings))
 
     async with running_family(
         env,

@@ -1,0 +1,111 @@
+"""A throwaway PostgreSQL server for tests and `make run-scaled`: a cluster made by `initdb` in a temporary
+directory, started by `pg_ctl` on 127.0.0.1 and an ephemeral port (trust auth, fsync off), removed when stopped.
+`initdb` refuses to run as root: as root the cluster runs as the `postgres` user (Debian's package creates it),
+which owns the directory. The binaries are looked up on PATH, then under /usr/lib/postgresql/*/bin.
+
+    url, stop = start_postgres()   # postgresql://postgres@127.0.0.1:<port>/postgres
+    database_url = create_database(url, "t_1")
+    ...
+    stop()
+
+In pytest: the session's server `postgres_server` (its URL) and a fresh database per test `postgres_database`.
+"""
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+UNPRIVILEGED_USER = "postgres"
+
+
+def postgres_bin_dir() -> Path | None:
+    """Where `initdb` and `pg_ctl` are; None when PostgreSQL is not installed."""
+    found = shutil.which("initdb")
+    if found is not None:
+        return Path(found).resolve().parent
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name))
+    return versions[-1].parent if versions else None
+
+
+def start_postgres() -> tuple[str, Callable[[], None]]:
+    """A new cluster, started: its superuser's URL (database `postgres`) and a function that stops and removes it.
+    `RuntimeError` when PostgreSQL is not installed or the cluster does not start."""
+    bin_dir = postgres_bin_dir()
+    if bin_dir is None:
+        raise RuntimeError("PostgreSQL is not installed: no initdb on PATH or under /usr/lib/postgresql/*/bin")
+    root = Path(tempfile.mkdtemp(prefix="pg-test-"))
+    user = pwd.getpwnam(UNPRIVILEGED_USER) if os.geteuid() == 0 else None
+    if user is not None:
+        os.chown(root, user.pw_uid, user.pw_gid)
+    data, port = root / "data", _free_port()
+
+    def run(*command: str) -> None:
+        subprocess.run(
+            command,
+            check=True,
+            capture_output=True,
+            user=user.pw_uid if user else None,
+            group=user.pw_gid if user else None,
+        )
+
+    settings = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={root} -c fsync=off"
+    settings += " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
+        run(str(bin_dir / "pg_ctl"), "start", "-w", "-D", str(data), "-l", str(root / "log"), "-o", settings)
+    except subprocess.CalledProcessError as error:
+        log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
+        shutil.rmtree(root, ignore_errors=True)
+        raise RuntimeError(f"PostgreSQL did not start: {error.stderr.decode(errors='replace')}{log}") from error
+
+    def stop() -> None:
+        subprocess.run(
+            [str(bin_dir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate"],
+            capture_output=True,
+            user=user.pw_uid if user else None,
+        )
+        shutil.rmtree(root, ignore_errors=True)
+
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
+
+
+def create_database(url: str, name: str) -> str:
+    """A new empty database `name` on the server of `url` (a superuser's); its URL."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """One throwaway PostgreSQL server for the test session: its superuser's URL. Skipped only when PostgreSQL is
+    not installed (`.ci/run` installs it)."""
+    if postgres_bin_dir() is None:
+        pytest.skip("PostgreSQL is not installed (no initdb on PATH or under /usr/lib/postgresql/*/bin)")
+    url, stop = start_postgres()
+    try:
+        yield url
+    finally:
+        stop()
+
+
+@pytest.fixture
+def postgres_database(postgres_server: str) -> str:
+    """A new empty database on the session's server, for one test: its URL."""
+    return create_database(postgres_server, f"t_{uuid.uuid4().hex[:12]}")
