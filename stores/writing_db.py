@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, psycopg.IntegrityError)
 """A statement broke a constraint (a unique index, a foreign key), on either database."""
@@ -115,10 +116,19 @@ class SqliteDatabase:
 class PostgresDatabase:
     """A PostgreSQL database, through a pool of connections kept open for the process's life (`close` ends it)."""
 
-    def __init__(self, url: str, max_connections: int = 8) -> None:
+    def __init__(self, url: str, max_connections: int = 8, connect_timeout: float = 30.0) -> None:
+        """Connected (`ConnectionError`, which names the server but not the password, when it cannot be within
+        `connect_timeout` seconds)."""
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=max_connections, kwargs={"row_factory": _rows_by_name}, open=True
         )
+        try:
+            self._pool.wait(timeout=connect_timeout)
+        except PoolTimeout:
+            self._pool.close()
+            where = conninfo_to_dict(url)
+            place = f"{where.get('host', 'localhost')}:{where.get('port', 5432)}/{where.get('dbname', '')}"
+            raise ConnectionError(f"WRITING_DB_URL: no connection to PostgreSQL at {place}") from None
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:

@@ -60,3 +60,9 @@ def test_a_writing_db_url_that_is_not_postgresql_is_refused() -> None:
     with pytest.raises(ValidationError, match="WRITING_DB_URL"):
         Settings(writing_db_url="mysql://db/writing")
     assert "hunter2" not in repr(Settings(writing_db_url="postgresql://writer:hunter2@db/writing"))
+
+
+def test_a_server_that_cannot_be_reached_is_named_without_its_password() -> None:
+    with pytest.raises(ConnectionError, match=r"127\.0\.0\.1:9/writing") as refused:
+        PostgresDatabase("postgresql://writer:hunter2@127.0.0.1:9/writing", connect_timeout=1)
+    assert "hunter2" not in str(refused.value)
