@@ -42,38 +42,39 @@ def start_postgres() -> tuple[str, Callable[[], None]]:
     bin_dir = postgres_bin_dir()
     if bin_dir is None:
         raise RuntimeError("PostgreSQL is not installed: no initdb on PATH or under /usr/lib/postgresql/*/bin")
+    try:
+        user = pwd.getpwnam(UNPRIVILEGED_USER) if os.geteuid() == 0 else None
+    except KeyError:
+        raise RuntimeError(f"initdb refuses to run as root, and there is no user {UNPRIVILEGED_USER!r}") from None
     root = Path(tempfile.mkdtemp(prefix="pg-test-"))
-    user = pwd.getpwnam(UNPRIVILEGED_USER) if os.geteuid() == 0 else None
     if user is not None:
         os.chown(root, user.pw_uid, user.pw_gid)
-    data, port = root / "data", _free_port()
+    data, log = root / "data", root / "log"
 
-    def run(*command: str) -> None:
-        subprocess.run(
-            command,
-            check=True,
-            capture_output=True,
-            user=user.pw_uid if user else None,
-            group=user.pw_gid if user else None,
-        )
-
-    settings = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={root} -c fsync=off"
-    settings += " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-    try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
-        run(str(bin_dir / "pg_ctl"), "start", "-w", "-D", str(data), "-l", str(root / "log"), "-o", settings)
-    except subprocess.CalledProcessError as error:
-        log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
-        shutil.rmtree(root, ignore_errors=True)
-        raise RuntimeError(f"PostgreSQL did not start: {error.stderr.decode(errors='replace')}{log}") from error
+    def run(*command: str | Path, check: bool = True) -> None:
+        uid, gid = (user.pw_uid, user.pw_gid) if user is not None else (None, None)
+        subprocess.run([str(part) for part in command], check=check, capture_output=True, user=uid, group=gid)
 
     def stop() -> None:
-        subprocess.run(
-            [str(bin_dir / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate"],
-            capture_output=True,
-            user=user.pw_uid if user else None,
-        )
+        run(bin_dir / "pg_ctl", "stop", "-D", data, "-m", "immediate", check=False)
         shutil.rmtree(root, ignore_errors=True)
+
+    try:
+        run(bin_dir / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync")
+        for attempt in range(3):  # the free port found may be taken before the server binds it
+            port = _free_port()
+            settings = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={root}"
+            settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            try:
+                run(bin_dir / "pg_ctl", "start", "-w", "-D", data, "-l", log, "-o", settings)
+                break
+            except subprocess.CalledProcessError:
+                if attempt == 2:
+                    raise
+    except subprocess.CalledProcessError as error:
+        said = error.stderr.decode(errors="replace") + (log.read_text(errors="replace") if log.exists() else "")
+        stop()
+        raise RuntimeError(f"PostgreSQL did not start: {said}") from error
 
     return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
 
