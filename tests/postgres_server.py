@@ -8,14 +8,17 @@ which owns the directory. The binaries are looked up on PATH, then under /usr/li
     ...
     stop()
 
-In pytest: the session's server `postgres_server` (its URL) and a fresh database per test `postgres_database`.
+In pytest: the session's server `postgres_server` (its URL) and a fresh database per test `postgres_database`;
+`python -m tests.postgres_server` starts one (with a database `writing`) until Ctrl-C.
 """
 
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
@@ -110,3 +113,15 @@ def postgres_server() -> Iterator[str]:
 def postgres_database(postgres_server: str) -> str:
     """A new empty database on the session's server, for one test: its URL."""
     return create_database(postgres_server, f"t_{uuid.uuid4().hex[:12]}")
+
+
+if __name__ == "__main__":
+    server_url, stop_server = start_postgres()
+    writing_url = create_database(server_url, "writing")
+    sys.stdout.write(f"PostgreSQL on {server_url}; WRITING_DB_URL={writing_url}\nCtrl-C stops it\n")
+    try:
+        signal.pause()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_server()
