@@ -63,7 +63,7 @@ _PG_ADDED = "rowid BIGINT GENERATED ALWAYS AS IDENTITY"
 MIGRATIONS = (
     f"""
 CREATE TABLE projects (
-    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT NOT NULL,
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, genre TEXT, created_at TEXT COLLATE "C" NOT NULL,
     revision INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE chapters (
     {_PG_ITEM}, position INTEGER NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL,
@@ -91,8 +91,8 @@ CREATE TABLE chapter_versions (
 CREATE TABLE proposals (
     id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
     run_id TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, status TEXT NOT NULL, item TEXT NOT NULL,
-    before TEXT, target_id TEXT, target_version INTEGER, item_id TEXT, created_at TEXT NOT NULL, decided_at TEXT,
-    {_PG_ADDED}, UNIQUE (project_id, run_id, kind, key));
+    before TEXT, target_id TEXT, target_version INTEGER, item_id TEXT, created_at TEXT COLLATE "C" NOT NULL,
+    decided_at TEXT, {_PG_ADDED}, UNIQUE (project_id, run_id, kind, key));
 CREATE INDEX chapters_by_project ON chapters(project_id, position);
 CREATE INDEX characters_by_project ON characters(project_id, name);
 CREATE INDEX plot_loops_by_project ON plot_loops(project_id);
@@ -104,7 +104,8 @@ CREATE INDEX projects_by_owner ON projects(owner, created_at);
 CREATE INDEX proposals_by_project ON proposals(project_id, status, created_at);
 """,
 )
-"""PostgreSQL's schema, one migration after another (text is compared as SQLite does: by code point)."""
+"""PostgreSQL's schema, one migration after another. Text columns that lists are sorted by compare as SQLite's do
+(`COLLATE "C"`: by code point, whatever the database's locale)."""
 
 
 def prepare(database: Database) -> None:
