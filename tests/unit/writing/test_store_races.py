@@ -1,14 +1,17 @@
 """Writers racing on one project, on SQLite and on PostgreSQL (`backend`), each through its own store as two
 processes would: of two writes that name the same version of an item exactly one wins and the other is refused
 (`StaleVersionError`); chapters added, moved and deleted at once keep their numbers 1..n without gaps, and the
-project's revision counts every change."""
+project's revision counts every change; a turn recorded while its project is deleted does not outlive it."""
 
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
 from models.writing.projects import ChapterIn, ProjectIn, WorldNoteIn
+from models.writing.sessions import TurnIn
+from stores.project_removal import ProjectRemoval
 from stores.writing_projects import ProjectStore, StaleVersionError
 from tests.unit.writing.conftest import WritingBackend
 
@@ -80,3 +83,26 @@ def test_chapters_added_moved_and_deleted_at_once_stay_numbered_without_gaps(bac
         f"end {n}" for n in range(1, 18, 3)
     }
     assert stores[0].revision(OWNER, project) == 6 + 18
+
+
+def test_a_turn_recorded_while_its_project_is_deleted_goes_with_it(backend: WritingBackend) -> None:
+    projects, sessions = backend.projects(), backend.sessions(keep=5)
+    project = projects.create_project(OWNER, ProjectIn(name="长夜")).project_id
+    removal = ProjectRemoval(projects, sessions, backend.directory / "index")
+    turn = TurnIn(owner=OWNER, project_id=project, session_id="s", run_id="r1", text="写", answer="好")
+
+    with ThreadPoolExecutor(max_workers=1) as deleting:
+        started: list[Future[None]] = []
+
+        def exists_while_it_is_deleted() -> bool:
+            """Asked inside the record's transaction: the project is there, and its deletion starts meanwhile."""
+            found = projects.has_project(OWNER, project)
+            started.append(deleting.submit(removal.delete, OWNER, project))
+            time.sleep(0.5)  # the deletion goes as far as it can before the turn is written
+            return found
+
+        kept = sessions.record(turn, exists_while_it_is_deleted)
+        started[0].result()
+
+    assert kept == 1
+    assert sessions.turns(OWNER, project, "s") == [], "the deletion waited for the record, then deleted its turn"
