@@ -1,7 +1,8 @@
 """The database under the writers' stores (`stores.writing_projects`, `stores.writing_sessions`): one SQLite file
 (the embedded default) or a PostgreSQL server (`WRITING_DB_URL`), behind one small connection type, so one store
-body runs on both. The stores' SQL is SQLite's; on PostgreSQL a statement is translated (`?` → `%s`, `INSERT OR
-IGNORE` → `ON CONFLICT DO NOTHING`); rows are read by column name or position on both. What differs besides:
+body runs on both. The stores' SQL is SQLite's; on PostgreSQL a statement is translated (`?` → `%s`, so no `?`
+may stand in a string literal; `INSERT OR IGNORE` → `ON CONFLICT DO NOTHING`); rows are read by column name or
+position on both. What differs besides:
 
 - a write transaction: SQLite's `BEGIN IMMEDIATE` takes the database's one write lock; on PostgreSQL a store locks
   the rows it decides on (`for_update`, appended to its `SELECT`) or an advisory lock for a key (`begin_write`);
@@ -51,8 +52,8 @@ class Connection:
     def __init__(self, raw: sqlite3.Connection | psycopg.Connection[Any]) -> None:
         self._raw = raw
         self._changes = 0
-        self.postgres = isinstance(raw, psycopg.Connection)
-        self.for_update = " FOR UPDATE" if self.postgres else ""
+        self._postgres = isinstance(raw, psycopg.Connection)
+        self.for_update = " FOR UPDATE" if self._postgres else ""
         """What a `SELECT` ends with to lock the rows it reads until the transaction ends (PostgreSQL only)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
@@ -75,14 +76,14 @@ class Connection:
     def begin_write(self, lock: str | None = None) -> None:
         """Start a transaction that writes: SQLite takes its write lock now (what the transaction reads stays true
         until it commits); PostgreSQL takes the advisory lock named `lock` (if given) until it ends."""
-        if not self.postgres:
+        if not self._postgres:
             self.execute("BEGIN IMMEDIATE")
         elif lock is not None:
             self.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (lock,))
 
     def begin_snapshot(self) -> None:
         """Start a transaction whose reads all see one snapshot of the database."""
-        self.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ" if self.postgres else "BEGIN")
+        self.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ" if self._postgres else "BEGIN")
 
 
 class SqliteDatabase:
