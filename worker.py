@@ -129,7 +129,8 @@ async def run(settings: Settings) -> None:
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
-        activities = build_activities(settings, http=http, llm=llm, blobs=blobs)
+        # The stores open here (a PostgreSQL pool, Weaviate's collections): blocking, so in a thread.
+        activities = await asyncio.to_thread(build_activities, settings, http=http, llm=llm, blobs=blobs)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
