@@ -24,7 +24,8 @@ from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, load_style_library
 from stores.style_store import LanceStyleStore, StyleStore
-from stores.writing_index import ProjectIndex, ProjectSearch
+from stores.writing_index import ProjectIndex
+from stores.writing_passages import ProjectSearch
 
 
 class Overrides(TypedDict, total=False):

@@ -13,7 +13,8 @@ import pytest
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
 from models.writing.projects import ChapterIn, ProjectIn
 from stores import writing_index
-from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, ProjectIndex, chapter_spans
+from stores.writing_index import ProjectIndex
+from stores.writing_passages import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, chapter_spans
 from stores.writing_projects import ProjectStore
 
 FILLER = [
