@@ -13,7 +13,8 @@ from lancedb.table import LanceTable
 from stores.calibration import RAW_KNOTS, THRESHOLD, StyleScorer, calibrate, derive_knots, measure
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, load_style_library, style_vocabulary
-from stores.style_store import CACHE_TTL_SECONDS, TABLE_NAME, LanceStyleStore
+from stores.style_search import CACHE_TTL_SECONDS
+from stores.style_store import TABLE_NAME, LanceStyleStore
 
 LIBRARY = load_style_library()
 STYLE_NAMES = {entry.id: f"{entry.name_zh} / {entry.name_en}" for entry in LIBRARY}
