@@ -1,0 +1,105 @@
+"""The Weaviate connection the vector stores share at scale (`VECTOR_STORE=weaviate`): connecting with the
+settings' URL, gRPC port and API key; creating a collection once whichever process gets there first; and
+`MetaRecords`, named values kept in a small collection of their own (what the style collection was built from,
+the revision each project's passages hold), so no process relies on a file another process wrote.
+
+Only this module and the Weaviate stores import `weaviate`; `stores.vector_stores` imports them when the setting
+asks for Weaviate.
+"""
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import weaviate
+from weaviate.classes.config import Configure, DataType, Property, Tokenization
+from weaviate.classes.data import DataObject
+from weaviate.classes.init import Auth
+from weaviate.collections import Collection
+from weaviate.exceptions import UnexpectedStatusCodeError, WeaviateInsertManyAllFailedError
+from weaviate.util import generate_uuid5
+
+META_COLLECTION = "VectorStoreMeta"
+
+Objects = list[DataObject[Any, Any]]
+"""A batch of objects to write (properties, a uuid and a vector each)."""
+
+
+class WeaviateConfigError(ValueError):
+    """`WEAVIATE_URL` is missing or not an http(s) URL; `code` names the error for logs and tests."""
+
+    code = "WEAVIATE_URL_INVALID"
+
+
+def connect(url: str | None, grpc_port: int, api_key: str | None = None) -> weaviate.WeaviateClient:
+    """A connected sync client: REST at `url`, gRPC at `grpc_port` on the same host (TLS for both when https)."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise WeaviateConfigError(
+            f"{WeaviateConfigError.code}: WEAVIATE_URL must be http(s)://host[:port], got {url!r}"
+        )
+    secure = parts.scheme == "https"
+    return weaviate.connect_to_custom(
+        http_host=parts.hostname,
+        http_port=parts.port or (443 if secure else 80),
+        http_secure=secure,
+        grpc_host=parts.hostname,
+        grpc_port=grpc_port,
+        grpc_secure=secure,
+        auth_credentials=Auth.api_key(api_key) if api_key else None,
+    )
+
+
+def ensure_collection(client: weaviate.WeaviateClient, name: str, create: Callable[[], object]) -> Collection:
+    """The collection `name`, created by `create()` unless it exists (or another process created it meanwhile)."""
+    if not client.collections.exists(name):
+        try:
+            create()
+        except UnexpectedStatusCodeError:
+            if not client.collections.exists(name):
+                raise
+    return client.collections.get(name)
+
+
+def insert_objects(collection: Collection, objects: Objects) -> None:
+    """Writes `objects` in one batch (an object whose uuid exists is replaced); raises on any failed object."""
+    if not objects:
+        return
+    try:
+        result = collection.data.insert_many(objects)
+    except WeaviateInsertManyAllFailedError as exc:
+        raise RuntimeError(f"{collection.name}: writing {len(objects)} objects failed: {exc}") from exc
+    if result.has_errors:
+        first = next(iter(result.errors.values()))
+        raise RuntimeError(f"{collection.name}: {len(result.errors)} of {len(objects)} objects failed: {first.message}")
+
+
+class MetaRecords:
+    """Named text values, one object each (its uuid derived from the name) in the collection `META_COLLECTION`."""
+
+    def __init__(self, client: weaviate.WeaviateClient, prefix: str = "") -> None:
+        name = prefix + META_COLLECTION
+        self._collection = ensure_collection(
+            client,
+            name,
+            lambda: client.collections.create(
+                name,
+                properties=[
+                    Property(name="key", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
+                    Property(name="value", data_type=DataType.TEXT, index_searchable=False, index_filterable=False),
+                ],
+                vector_config=Configure.Vectors.self_provided(),
+            ),
+        )
+
+    def get(self, key: str) -> str | None:
+        found = self._collection.query.fetch_object_by_id(generate_uuid5(key), return_properties=["value"])
+        return None if found is None else str(found.properties["value"])
+
+    def put(self, key: str, value: str) -> None:
+        insert_objects(
+            self._collection, [DataObject(properties={"key": key, "value": value}, uuid=generate_uuid5(key))]
+        )
+
+    def delete(self, key: str) -> None:
+        self._collection.data.delete_by_id(generate_uuid5(key))
