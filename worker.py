@@ -11,6 +11,7 @@ import signal
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
 from typing import Any, Unpack
 
 import httpx
@@ -51,6 +52,8 @@ def build_activities(
     """Every family's activities, each family's from its own factory over the shared dependencies; tests give
     doubles for the outside services (`Overrides`)."""
     dependencies = WorkerDependencies(settings, given)
+    if settings.vector_store == "weaviate":  # its collections are created at start (embedded LanceDB: at first use)
+        dependencies.open_vector_stores()
     return {family.name: family.activity_factory()(dependencies) for family in families}
 
 
@@ -129,7 +132,8 @@ async def run(settings: Settings) -> None:
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
-        activities = build_activities(settings, http=http, llm=llm, blobs=blobs)
+        # in a thread: with VECTOR_STORE=weaviate it connects and creates the collections
+        activities = await asyncio.to_thread(partial(build_activities, settings, http=http, llm=llm, blobs=blobs))
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -67,8 +67,12 @@ class WeaviateStyleStore(CachedStyleSearch):
         if not library:
             raise ValueError("the style library is empty")
         name = prefix + COLLECTION
-        collection = ensure_collection(client, name, lambda: _create(client, name))
-        _ensure_build(collection, MetaRecords(client, prefix), embedder, library)
+        try:
+            collection = ensure_collection(client, name, lambda: _create(client, name))
+            _ensure_build(collection, MetaRecords(client, prefix), embedder, library)
+        except BaseException:
+            client.close()
+            raise
         return cls(client, collection, embedder, library, clock=clock)
 
     def close(self) -> None:
