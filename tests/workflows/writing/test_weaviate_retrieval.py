@@ -1,0 +1,67 @@
+"""The writing family on Weaviate (`VECTOR_STORE=weaviate`, the loopback double of tests/weaviate_double): a run's
+retrieval reads the project's passages from the Weaviate collection, and nothing of the vectors lands under
+`DATA_DIR`. The stores are opened by the factories the worker uses (`stores.vector_stores`)."""
+
+from pathlib import Path
+
+import pytest
+from temporalio.testing import WorkflowEnvironment
+
+from activities.common.dependencies import WorkerDependencies
+from stores.blob_store import LocalBlobStore
+from stores.style_library import load_style_library
+from stores.vector_stores import open_project_index, open_style_store
+from stores.weaviate_style_store import WeaviateStyleStore
+from stores.weaviate_writing_index import COLLECTION, WeaviateProjectIndex
+from stores.writing_projects import ProjectStore
+from tests.vector_backends import weaviate_double, weaviate_endpoint  # noqa: F401 (fixture)
+from tests.workflows.harness import running_family, settings_for
+from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
+from tests.workflows.writing.harness import WritingHarness
+
+
+async def test_a_writing_run_on_weaviate_retrieves_the_projects_passages_from_it(
+    env: WorkflowEnvironment, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    settings = settings_for(tmp_path, **{name.lower(): value for name, value in endpoint.environment().items()})
+    index = open_project_index(settings)
+    styles = open_style_store(settings, load_style_library())
+    assert isinstance(index, WeaviateProjectIndex) and isinstance(styles, WeaviateStyleStore)
+
+    def harness(settings_: object, blobs: LocalBlobStore) -> WritingHarness:
+        return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
+
+    try:
+        async with running_family(
+            env, tmp_path, harness, settings=settings, project_index=index, style_store=styles
+        ) as w:
+            project = w.project(
+                chapters=CHAPTERS, characters=CHARACTERS, plot_loops=PLOT_LOOPS, style_samples=STYLE_SAMPLES
+            )
+            outcome = await w.run(project, "写一段林舟在码头回忆老陈的场景")
+        with endpoint.client() as client:
+            stored = client.collections.get(COLLECTION).aggregate.over_all(total_count=True).total_count
+    finally:
+        index.close()
+        styles.close()
+
+    context = outcome.state.preprocessing_context
+    assert context is not None
+    assert any(p.kind == "chapter" and "码头" in p.text for p in context.passages), "retrieval found chapter 2"
+    assert stored and stored >= len(CHAPTERS) + len(CHARACTERS)
+    assert not (tmp_path / "lancedb").exists(), "no vectors under DATA_DIR"
+
+
+def test_the_workers_dependencies_open_the_weaviate_stores(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    settings = settings_for(tmp_path, **{name.lower(): value for name, value in endpoint.environment().items()})
+    dependencies = WorkerDependencies(settings)
+
+    dependencies.open_vector_stores()
+
+    index, styles = dependencies.project_index, dependencies.style_store
+    assert isinstance(index, WeaviateProjectIndex) and isinstance(styles, WeaviateStyleStore)
+    index.close()
+    styles.close()
+    assert not (tmp_path / "lancedb").exists()
