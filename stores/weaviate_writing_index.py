@@ -27,8 +27,11 @@ no stop words, and a query is turned into the same grams: the same matches as La
 Weaviate server.
 
 Ranking. Weaviate's hybrid query fuses BM25 over the grams with the cosine to our query vector by reciprocal rank
-(`rankedFusion`, alpha 0.5: each list weighs 0.5 / (60 + rank)); a passage's score is twice Weaviate's, so it
-reads as the LanceDB index's sum of 1 / (60 + rank). The vector list admits only passages within
+(`rankedFusion`: a list weighs w / (60 + rank), rank from 0, w = alpha for the vectors and 1 - alpha for BM25). Alpha
+is 0.45, not 0.5: the full text leads by a little, so a passage naming what the request names comes before one the
+vectors alone put first (for "黛玉", 贾宝玉's description reaches cosine 0.21 on the shared 玉; LanceDB ranks the
+two equal and breaks the tie by passage id). A passage's score is twice Weaviate's, so it reads on the LanceDB
+index's scale (sum of 1 / (60 + rank), about 2/60 at best). The vector list admits only passages within
 `1 - VECTOR_FLOOR` cosine distance (`max_vector_distance`), which drops the vectors' nearest noise as the LanceDB
 index does. `matched_by` is computed here: "text" when the passage shares a gram with the query (BM25 found it),
 "vector" when its cosine to the query is at least the floor. The favour bonus is added as in LanceDB.
@@ -77,7 +80,7 @@ PAGE = 1000
 MAX_PASSAGES = 10_000
 """A project's passages one listing reaches (Weaviate's default QUERY_MAXIMUM_RESULTS caps offset + limit)."""
 
-_HYBRID_ALPHA = 0.5
+_HYBRID_ALPHA = 0.45
 _RETURNED = ["passage_id", "kind", "ref_id", "title", "chapter_position", "start", "text"]
 _LISTED = ["item_key", "content_hash", "chapter_position"]
 _STORED = ["project", "passage_id", "item_key", "content_hash", *_RETURNED[1:], "grams"]
@@ -332,7 +335,7 @@ class WeaviateProjectIndex:
                 return_properties=_RETURNED,
                 return_metadata=MetadataQuery(score=True),
             )
-            return [{**obj.properties, "_score": (obj.metadata.score or 0.0) / _HYBRID_ALPHA} for obj in found.objects]
+            return [{**obj.properties, "_score": 2 * (obj.metadata.score or 0.0)} for obj in found.objects]
         if grams:
             found = query.bm25(
                 " ".join(grams), query_properties=["grams"], limit=depth, filters=filters, return_properties=_RETURNED
