@@ -1,7 +1,8 @@
 """The Weaviate connection the vector stores share at scale (`VECTOR_STORE=weaviate`): connecting with the
 settings' URL, gRPC port and API key; creating a collection once whichever process gets there first; and
 `MetaRecords`, named values kept in a small collection of their own (what the style collection was built from,
-the revision each project's passages hold), so no process relies on a file another process wrote.
+the revision each project's passages hold, the embedder version each collection's vectors come from), so no
+process relies on a file another process wrote.
 
 Only this module and the Weaviate stores import `weaviate`; `stores.vector_stores` imports them when the setting
 asks for Weaviate.
@@ -72,6 +73,21 @@ def insert_objects(collection: Collection, objects: Objects) -> None:
     if result.has_errors:
         first = next(iter(result.errors.values()))
         raise RuntimeError(f"{collection.name}: {len(result.errors)} of {len(objects)} objects failed: {first.message}")
+
+
+def ensure_vector_collection(
+    client: weaviate.WeaviateClient, records: "MetaRecords", name: str, space: str, create: Callable[[], object]
+) -> Collection:
+    """The collection `name` for vectors of the embedder version `space`: one created for another space (which
+    may have another dimension, and Weaviate refuses those in the same index) is deleted and created again."""
+    record = f"vector-space/{name}"
+    stored = records.get(record)
+    if stored is not None and stored != space and client.collections.exists(name):
+        client.collections.delete(name)
+    collection = ensure_collection(client, name, create)
+    if stored != space:
+        records.put(record, space)
+    return collection
 
 
 class MetaRecords:

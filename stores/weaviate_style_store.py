@@ -5,8 +5,8 @@ One object per name or alias of each style (`style_id`, `text`), its uuid derive
 vector ours (`HashingEmbedder`, self-provided), cosine distance. What the collection was built from (the library's
 fingerprint and the embedder's version) is a record of `MetaRecords`; a worker that finds another there writes its
 rows (same uuids: a second worker doing the same at once writes the same objects), deletes the rows of any other
-build, and records its own. The collection is created, and brought up to date, when the store is opened: at the
-worker's start.
+build, and records its own; an embedder of another version (maybe another dimension, which one vector index cannot
+hold) has the collection created again. All of it happens when the store is opened: at the worker's start.
 """
 
 import logging
@@ -26,7 +26,7 @@ from weaviate.util import generate_uuid5
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, library_fingerprint, load_style_library
 from stores.style_search import CachedStyleSearch, Clock
-from stores.weaviate_client import MetaRecords, Objects, ensure_collection, insert_objects
+from stores.weaviate_client import MetaRecords, Objects, ensure_vector_collection, insert_objects
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,11 @@ class WeaviateStyleStore(CachedStyleSearch):
             raise ValueError("the style library is empty")
         name = prefix + COLLECTION
         try:
-            collection = ensure_collection(client, name, lambda: _create(client, name))
-            _ensure_build(collection, MetaRecords(client, prefix), embedder, library)
+            records = MetaRecords(client, prefix)
+            collection = ensure_vector_collection(
+                client, records, name, embedder.version, lambda: _create(client, name)
+            )
+            _ensure_build(collection, records, embedder, library)
         except BaseException:
             client.close()
             raise

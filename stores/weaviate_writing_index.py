@@ -13,7 +13,8 @@ Updates. What the index holds is compared with the documents item by item, as th
 whose hash changed (or a new one) is cut and embedded again, a deleted item's passages go, and a chapter that only
 moved keeps its objects (their vectors and text as stored) with its new position. New and moved objects are
 written first and stale ones deleted after, so a reader never sees an item without passages. The revision a
-project's passages hold (with the index format) is a record in Weaviate (`MetaRecords`), not a file: another
+project's passages hold (with the index format) is a record in Weaviate (`MetaRecords`), not a file (an embedder
+of another version has the collection created again, and every project is indexed again at its next search): another
 process, on another host, searching that revision loads nothing. Threads of one process queue on a lock per
 project; processes do not share a lock (Weaviate has none): two that update the same project at once write the
 same objects when they read the same documents, and the next revision repairs a rarer race where an update
@@ -55,7 +56,7 @@ from weaviate.util import generate_uuid5
 
 from models.writing.context import IndexDocument, Passage
 from stores.embedder import HashingEmbedder
-from stores.weaviate_client import MetaRecords, Objects, ensure_collection, insert_objects
+from stores.weaviate_client import MetaRecords, Objects, ensure_vector_collection, insert_objects
 from stores.writing_passages import (
     FAVOUR_BONUS,
     MIN_CANDIDATES,
@@ -121,12 +122,15 @@ class WeaviateProjectIndex:
         names (tests keep theirs apart on one server)."""
         name = prefix + COLLECTION
         try:
-            collection = ensure_collection(client, name, lambda: _create(client, name))
             records = MetaRecords(client, prefix)
+            embedder = embedder or HashingEmbedder()
+            collection = ensure_vector_collection(
+                client, records, name, embedder.version, lambda: _create(client, name)
+            )
         except BaseException:
             client.close()
             raise
-        return cls(client, collection, records, embedder or HashingEmbedder())
+        return cls(client, collection, records, embedder)
 
     def close(self) -> None:
         self._client.close()

@@ -4,7 +4,7 @@ the LanceDB table's reopening and rebuilds, the Weaviate collection's, and the c
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -311,3 +311,43 @@ def test_limit_and_threshold_are_part_of_the_cache_key(tmp_path: Path, lance_sea
     store.search("印象派", min_similarity=0.9)
 
     assert len(lance_searches) == 3
+
+
+# --- the Weaviate collection -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def weaviate_styles(request: pytest.FixtureRequest) -> Iterator[Callable[..., WeaviateStyleStore]]:
+    """Opens Weaviate style stores (on the double) over one test's collections; all closed and dropped after it."""
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    opened: list[WeaviateStyleStore] = []
+
+    def open_store(**options: Any) -> WeaviateStyleStore:
+        opened.append(WeaviateStyleStore.open(endpoint.client(), prefix=prefix, **options))
+        return opened[-1]
+
+    yield open_store
+    for store in opened:
+        store.close()
+    drop_collections(endpoint, prefix)
+
+
+def style_rows(store: WeaviateStyleStore) -> int:
+    count = store._collection.aggregate.over_all(total_count=True).total_count
+    assert count is not None
+    return count
+
+
+def test_weaviate_rebuilds_the_styles_when_the_library_or_the_embedder_changes(
+    weaviate_styles: Callable[..., WeaviateStyleStore],
+) -> None:
+    small: list[StyleEntry] = LIBRARY[:2]
+    assert style_rows(weaviate_styles(library=small)) == sum(len(entry.surface_forms) for entry in small)
+
+    full = weaviate_styles()
+    reopened = weaviate_styles()
+    resized = weaviate_styles(embedder=HashingEmbedder(dim=256))
+
+    assert style_rows(full) == style_rows(reopened) == style_rows(resized) == SURFACE_FORMS
+    assert resized.search("cyberpunk")[0].style == STYLE_NAMES["cyberpunk"]

@@ -20,6 +20,7 @@ import pytest
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
 from models.writing.projects import ChapterIn, ProjectIn
 from stores import writing_index
+from stores.embedder import HashingEmbedder
 from stores.weaviate_writing_index import WeaviateProjectIndex
 from stores.writing_index import ProjectIndex, remove_project
 from stores.writing_passages import CHUNK_MAX, CHUNK_MIN, RRF_K, DocumentLoader, IndexUpdate, chapter_spans
@@ -534,3 +535,21 @@ def test_updated_rows_are_folded_into_the_full_text_index_past_the_limit(
     assert scanned > 0, "under the limit, new rows are scanned"
     assert unindexed_rows() == 0
     assert found[0].ref_id == "ch3" and "lighthouse" in found[0].text
+
+
+def test_weaviate_indexes_every_project_again_for_another_embedder(request: pytest.FixtureRequest) -> None:
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    first = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    first.refresh("proj_dream", 1, dream_project)
+    resized = WeaviateProjectIndex.open(endpoint.client(), HashingEmbedder(dim=256), prefix=prefix)
+    try:
+        update = resized.refresh("proj_dream", 1, dream_project)
+        found = resized.search("proj_dream", 1, dream_project, "葬花")
+    finally:
+        first.close()
+        resized.close()
+        drop_collections(endpoint, prefix)
+
+    assert update.built and update.rows_written > 0
+    assert found[0].ref_id == "ch2"
