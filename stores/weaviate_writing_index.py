@@ -32,10 +32,12 @@ Ranking. Weaviate's hybrid query fuses BM25 over the grams with the cosine to ou
 is 0.45, not 0.5: the full text leads by a little, so a passage naming what the request names comes before one the
 vectors alone put first (for "黛玉", 贾宝玉's description reaches cosine 0.21 on the shared 玉; LanceDB ranks the
 two equal and breaks the tie by passage id). A passage's score is twice Weaviate's, so it reads on the LanceDB
-index's scale (sum of 1 / (60 + rank), about 2/60 at best). The vector list admits only passages within
-`1 - VECTOR_FLOOR` cosine distance (`max_vector_distance`), which drops the vectors' nearest noise as the LanceDB
-index does. `matched_by` is computed here: "text" when the passage shares a gram with the query (BM25 found it),
-"vector" when its cosine to the query is at least the floor. The favour bonus is added as in LanceDB.
+index's scale (sum of 1 / (60 + rank), about 2/60 at best). `matched_by` is computed here: "text" when the
+passage shares a gram with the query (BM25 found it), "vector" when its cosine to the query is at least
+`VECTOR_FLOOR`; a passage with neither (found only as the vectors' nearest noise) is dropped, as in LanceDB. Not
+`max_vector_distance`: Weaviate drops the objects beyond it from the BM25 list too (weaviate/weaviate#10350, and
+the double does the same), which would lose a two-character name's text matches (cosine about 0.2). The favour
+bonus is added as in LanceDB.
 """
 
 import logging
@@ -315,7 +317,7 @@ class WeaviateProjectIndex:
                 matched_by.append("text")
             if cosine >= VECTOR_FLOOR:
                 matched_by.append("vector")
-            if not matched_by:  # nearest noise, as in LanceDB (also if a server ignores `max_vector_distance`)
+            if not matched_by:  # the vectors' nearest noise, dropped as in LanceDB
                 continue
             bonus = FAVOUR_BONUS if any(name in text.casefold() for name in names) else 0.0
             candidates.append(_Candidate(hit, hit["_score"] + bonus, matched_by))
@@ -333,7 +335,6 @@ class WeaviateProjectIndex:
                 query_properties=["grams"],
                 alpha=_HYBRID_ALPHA,
                 fusion_type=HybridFusion.RANKED,
-                max_vector_distance=1.0 - VECTOR_FLOOR,
                 limit=depth,
                 filters=filters,
                 return_properties=_RETURNED,
