@@ -24,6 +24,9 @@ META_COLLECTION = "VectorStoreMeta"
 
 Objects = list[DataObject[Any, Any]]
 """A batch of objects to write (properties, a uuid and a vector each)."""
+BATCH_OBJECTS = 200
+"""Objects per gRPC batch request: a passage with its vector and grams is about 12 kB, and a server takes messages
+of 10 MB by default (`GRPC_MAX_MESSAGE_SIZE`); one request for a whole book would exceed it."""
 
 
 class WeaviateConfigError(ValueError):
@@ -63,16 +66,19 @@ def ensure_collection(client: weaviate.WeaviateClient, name: str, create: Callab
 
 
 def insert_objects(collection: Collection, objects: Objects) -> None:
-    """Writes `objects` in one batch (an object whose uuid exists is replaced); raises on any failed object."""
-    if not objects:
-        return
-    try:
-        result = collection.data.insert_many(objects)
-    except WeaviateInsertManyAllFailedError as exc:
-        raise RuntimeError(f"{collection.name}: writing {len(objects)} objects failed: {exc}") from exc
-    if result.has_errors:
-        first = next(iter(result.errors.values()))
-        raise RuntimeError(f"{collection.name}: {len(result.errors)} of {len(objects)} objects failed: {first.message}")
+    """Writes `objects` in batches of `BATCH_OBJECTS` (an object whose uuid exists is replaced); raises on any
+    failed object."""
+    for start in range(0, len(objects), BATCH_OBJECTS):
+        batch = objects[start : start + BATCH_OBJECTS]
+        try:
+            result = collection.data.insert_many(batch)
+        except WeaviateInsertManyAllFailedError as exc:
+            raise RuntimeError(f"{collection.name}: writing {len(batch)} objects failed: {exc}") from exc
+        if result.has_errors:
+            first = next(iter(result.errors.values()))
+            raise RuntimeError(
+                f"{collection.name}: {len(result.errors)} of {len(batch)} objects failed: {first.message}"
+            )
 
 
 def ensure_vector_collection(
