@@ -4,8 +4,8 @@ settings' URL, gRPC port and API key; creating a collection once whichever proce
 the revision each project's passages hold, the embedder version each collection's vectors come from), so no
 process relies on a file another process wrote.
 
-Only this module and the Weaviate stores import `weaviate`; `stores.vector_stores` imports them when the setting
-asks for Weaviate.
+Only the `stores.weaviate_*` modules import `weaviate`; `stores.vector_stores` imports them when the setting asks
+for Weaviate.
 """
 
 from collections.abc import Callable

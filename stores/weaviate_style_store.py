@@ -17,7 +17,6 @@ from typing import Any, Self
 import numpy as np
 import numpy.typing as npt
 import weaviate
-from weaviate.classes.config import Configure, DataType, Property, Tokenization, VectorDistances
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, MetadataQuery
 from weaviate.collections import Collection
@@ -27,6 +26,7 @@ from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, library_fingerprint, load_style_library
 from stores.style_search import CachedStyleSearch, Clock
 from stores.weaviate_client import MetaRecords, Objects, ensure_vector_collection, insert_objects
+from stores.weaviate_schemas import create_style_collection
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class WeaviateStyleStore(CachedStyleSearch):
         try:
             records = MetaRecords(client, prefix)
             collection = ensure_vector_collection(
-                client, records, name, embedder.version, lambda: _create(client, name)
+                client, records, name, embedder.version, lambda: create_style_collection(client, name)
             )
             _ensure_build(collection, records, embedder, library)
         except BaseException:
@@ -86,20 +86,6 @@ class WeaviateStyleStore(CachedStyleSearch):
             vector.tolist(), limit=rows, return_properties=["style_id"], return_metadata=MetadataQuery(distance=True)
         )
         return [(str(hit.properties["style_id"]), 1.0 - (hit.metadata.distance or 0.0)) for hit in found.objects]
-
-
-def _create(client: weaviate.WeaviateClient, name: str) -> object:
-    return client.collections.create(
-        name,
-        properties=[
-            Property(name="style_id", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
-            Property(name="text", data_type=DataType.TEXT, index_searchable=False),
-            Property(name="build", data_type=DataType.TEXT, tokenization=Tokenization.FIELD),
-        ],
-        vector_config=Configure.Vectors.self_provided(
-            vector_index_config=Configure.VectorIndex.hnsw(distance_metric=VectorDistances.COSINE)
-        ),
-    )
 
 
 def _ensure_build(

@@ -49,7 +49,6 @@ from typing import Any, Literal, Self, cast
 
 import numpy as np
 import weaviate
-from weaviate.classes.config import Configure, DataType, Property, StopwordsPreset, Tokenization, VectorDistances
 from weaviate.classes.data import DataObject
 from weaviate.classes.query import Filter, HybridFusion, MetadataQuery
 from weaviate.collections import Collection
@@ -59,6 +58,7 @@ from weaviate.util import generate_uuid5
 from models.writing.context import IndexDocument, Passage
 from stores.embedder import HashingEmbedder
 from stores.weaviate_client import MetaRecords, Objects, ensure_vector_collection, insert_objects
+from stores.weaviate_schemas import create_passage_collection
 from stores.writing_passages import (
     FAVOUR_BONUS,
     MIN_CANDIDATES,
@@ -127,7 +127,7 @@ class WeaviateProjectIndex:
             records = MetaRecords(client, prefix)
             embedder = embedder or HashingEmbedder()
             collection = ensure_vector_collection(
-                client, records, name, embedder.version, lambda: _create(client, name)
+                client, records, name, embedder.version, lambda: create_passage_collection(client, name)
             )
         except BaseException:
             client.close()
@@ -374,32 +374,6 @@ class _Candidate:
             score=self.score,
             matched_by=self.matched_by,
         )
-
-
-def _create(client: weaviate.WeaviateClient, name: str) -> object:
-    def keyword(name: str) -> Property:
-        return Property(name=name, data_type=DataType.TEXT, tokenization=Tokenization.FIELD, index_searchable=False)
-
-    def stored(name: str, data_type: DataType = DataType.TEXT) -> Property:
-        return Property(name=name, data_type=data_type, index_searchable=False, index_filterable=False)
-
-    return client.collections.create(
-        name,
-        properties=[
-            *(keyword(name) for name in ("project", "passage_id", "item_key", "content_hash", "kind", "ref_id")),
-            stored("title"),
-            stored("text"),
-            stored("chapter_position", DataType.INT),
-            stored("start", DataType.INT),
-            Property(
-                name="grams", data_type=DataType.TEXT, tokenization=Tokenization.WHITESPACE, index_filterable=False
-            ),
-        ],
-        inverted_index_config=Configure.inverted_index(stopwords_preset=StopwordsPreset.NONE),
-        vector_config=Configure.Vectors.self_provided(
-            vector_index_config=Configure.VectorIndex.hnsw(distance_metric=VectorDistances.COSINE)
-        ),
-    )
 
 
 def _project(key: str) -> _Filters:
