@@ -8,7 +8,7 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from activities.common.dependencies import WorkerDependencies
-from stores.blob_store import LocalBlobStore
+from stores.blob_store import BlobStore
 from stores.style_library import load_style_library
 from stores.vector_stores import open_project_index, open_style_store
 from stores.weaviate_style_store import WeaviateStyleStore
@@ -29,7 +29,7 @@ async def test_a_writing_run_on_weaviate_retrieves_the_projects_passages_from_it
     styles = open_style_store(settings, load_style_library())
     assert isinstance(index, WeaviateProjectIndex) and isinstance(styles, WeaviateStyleStore)
 
-    def harness(settings_: object, blobs: LocalBlobStore) -> WritingHarness:
+    def harness(settings_: object, blobs: BlobStore) -> WritingHarness:
         return WritingHarness(env, settings, projects=ProjectStore.under(settings.data_dir))
 
     try:
