@@ -553,3 +553,36 @@ def test_weaviate_indexes_every_project_again_for_another_embedder(request: pyte
 
     assert update.built and update.rows_written > 0
     assert found[0].ref_id == "ch2"
+
+
+def test_weaviate_concurrent_searches_of_a_stale_index_agree_without_duplicates(request: pytest.FixtureRequest) -> None:
+    """Two processes share no lock on Weaviate: each loads the documents at most once, and both write the same
+    objects, so every search agrees and no passage is indexed twice."""
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    index = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    other_process = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    try:
+        index.search("proj_dream", 1, lambda: dream_project(KEY), "青铜钥匙")
+        loader = CountingLoader(dream_project(HAIRPIN))
+        searchers = [index, other_process] * 4
+        start = threading.Barrier(len(searchers))
+
+        def search_revision_2(searcher: WeaviateProjectIndex) -> list[Passage]:
+            start.wait()
+            return searcher.search("proj_dream", 2, loader, "贾宝玉捡到的白玉簪子和葬花")
+
+        with ThreadPoolExecutor(len(searchers)) as pool:
+            results = list(pool.map(search_revision_2, searchers))
+        everything = index.search("proj_dream", 2, loader, "第1章 第2章 第3章 林黛玉 贾宝玉", limit=100)
+    finally:
+        index.close()
+        other_process.close()
+        drop_collections(endpoint, prefix)
+
+    assert 1 <= loader.calls <= 2
+    assert all(result == results[0] for result in results)
+    assert len(set(identities(results[0]))) == len(results[0]) > 1
+    assert "白玉簪子" in results[0][0].text
+    assert len(set(identities(everything))) == len(everything)
+    assert all("青铜钥匙" not in passage.text for passage in everything)
