@@ -11,7 +11,6 @@ import signal
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
-from functools import partial
 from typing import Any, Unpack
 
 import httpx
@@ -27,6 +26,8 @@ from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_backends import BlobStoreConfigError, open_blob_store
+from stores.vector_errors import VectorStoreConfigError
+from stores.vector_stores import SharedVectorStores, open_worker_vector_stores
 from workflows.common.family import Family
 from workflows.common.registration import Registry
 from workflows.registry import FAMILIES, REGISTRY
@@ -52,8 +53,6 @@ def build_activities(
     """Every family's activities, each family's from its own factory over the shared dependencies; tests give
     doubles for the outside services (`Overrides`)."""
     dependencies = WorkerDependencies(settings, given)
-    if settings.vector_store == "weaviate":  # its collections are created at start (embedded LanceDB: at first use)
-        dependencies.open_vector_stores()
     return {family.name: family.activity_factory()(dependencies) for family in families}
 
 
@@ -132,8 +131,10 @@ async def run(settings: Settings) -> None:
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
-        # in a thread: with VECTOR_STORE=weaviate it connects and creates the collections
-        activities = await asyncio.to_thread(partial(build_activities, settings, http=http, llm=llm, blobs=blobs))
+        # VECTOR_STORE=weaviate: the collections are created now, and a bad server stops the worker here too
+        vectors = await asyncio.to_thread(open_worker_vector_stores, settings)
+        given = Overrides(http=http, llm=llm, blobs=blobs) | vector_overrides(vectors)
+        activities = build_activities(settings, **given)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -143,6 +144,14 @@ async def run(settings: Settings) -> None:
             log.info("worker serving task queues %s on %s", queues, settings.temporal_address)
             await stop.wait()
             log.info("worker shutting down")
+        if vectors is not None:
+            await asyncio.to_thread(vectors.close)
+
+
+def vector_overrides(vectors: SharedVectorStores | None) -> Overrides:
+    """The activities' style store and project index when the worker opened them at start (Weaviate); none on
+    LanceDB, whose stores open at first use."""
+    return {} if vectors is None else {"style_store": vectors.style_store, "project_index": vectors.project_index}
 
 
 def main() -> None:
@@ -152,7 +161,7 @@ def main() -> None:
     except ConfigurationError as err:
         log.error("cannot start: %s", err.message)
         raise SystemExit(2) from None
-    except BlobStoreConfigError as err:
+    except (BlobStoreConfigError, VectorStoreConfigError) as err:
         log.error("cannot start: %s", err)
         raise SystemExit(2) from None
 

@@ -1,17 +1,18 @@
 """Which store holds the vectors (`VECTOR_STORE`), for the worker and the gateway: embedded LanceDB under
 `DATA_DIR` (the default) or a Weaviate server every process shares (`WEAVIATE_URL`, `WEAVIATE_GRPC_PORT`,
 `WEAVIATE_API_KEY`). The Weaviate stores (`stores.weaviate_style_store`, `stores.weaviate_writing_index`) are
-imported only when the setting names Weaviate; opening one connects and creates its collections, so the worker and
-the gateway open them at start, not at a first query.
+imported only when the setting names Weaviate; opening one connects and creates its collections, so the worker
+(`open_worker_vector_stores`) and the gateway (`open_index_removal`) open them at start, not at a first query.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
 from models.settings import Settings
 from stores import writing_index
-from stores.style_library import StyleEntry
+from stores.style_library import StyleEntry, load_style_library
 from stores.style_store import LanceStyleStore, StyleStore
 from stores.writing_index import ProjectIndex
 from stores.writing_passages import ProjectSearch
@@ -21,6 +22,38 @@ if TYPE_CHECKING:
 
 IndexRemoval = Callable[[str], list[str]]
 """Deletes a project's passages (and what records their revision) from the index; what went, for the log."""
+
+
+@dataclass(frozen=True)
+class SharedVectorStores:
+    """The Weaviate stores a worker opens at start, hands its activities and closes at shutdown."""
+
+    style_store: StyleStore
+    project_index: ProjectSearch
+    close: Callable[[], None]
+
+
+def open_worker_vector_stores(settings: Settings) -> SharedVectorStores | None:
+    """On Weaviate, both stores opened now (collections created, the styles rebuilt if the library changed), so a
+    misconfigured server stops the worker at start (`VectorStoreConfigError`); None on LanceDB, whose stores open at
+    first use as before."""
+    if settings.vector_store != "weaviate":
+        return None
+    from stores.weaviate_style_store import WeaviateStyleStore
+    from stores.weaviate_writing_index import WeaviateProjectIndex
+
+    styles = WeaviateStyleStore.open(_weaviate(settings), library=load_style_library())
+    try:
+        index = WeaviateProjectIndex.open(_weaviate(settings))
+    except BaseException:
+        styles.close()
+        raise
+
+    def close() -> None:
+        styles.close()
+        index.close()
+
+    return SharedVectorStores(styles, index, close)
 
 
 def open_style_store(settings: Settings, library: list[StyleEntry]) -> StyleStore:

@@ -17,8 +17,10 @@ from weaviate.classes.config import Configure, DataType, Property, Tokenization
 from weaviate.classes.data import DataObject
 from weaviate.classes.init import Auth
 from weaviate.collections import Collection
-from weaviate.exceptions import UnexpectedStatusCodeError, WeaviateInsertManyAllFailedError
+from weaviate.exceptions import UnexpectedStatusCodeError, WeaviateBaseError, WeaviateInsertManyAllFailedError
 from weaviate.util import generate_uuid5
+
+from stores.vector_errors import VectorStoreConfigError
 
 META_COLLECTION = "VectorStoreMeta"
 
@@ -29,29 +31,26 @@ BATCH_OBJECTS = 200
 of 10 MB by default (`GRPC_MAX_MESSAGE_SIZE`); one request for a whole book would exceed it."""
 
 
-class WeaviateConfigError(ValueError):
-    """`WEAVIATE_URL` is missing or not an http(s) URL; `code` names the error for logs and tests."""
-
-    code = "WEAVIATE_URL_INVALID"
-
-
 def connect(url: str | None, grpc_port: int, api_key: str | None = None) -> weaviate.WeaviateClient:
-    """A connected sync client: REST at `url`, gRPC at `grpc_port` on the same host (TLS for both when https)."""
+    """A connected sync client: REST at `url`, gRPC at `grpc_port` on the same host (TLS for both when https);
+    `VectorStoreConfigError`, naming the settings, when the URL is not one or no Weaviate answers there."""
     parts = urlsplit(url or "")
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise WeaviateConfigError(
-            f"{WeaviateConfigError.code}: WEAVIATE_URL must be http(s)://host[:port], got {url!r}"
-        )
+        raise VectorStoreConfigError(f"VECTOR_STORE=weaviate needs WEAVIATE_URL=http(s)://host[:port], got {url!r}")
     secure = parts.scheme == "https"
-    return weaviate.connect_to_custom(
-        http_host=parts.hostname,
-        http_port=parts.port or (443 if secure else 80),
-        http_secure=secure,
-        grpc_host=parts.hostname,
-        grpc_port=grpc_port,
-        grpc_secure=secure,
-        auth_credentials=Auth.api_key(api_key) if api_key else None,
-    )
+    try:
+        return weaviate.connect_to_custom(
+            http_host=parts.hostname,
+            http_port=parts.port or (443 if secure else 80),
+            http_secure=secure,
+            grpc_host=parts.hostname,
+            grpc_port=grpc_port,
+            grpc_secure=secure,
+            auth_credentials=Auth.api_key(api_key) if api_key else None,
+        )
+    except WeaviateBaseError as exc:
+        where = f"WEAVIATE_URL={parts.scheme}://{parts.hostname}:{parts.port or ''} and WEAVIATE_GRPC_PORT={grpc_port}"
+        raise VectorStoreConfigError(f"no Weaviate answers at {where}: {exc}") from exc
 
 
 def ensure_collection(client: weaviate.WeaviateClient, name: str, create: Callable[[], object]) -> Collection:

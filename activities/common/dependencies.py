@@ -125,11 +125,6 @@ class WorkerDependencies:
         or Weaviate)."""
         return self.given.get("project_index") or open_project_index(self.settings)
 
-    def open_vector_stores(self) -> None:
-        """Opens the style store and the project index now: on Weaviate, the worker's start creates their
-        collections (and rebuilds the styles if the library changed) rather than a first query."""
-        _ = self.style_store, self.project_index
-
     def _http(self, needed_by: str) -> httpx.AsyncClient:
         if self.http is None:
             raise ValueError(f"{needed_by} needs the worker's HTTP client")

@@ -2,15 +2,17 @@
 retrieval reads the project's passages from the Weaviate collection, and nothing of the vectors lands under
 `DATA_DIR`. The stores are opened by the factories the worker uses (`stores.vector_stores`)."""
 
+import re
+import socket
 from pathlib import Path
 
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from activities.common.dependencies import WorkerDependencies
 from stores.blob_store import BlobStore
 from stores.style_library import load_style_library
-from stores.vector_stores import open_project_index, open_style_store
+from stores.vector_errors import VectorStoreConfigError
+from stores.vector_stores import open_project_index, open_style_store, open_worker_vector_stores
 from stores.weaviate_style_store import WeaviateStyleStore
 from stores.weaviate_writing_index import COLLECTION, WeaviateProjectIndex
 from stores.writing_projects import ProjectStore
@@ -53,15 +55,44 @@ async def test_a_writing_run_on_weaviate_retrieves_the_projects_passages_from_it
     assert not (tmp_path / "lancedb").exists(), "no vectors under DATA_DIR"
 
 
-def test_the_workers_dependencies_open_the_weaviate_stores(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_the_worker_opens_the_weaviate_stores_at_start_and_lancedb_at_first_use(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     endpoint = weaviate_endpoint(request, "weaviate-double")
     settings = settings_for(tmp_path, **{name.lower(): value for name, value in endpoint.environment().items()})
-    dependencies = WorkerDependencies(settings)
 
-    dependencies.open_vector_stores()
+    vectors = open_worker_vector_stores(settings)
 
-    index, styles = dependencies.project_index, dependencies.style_store
-    assert isinstance(index, WeaviateProjectIndex) and isinstance(styles, WeaviateStyleStore)
-    index.close()
-    styles.close()
-    assert not (tmp_path / "lancedb").exists()
+    assert vectors is not None
+    with endpoint.client() as client:
+        created = set(client.collections.list_all(simple=True))
+    vectors.close()
+    assert isinstance(vectors.project_index, WeaviateProjectIndex) and isinstance(
+        vectors.style_store, WeaviateStyleStore
+    )
+    assert {"Style", "WritingPassage", "VectorStoreMeta"} <= created
+    assert open_worker_vector_stores(settings_for(tmp_path / "embedded")) is None
+    assert not (tmp_path / "lancedb").exists() and not (tmp_path / "embedded").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "grpc_port", "named"),
+    [(None, 50051, "WEAVIATE_URL=http(s)://host[:port]"), ("weaviate:8080", 50051, "got 'weaviate:8080'")],
+)
+def test_a_weaviate_setting_that_is_not_a_url_stops_the_worker_naming_it(
+    tmp_path: Path, url: str | None, grpc_port: int, named: str
+) -> None:
+    settings = settings_for(tmp_path, vector_store="weaviate", weaviate_url=url, weaviate_grpc_port=grpc_port)
+
+    with pytest.raises(VectorStoreConfigError, match=re.escape(named)):
+        open_worker_vector_stores(settings)
+
+
+def test_a_weaviate_that_does_not_answer_stops_the_worker_naming_the_settings(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    settings = settings_for(tmp_path, vector_store="weaviate", weaviate_url=f"http://127.0.0.1:{port}")
+
+    with pytest.raises(VectorStoreConfigError, match=f"WEAVIATE_URL=http://127.0.0.1:{port} and WEAVIATE_GRPC_PORT"):
+        open_worker_vector_stores(settings)
