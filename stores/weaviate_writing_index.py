@@ -50,9 +50,8 @@ from typing import Any, Literal, Self, cast
 import numpy as np
 import weaviate
 from weaviate.classes.data import DataObject
-from weaviate.classes.query import Filter, HybridFusion, MetadataQuery
+from weaviate.classes.query import Filter, FilterReturn, HybridFusion, MetadataQuery
 from weaviate.collections import Collection
-from weaviate.collections.classes.filters import _Filters
 from weaviate.util import generate_uuid5
 
 from models.writing.context import IndexDocument, Passage
@@ -67,6 +66,7 @@ from stores.writing_passages import (
     DocumentLoader,
     IndexUpdate,
     document_hash,
+    fold,
     item_key,
     passage_records,
     project_key,
@@ -189,7 +189,7 @@ class WeaviateProjectIndex:
                 update = IndexUpdate()
             else:
                 update = self._apply(key, documents(), built=stored is None)
-                self._records.put(_revision_record(key), f"{max(revision, stored or -1)};{self._format}")
+                self._records.put(_revision_record(key), f"{revision};{self._format}")
             with self._guard:
                 self._revisions[key] = max(revision, self._revisions.get(key, -1))
         return update
@@ -306,16 +306,16 @@ class WeaviateProjectIndex:
         hits = self._hits(key, grams, vector, max(MIN_CANDIDATES, 4 * limit))
         if not hits:
             return []
-        texts = [f"{hit['title']}\n{hit['text']}" for hit in hits]
-        cosines = self._embedder.embed(texts) @ vector
         query_grams = set(grams)
         names = [name.casefold() for name in favour if name.strip()]
         candidates = []
-        for hit, text, cosine in zip(hits, texts, cosines, strict=True):
+        for hit in hits:
+            text = f"{hit['title']}\n{hit['text']}"
+            folded = fold(text)
             matched_by: list[_Source] = []
-            if query_grams & set(search_grams(text)):
+            if any(gram in folded for gram in query_grams):
                 matched_by.append("text")
-            if cosine >= VECTOR_FLOOR:
+            if float(np.dot(hit["_vector"], vector)) >= VECTOR_FLOOR:  # stored rows are L2-normalised
                 matched_by.append("vector")
             if not matched_by:  # the vectors' nearest noise, dropped as in LanceDB
                 continue
@@ -325,7 +325,8 @@ class WeaviateProjectIndex:
         return [candidate.passage() for candidate in candidates[:limit]]
 
     def _hits(self, key: str, grams: list[str], vector: np.ndarray[Any, Any], depth: int) -> list[dict[str, Any]]:
-        """The passages the query finds, best first, each with its fused score (`_score`) on the RRF scale."""
+        """The passages the query finds, best first, each with its fused score (`_score`, on the RRF scale) and its
+        vector."""
         filters = _project(key)
         query = self._collection.query
         if grams and vector.any():
@@ -339,19 +340,30 @@ class WeaviateProjectIndex:
                 filters=filters,
                 return_properties=_RETURNED,
                 return_metadata=MetadataQuery(score=True),
+                include_vector=True,
             )
-            return [{**obj.properties, "_score": 2 * (obj.metadata.score or 0.0)} for obj in found.objects]
+            return [_hit(obj, 2 * (obj.metadata.score or 0.0)) for obj in found.objects]
         if grams:
             found = query.bm25(
-                " ".join(grams), query_properties=["grams"], limit=depth, filters=filters, return_properties=_RETURNED
+                " ".join(grams),
+                query_properties=["grams"],
+                limit=depth,
+                filters=filters,
+                return_properties=_RETURNED,
+                include_vector=True,
             )
         elif vector.any():
             found = query.near_vector(
-                vector.tolist(), distance=1.0 - VECTOR_FLOOR, limit=depth, filters=filters, return_properties=_RETURNED
+                vector.tolist(),
+                distance=1.0 - VECTOR_FLOOR,
+                limit=depth,
+                filters=filters,
+                return_properties=_RETURNED,
+                include_vector=True,
             )
         else:
             return []
-        return [{**obj.properties, "_score": 1.0 / (RRF_K + rank)} for rank, obj in enumerate(found.objects, start=1)]
+        return [_hit(obj, 1.0 / (RRF_K + rank)) for rank, obj in enumerate(found.objects, start=1)]
 
 
 @dataclass
@@ -376,7 +388,12 @@ class _Candidate:
         )
 
 
-def _project(key: str) -> _Filters:
+def _hit(obj: Any, score: float) -> dict[str, Any]:
+    """A found object's properties with its score (`_score`) and its stored vector (`_vector`)."""
+    return {**obj.properties, "_score": score, "_vector": obj.vector["default"]}
+
+
+def _project(key: str) -> FilterReturn:
     return Filter.by_property("project").equal(key)
 
 

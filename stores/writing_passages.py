@@ -169,14 +169,18 @@ def project_key(project_id: str) -> str:
     return "h" + hashlib.blake2b(project_id.encode(), digest_size=12).hexdigest()
 
 
-def search_grams(text: str) -> list[str]:
-    """The 2- and 3-grams of each run of letters and digits in `text`, lower-cased and ASCII-folded ("café" and
-    "Cafe" give the same grams), in order; a one-character run gives none. What the Weaviate index matches by BM25,
-    as LanceDB's `ngram` tokenizer does (see `stores.writing_index`)."""
+def fold(text: str) -> str:
+    """`text` lower-cased and ASCII-folded ("Café" -> "cafe"), as the full text compares it."""
     folded = unicodedata.normalize("NFKD", text.casefold())
-    folded = "".join(char for char in folded if not unicodedata.combining(char))
+    return "".join(char for char in folded if not unicodedata.combining(char))
+
+
+def search_grams(text: str) -> list[str]:
+    """The 2- and 3-grams of each run of letters and digits in `fold(text)`, in order; a one-character run gives
+    none. What the Weaviate index matches by BM25, as LanceDB's `ngram` tokenizer does (see `stores.writing_index`).
+    A gram occurs in a folded text exactly when it is one of that text's grams (a gram holds no other character)."""
     grams: list[str] = []
-    for run in _WORD_RUN.findall(folded):
+    for run in _WORD_RUN.findall(fold(text)):
         for size in (2, 3):
             grams.extend(run[start : start + size] for start in range(len(run) - size + 1))
     return grams
