@@ -8,7 +8,6 @@ imported only when the setting names Weaviate; opening one connects and creates 
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
 
 from models.settings import Settings
 from stores import writing_index
@@ -16,9 +15,6 @@ from stores.style_library import StyleEntry, load_style_library
 from stores.style_store import LanceStyleStore, StyleStore
 from stores.writing_index import ProjectIndex
 from stores.writing_passages import ProjectSearch
-
-if TYPE_CHECKING:
-    import weaviate
 
 IndexRemoval = Callable[[str], list[str]]
 """Deletes a project's passages (and what records their revision) from the index; what went, for the log."""
@@ -39,12 +35,13 @@ def open_worker_vector_stores(settings: Settings) -> SharedVectorStores | None:
     first use as before."""
     if settings.vector_store != "weaviate":
         return None
+    from stores.weaviate_client import connect_with
     from stores.weaviate_style_store import WeaviateStyleStore
     from stores.weaviate_writing_index import WeaviateProjectIndex
 
-    styles = WeaviateStyleStore.open(_weaviate(settings), library=load_style_library())
+    styles = WeaviateStyleStore.open(connect_with(settings), library=load_style_library())
     try:
-        index = WeaviateProjectIndex.open(_weaviate(settings))
+        index = WeaviateProjectIndex.open(connect_with(settings))
     except BaseException:
         styles.close()
         raise
@@ -59,32 +56,28 @@ def open_worker_vector_stores(settings: Settings) -> SharedVectorStores | None:
 def open_style_store(settings: Settings, library: list[StyleEntry]) -> StyleStore:
     """The style store `VECTOR_STORE` names, its table or collection up to date with `library`."""
     if settings.vector_store == "weaviate":
+        from stores.weaviate_client import connect_with
         from stores.weaviate_style_store import WeaviateStyleStore
 
-        return WeaviateStyleStore.open(_weaviate(settings), library=library)
+        return WeaviateStyleStore.open(connect_with(settings), library=library)
     return LanceStyleStore.open(settings.lancedb_dir, library=library)
 
 
 def open_project_index(settings: Settings) -> ProjectSearch:
     """The writing projects' search index `VECTOR_STORE` names."""
     if settings.vector_store == "weaviate":
+        from stores.weaviate_client import connect_with
         from stores.weaviate_writing_index import WeaviateProjectIndex
 
-        return WeaviateProjectIndex.open(_weaviate(settings))
+        return WeaviateProjectIndex.open(connect_with(settings))
     return ProjectIndex.open(settings.writing_index_dir)
 
 
 def open_index_removal(settings: Settings) -> IndexRemoval:
     """How the gateway deletes a project from the index `VECTOR_STORE` names (`stores.project_removal`)."""
     if settings.vector_store == "weaviate":
+        from stores.weaviate_client import connect_with
         from stores.weaviate_writing_index import WeaviateProjectIndex
 
-        return WeaviateProjectIndex.open(_weaviate(settings)).remove_project
+        return WeaviateProjectIndex.open(connect_with(settings)).remove_project
     return partial(writing_index.remove_project, settings.writing_index_dir)
-
-
-def _weaviate(settings: Settings) -> "weaviate.WeaviateClient":
-    from stores.weaviate_client import connect
-
-    api_key = settings.weaviate_api_key.get_secret_value() if settings.weaviate_api_key else None
-    return connect(settings.weaviate_url, settings.weaviate_grpc_port, api_key)

@@ -20,6 +20,7 @@ from weaviate.collections import Collection
 from weaviate.exceptions import UnexpectedStatusCodeError, WeaviateBaseError, WeaviateInsertManyAllFailedError
 from weaviate.util import generate_uuid5
 
+from models.settings import Settings
 from stores.vector_errors import VectorStoreConfigError
 
 META_COLLECTION = "VectorStoreMeta"
@@ -29,6 +30,12 @@ Objects = list[DataObject[Any, Any]]
 BATCH_OBJECTS = 200
 """Objects per gRPC batch request: a passage with its vector and grams is about 12 kB, and a server takes messages
 of 10 MB by default (`GRPC_MAX_MESSAGE_SIZE`); one request for a whole book would exceed it."""
+
+
+def connect_with(settings: Settings) -> weaviate.WeaviateClient:
+    """A client connected where the settings say (`WEAVIATE_URL`, `WEAVIATE_GRPC_PORT`, `WEAVIATE_API_KEY`)."""
+    api_key = settings.weaviate_api_key.get_secret_value() if settings.weaviate_api_key else None
+    return connect(settings.weaviate_url, settings.weaviate_grpc_port, api_key)
 
 
 def connect(url: str | None, grpc_port: int, api_key: str | None = None) -> weaviate.WeaviateClient:
