@@ -26,6 +26,8 @@ from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_backends import BlobStoreConfigError, open_blob_store
+from stores.vector_errors import VectorStoreConfigError
+from stores.vector_stores import SharedVectorStores, open_worker_vector_stores
 from workflows.common.family import Family
 from workflows.common.registration import Registry
 from workflows.registry import FAMILIES, REGISTRY
@@ -129,8 +131,11 @@ async def run(settings: Settings) -> None:
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
-        # The stores open here (a PostgreSQL pool, Weaviate's collections): blocking, so in a thread.
-        activities = await asyncio.to_thread(build_activities, settings, http=http, llm=llm, blobs=blobs)
+        # VECTOR_STORE=weaviate: the collections are created now, and a bad server stops the worker here too
+        vectors = await asyncio.to_thread(open_worker_vector_stores, settings)
+        given = Overrides(http=http, llm=llm, blobs=blobs) | vector_overrides(vectors)
+        # The stores open here (a PostgreSQL pool): blocking, so in a thread.
+        activities = await asyncio.to_thread(build_activities, settings, **given)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -140,6 +145,14 @@ async def run(settings: Settings) -> None:
             log.info("worker serving task queues %s on %s", queues, settings.temporal_address)
             await stop.wait()
             log.info("worker shutting down")
+        if vectors is not None:
+            await asyncio.to_thread(vectors.close)
+
+
+def vector_overrides(vectors: SharedVectorStores | None) -> Overrides:
+    """The activities' style store and project index when the worker opened them at start (Weaviate); none on
+    LanceDB, whose stores open at first use."""
+    return {} if vectors is None else {"style_store": vectors.style_store, "project_index": vectors.project_index}
 
 
 def main() -> None:
@@ -149,7 +162,7 @@ def main() -> None:
     except ConfigurationError as err:
         log.error("cannot start: %s", err.message)
         raise SystemExit(2) from None
-    except BlobStoreConfigError as err:
+    except (BlobStoreConfigError, VectorStoreConfigError) as err:
         log.error("cannot start: %s", err)
         raise SystemExit(2) from None
 

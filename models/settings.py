@@ -162,6 +162,16 @@ class Settings(BaseSettings):
     stack_s3_port: int = 59000
     """`make run-scaled`: the port of the S3 API server it starts (without `S3_ENDPOINT_URL`)."""
 
+    vector_store: Literal["lancedb", "weaviate"] = "lancedb"
+    """Where the style library's and the writers' projects' vectors live (`stores.vector_stores`): embedded LanceDB
+    under `DATA_DIR`, or a Weaviate server (`WEAVIATE_URL`) that every gateway and worker shares."""
+    weaviate_url: str | None = None
+    """Weaviate's REST endpoint, e.g. http://weaviate:8080 (https: TLS for REST and gRPC alike)."""
+    weaviate_grpc_port: int = Field(default=50051, ge=1, le=65535)
+    """Weaviate's gRPC port, on the host of `WEAVIATE_URL`."""
+    weaviate_api_key: SecretStr | None = None
+    """Sent as Weaviate's API key when set (a server with authentication on)."""
+
     @field_validator("writing_db_url")
     @classmethod
     def _postgres_url(cls, url: SecretStr) -> SecretStr:

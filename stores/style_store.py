@@ -7,35 +7,29 @@ it describes the look, not the words users type. A style's score is its best row
 """
 
 import logging
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, Self, cast
 
 import lancedb
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 from lancedb.query import LanceVectorQueryBuilder
 from lancedb.table import Table
 
 from models.image.state import RetrievedStyle
-from stores.calibration import THRESHOLD, calibrate
+from stores.calibration import THRESHOLD
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, library_fingerprint, load_style_library
+from stores.style_search import CachedStyleSearch, Clock
 
 log = logging.getLogger(__name__)
 
 TABLE_NAME = "styles"
-CACHE_TTL_SECONDS = 3600.0
-"""Seed 000 §8.3: "相同 Prompt 缓存 1 小时"."""
-CACHE_MAX_ENTRIES = 1024
-
 _FINGERPRINT_KEY = b"library_fingerprint"
 _EMBEDDER_KEY = b"embedder_version"
-
-Clock = Callable[[], float]
-_CacheKey = tuple[str, int, float]
 
 
 class StyleStore(Protocol):
@@ -46,44 +40,12 @@ class StyleStore(Protocol):
         ...
 
 
-class _TtlLruCache:
-    """Results by (query, limit, min_similarity), LRU-bounded, expiring `CACHE_TTL_SECONDS` after storing."""
-
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-        self._entries: OrderedDict[_CacheKey, tuple[float, tuple[RetrievedStyle, ...]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: _CacheKey) -> list[RetrievedStyle] | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                return None
-            expires_at, results = entry
-            if self._clock() >= expires_at:
-                del self._entries[key]
-                return None
-            self._entries.move_to_end(key)
-        return [result.model_copy() for result in results]
-
-    def put(self, key: _CacheKey, results: Sequence[RetrievedStyle]) -> None:
-        stored = tuple(result.model_copy() for result in results)
-        with self._lock:
-            self._entries[key] = (self._clock() + CACHE_TTL_SECONDS, stored)
-            self._entries.move_to_end(key)
-            while len(self._entries) > CACHE_MAX_ENTRIES:
-                self._entries.popitem(last=False)
-
-
-class LanceStyleStore:
+class LanceStyleStore(CachedStyleSearch):
     """Cosine search over the style library's names and aliases in an embedded LanceDB table."""
 
     def __init__(self, table: Table, embedder: HashingEmbedder, library: Sequence[StyleEntry], *, clock: Clock) -> None:
+        super().__init__(embedder, library, clock=clock)
         self._table = table
-        self._embedder = embedder
-        self._styles = {entry.id: entry for entry in library}
-        self._rows_per_style = max(len(entry.surface_forms) for entry in library)
-        self._cache = _TtlLruCache(clock)
 
     @classmethod
     def open(
@@ -102,39 +64,11 @@ class LanceStyleStore:
         table = _ensure_table(lancedb.connect(directory), embedder, library)
         return cls(table, embedder, library, clock=clock)
 
-    def search(self, query: str, *, limit: int = 3, min_similarity: float = THRESHOLD) -> list[RetrievedStyle]:
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
-        key = (query, limit, min_similarity)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        results = self._search_uncached(query, limit, min_similarity)
-        self._cache.put(key, results)
-        return results
-
-    def _search_uncached(self, query: str, limit: int, min_similarity: float) -> list[RetrievedStyle]:
-        vector = self._embedder.embed([query])[0]
-        if not vector.any():
-            return []
+    def _nearest(self, vector: npt.NDArray[np.float32], rows: int) -> list[tuple[str, float]]:
         # `Table.search` is typed as returning the generic builder; a vector query builds a vector query.
         nearest = cast(LanceVectorQueryBuilder, self._table.search(vector, vector_column_name="vector"))
-        # The k-th best style's best row ranks at most k * rows_per_style, so this many rows suffice.
-        rows = (
-            nearest.distance_type("cosine")
-            .limit(limit * self._rows_per_style)
-            .select(["style_id", "_distance"])
-            .to_list()
-        )
-        best: dict[str, float] = {}
-        for row in rows:  # nearest first: a style's first row is its best
-            best.setdefault(row["style_id"], round(calibrate(1.0 - row["_distance"]), 3))
-        ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
-        return [self._result(style_id, score) for style_id, score in ranked[:limit] if score >= min_similarity]
-
-    def _result(self, style_id: str, similarity: float) -> RetrievedStyle:
-        entry = self._styles[style_id]
-        return RetrievedStyle(style=f"{entry.name_zh} / {entry.name_en}", prompt=entry.prompt, similarity=similarity)
+        found = nearest.distance_type("cosine").limit(rows).select(["style_id", "_distance"]).to_list()
+        return [(row["style_id"], 1.0 - row["_distance"]) for row in found]
 
 
 def _ensure_table(db: lancedb.DBConnection, embedder: HashingEmbedder, library: Sequence[StyleEntry]) -> Table:

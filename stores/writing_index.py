@@ -15,10 +15,9 @@ nothing; a per-process cache remembers it as well, so searching an unchanged pro
 document store nor the lock. A table built in another format is dropped and built again from every document,
 and so is one another process dropped meanwhile (the search retries once).
 
-Passages. A chapter is cut at paragraph and sentence ends (。！？ and . ! ?, with closing quotes) into passages
-of about 300-600 characters, each with its offset in the chapter; any other document (character, world note,
-plot loop, ...) is one passage of at most `MAX_PASSAGE_CHARS`. Both the FTS and the vector see the document's
-title with the passage, so a character's description is found by the character's name.
+Passages (`stores.writing_passages`, shared with the Weaviate index). A chapter is cut at paragraph and sentence
+ends into passages of about 300-600 characters; any other document is one passage. Both the FTS and the vector
+see the document's title with the passage, so a character's description is found by the character's name.
 
 Full text. LanceDB's native FTS (not tantivy) with the `ngram` tokenizer, 2- and 3-grams, lower-cased, no
 stemming or stop words, ASCII folding. Measured on Chinese and English text (lancedb 0.40): the `simple`
@@ -41,17 +40,16 @@ as well, not past clearly better ones.
 """
 
 import fcntl
-import hashlib
 import logging
 import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, Self, cast
+from typing import Any, Literal, Self, cast
 
 import lancedb
 import pyarrow as pa
@@ -59,23 +57,22 @@ from lancedb.index import FTS
 from lancedb.query import LanceVectorQueryBuilder
 from lancedb.table import Table
 
-from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
+from models.writing.context import IndexDocument, Passage
 from stores.embedder import HashingEmbedder
+from stores.writing_passages import (
+    FAVOUR_BONUS,
+    MIN_CANDIDATES,
+    RRF_K,
+    VECTOR_FLOOR,
+    DocumentLoader,
+    IndexUpdate,
+    document_hash,
+    item_key,
+    passage_records,
+    project_key,
+)
 
 log = logging.getLogger(__name__)
-
-CHUNK_MIN = 300
-CHUNK_MAX = 600
-"""A chapter passage closes at the first paragraph end after `CHUNK_MIN` characters, or before `CHUNK_MAX`."""
-TAIL_MIN = 100
-"""A chapter's last passage shorter than this joins the one before (which stays under `MAX_PASSAGE_CHARS`)."""
-
-RRF_K = 60
-FAVOUR_BONUS = 0.5 / (RRF_K + 1)
-VECTOR_FLOOR = 0.2
-"""Cosine under which a passage only the vectors found is noise (see the module docstring)."""
-MIN_CANDIDATES = 24
-"""Each list contributes at least this many candidates (or 4 per requested passage) to the fusion."""
 
 LOCK_TIMEOUT_SECONDS = 30.0
 _LOCK_POLL_SECONDS = 0.02
@@ -99,50 +96,12 @@ _EMBEDDER_KEY = b"embedder_version"
 
 _TABLE_PREFIX = "writing_"
 _TABLE_SUFFIX = "_passages"
-_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_PARAGRAPH = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"(?:[。！？!?]+|\.(?=\s|$))[”’」』）)\"']*")
-_SOFT_BREAKS = "，,；;：: 、"
 _COLUMNS = ["passage_id", "kind", "ref_id", "title", "chapter_position", "start", "text", "search_text"]
 _ITEM_COLUMNS = ["item_key", "content_hash", "chapter_position"]
 _FTS_INDEX_NAME = "search_text_idx"
 """The name LanceDB gives the FTS index on `search_text`."""
 
-DocumentLoader = Callable[[], list[IndexDocument]]
 _Source = Literal["text", "vector"]
-_Span = tuple[int, int]
-
-
-class ProjectSearch(Protocol):
-    """Hybrid search over one project's documents (embedded LanceDB here, Weaviate at scale)."""
-
-    def search(
-        self,
-        project_id: str,
-        revision: int,
-        documents: DocumentLoader,
-        query: str,
-        *,
-        limit: int = 6,
-        favour: Sequence[str] = (),
-    ) -> list[Passage]:
-        """Up to `limit` passages of the project at `revision` most relevant to `query`, best first;
-        `documents()` is called only when the index of that revision must be built."""
-        ...
-
-
-@dataclass(frozen=True)
-class IndexUpdate:
-    """What bringing a project's table up to a revision did, by item key (`kind:ref_id`)."""
-
-    built: bool = False
-    """The table was built from every document (a first search, or a table in another format)."""
-    reindexed: frozenset[str] = frozenset()
-    """Items cut into passages and embedded again: new ones and those whose title or text changed."""
-    moved: frozenset[str] = frozenset()
-    """Chapters whose only change is their position: their rows kept, with the new position."""
-    removed: frozenset[str] = frozenset()
-    rows_written: int = 0
 
 
 class ProjectIndex:
@@ -204,7 +163,7 @@ class ProjectIndex:
     def _up_to_date(
         self, project_id: str, revision: int, documents: DocumentLoader
     ) -> tuple[Table | None, IndexUpdate]:
-        key = _project_key(project_id)
+        key = project_key(project_id)
         with _exclusive(self._locks / f"{key}.lock"):
             cached = self._cached(project_id, revision)  # another thread of this process indexed it meanwhile
             if cached is not None:
@@ -266,7 +225,7 @@ class ProjectIndex:
         """Rewrites the rows of the items that changed, moved or went, in one commit."""
         started = time.perf_counter()
         indexed = _indexed_items(table)
-        current = {_item_key(document): document for document in documents}
+        current = {item_key(document): document for document in documents}
         changed = {
             key: document
             for key, document in current.items()
@@ -333,7 +292,7 @@ class ProjectIndex:
                 _drop(self._db, name)
 
     def _rows(self, documents: Sequence[IndexDocument]) -> pa.Table:
-        records = [record for document in documents for record in _passage_records(document)]
+        records = [record for document in documents for record in passage_records(document)]
         search_texts = [record["search_text"] for record in records]
         vectors = self._embedder.embed(search_texts).ravel()
         schema = pa.schema(
@@ -395,85 +354,6 @@ class ProjectIndex:
         return _unique(rows)
 
 
-def chapter_spans(text: str) -> list[_Span]:
-    """The (start, end) offsets of a chapter's passages: about `CHUNK_MIN`-`CHUNK_MAX` characters each, cut at
-    paragraph and sentence ends, without leading or trailing whitespace."""
-    spans: list[_Span] = []
-    start: int | None = None
-    end = 0
-    for piece_start, piece_end, closes_paragraph in _pieces(text):
-        if start is not None and piece_end - start > CHUNK_MAX:
-            spans.append((start, end))
-            start = None
-        if start is None:
-            start = piece_start
-        end = piece_end
-        if closes_paragraph and end - start >= CHUNK_MIN:
-            spans.append((start, end))
-            start = None
-    if start is not None:
-        if spans and end - start < TAIL_MIN:
-            spans[-1] = (spans[-1][0], end)
-        else:
-            spans.append((start, end))
-    trimmed = (_trimmed(text, span_start, span_end) for span_start, span_end in spans)
-    return [span for span in trimmed if span[1] > span[0]]
-
-
-def _pieces(text: str) -> Iterator[tuple[int, int, bool]]:
-    """Sentences as (start, end, closes its paragraph), none longer than `CHUNK_MAX`."""
-    for paragraph in _PARAGRAPH.finditer(text):
-        start = paragraph.start()
-        ends = [match.end() for match in _SENTENCE_END.finditer(text, start, paragraph.end())]
-        if not ends or ends[-1] < paragraph.end():
-            ends.append(paragraph.end())
-        for end in ends:
-            yield from _bounded(text, start, end, closes_paragraph=end == paragraph.end())
-            start = end
-
-
-def _bounded(text: str, start: int, end: int, *, closes_paragraph: bool) -> Iterator[tuple[int, int, bool]]:
-    """A sentence longer than `CHUNK_MAX` cut at its last comma (or space) before each limit, else at the limit."""
-    while end - start > CHUNK_MAX:
-        window = text[start + CHUNK_MIN : start + CHUNK_MAX]
-        soft = max(window.rfind(mark) for mark in _SOFT_BREAKS)
-        cut = start + CHUNK_MIN + soft + 1 if soft >= 0 else start + CHUNK_MAX
-        yield start, cut, False
-        start = cut
-    yield start, end, closes_paragraph
-
-
-def _trimmed(text: str, start: int, end: int) -> _Span:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
-def _passage_records(document: IndexDocument) -> Iterator[dict[str, Any]]:
-    if document.kind == "chapter":
-        spans = chapter_spans(document.text)
-    else:
-        start, end = _trimmed(document.text, 0, len(document.text))
-        spans = [(start, min(end, start + MAX_PASSAGE_CHARS))] if end > start else []
-    key, content_hash = _item_key(document), document_hash(document)
-    for start, end in spans:
-        text = document.text[start:end]
-        yield {
-            "passage_id": f"{key}:{start}",
-            "item_key": key,
-            "content_hash": content_hash,
-            "kind": document.kind,
-            "ref_id": document.ref_id,
-            "title": document.title,
-            "chapter_position": document.chapter_position,
-            "start": start,
-            "text": text,
-            "search_text": f"{document.title}\n{text}",
-        }
-
-
 @dataclass
 class _Candidate:
     """A passage one or both rankings found, with its fused score so far."""
@@ -499,16 +379,6 @@ class _Candidate:
             score=self.score,
             matched_by=self.matched_by,
         )
-
-
-def document_hash(document: IndexDocument) -> str:
-    """What an item's passages depend on (its kind, title and text; not a chapter's position), hashed."""
-    content = "\0".join((document.kind, document.title, document.text))
-    return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
-
-
-def _item_key(document: IndexDocument) -> str:
-    return f"{document.kind}:{document.ref_id}"
 
 
 def _indexed_items(table: Table) -> dict[str, tuple[str, int | None]]:
@@ -547,7 +417,7 @@ def remove_project(directory: Path, project_id: str) -> list[str]:
     files, holding its lock so an update in progress finishes first; the tables dropped. A search after this loads
     the project's documents again, and a deleted project has none to load (its store says it is not found), so
     nothing is built again."""
-    key = _project_key(project_id)
+    key = project_key(project_id)
     locks = directory / ".locks"
     if not locks.is_dir():
         return []
@@ -565,13 +435,6 @@ def remove_project(directory: Path, project_id: str) -> list[str]:
 
 def _table_name(key: str) -> str:
     return f"{_TABLE_PREFIX}{key}{_TABLE_SUFFIX}"
-
-
-def _project_key(project_id: str) -> str:
-    """The project id where it is a safe table name, else a stable hash of it."""
-    if _SAFE_ID.fullmatch(project_id):
-        return project_id
-    return "h" + hashlib.blake2b(project_id.encode(), digest_size=12).hexdigest()
 
 
 def _table_names(db: lancedb.DBConnection) -> list[str]:

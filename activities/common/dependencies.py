@@ -23,8 +23,9 @@ from stores.blob_refs import MAX_IMAGE_BYTES, BlobResolver
 from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, load_style_library
-from stores.style_store import LanceStyleStore, StyleStore
-from stores.writing_index import ProjectIndex, ProjectSearch
+from stores.style_store import StyleStore
+from stores.vector_stores import open_project_index, open_style_store
+from stores.writing_passages import ProjectSearch
 
 
 class Overrides(TypedDict, total=False):
@@ -116,14 +117,13 @@ class WorkerDependencies:
 
     @cached_property
     def style_store(self) -> StyleStore:
-        return self.given.get("style_store") or LanceStyleStore.open(
-            self.settings.lancedb_dir, library=self.style_library
-        )
+        return self.given.get("style_store") or open_style_store(self.settings, self.style_library)
 
     @cached_property
     def project_index(self) -> ProjectSearch:
-        """The writing family's search over the writers' projects (embedded LanceDB under `DATA_DIR`)."""
-        return self.given.get("project_index") or ProjectIndex.open(self.settings.writing_index_dir)
+        """The writing family's search over the writers' projects (`VECTOR_STORE`: embedded LanceDB under `DATA_DIR`,
+        or Weaviate)."""
+        return self.given.get("project_index") or open_project_index(self.settings)
 
     def _http(self, needed_by: str) -> httpx.AsyncClient:
         if self.http is None:

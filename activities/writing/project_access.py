@@ -10,7 +10,7 @@ from activities.common.failures import permanent
 from models.writing.context import Passage
 from models.writing.errors import WritingErrorCode
 from models.writing.projects import Chapter, Character, PlotLoop, StyleSample
-from stores.writing_index import ProjectSearch
+from stores.writing_passages import ProjectSearch
 from stores.writing_projects import NotFoundError, ProjectStore
 
 P = ParamSpec("P")

@@ -29,6 +29,7 @@ from models.writing.plans import chain_problem
 from models.writing.runs import WritingChatRequest, WritingRunInput
 from models.writing.sessions import SessionTurns
 from stores.project_removal import ProjectRemoval
+from stores.vector_stores import open_index_removal
 from stores.writing_sessions import SessionStore
 from stores.writing_stores import open_project_store, open_session_store
 from workflows.writing.family import WRITING
@@ -129,7 +130,7 @@ def _services(settings: Settings) -> dict[str, object]:
     """The stores the writing routes use, and the deletion of a project from all of them."""
     projects = open_project_store(settings)
     sessions = open_session_store(settings)
-    removal = ProjectRemoval(projects, sessions, settings.writing_index_dir)
+    removal = ProjectRemoval(projects, sessions, open_index_removal(settings))
     return {"projects": projects, "sessions": sessions, "project_removal": removal}
 
 

@@ -1,8 +1,10 @@
-"""The style library and the LanceDB style store: retrieval quality, threshold, reopening, caching."""
+"""The style library and the style stores: retrieval quality, threshold and limits as a contract over every backend
+(LanceDB; Weaviate: the loopback double, and a real server when `WEAVIATE_URL` is set, tests/vector_backends.py);
+the LanceDB table's reopening and rebuilds, the Weaviate collection's, and the cache."""
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,17 @@ from lancedb.table import LanceTable
 from stores.calibration import RAW_KNOTS, THRESHOLD, StyleScorer, calibrate, derive_knots, measure
 from stores.embedder import HashingEmbedder
 from stores.style_library import StyleEntry, load_style_library, style_vocabulary
-from stores.style_store import CACHE_TTL_SECONDS, TABLE_NAME, LanceStyleStore
+from stores.style_search import CACHE_TTL_SECONDS
+from stores.style_store import TABLE_NAME, LanceStyleStore, StyleStore
+from stores.weaviate_style_store import WeaviateStyleStore
+from tests.vector_backends import (  # noqa: F401 (fixtures)
+    VECTOR_BACKENDS,
+    collection_prefix,
+    drop_collections,
+    weaviate_double,
+    weaviate_endpoint,
+    weaviate_server,
+)
 
 LIBRARY = load_style_library()
 STYLE_NAMES = {entry.id: f"{entry.name_zh} / {entry.name_en}" for entry in LIBRARY}
@@ -30,9 +42,18 @@ class FakeClock:
         return self.now
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> LanceStyleStore:
-    return LanceStyleStore.open(tmp_path_factory.mktemp("lancedb"))
+@pytest.fixture(scope="module", params=VECTOR_BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StyleStore]:
+    """The contract tests' store, on each backend."""
+    if request.param == "lancedb":
+        yield LanceStyleStore.open(tmp_path_factory.mktemp("lancedb"))
+        return
+    endpoint = weaviate_endpoint(request, request.param)
+    prefix = collection_prefix()
+    weaviate_store = WeaviateStyleStore.open(endpoint.client(), prefix=prefix)
+    yield weaviate_store
+    weaviate_store.close()
+    drop_collections(endpoint, prefix)
 
 
 @pytest.fixture
@@ -122,7 +143,7 @@ def test_vocabulary_lists_every_name_and_alias_longest_first() -> None:
         ("赛博朋克 猫 画一只赛博朋克风格的猫", "cyberpunk"),
     ],
 )
-def test_chinese_and_english_queries_find_their_style_first(store: LanceStyleStore, query: str, style_id: str) -> None:
+def test_chinese_and_english_queries_find_their_style_first(store: StyleStore, query: str, style_id: str) -> None:
     results = store.search(query)
 
     assert results, f"nothing found for {query!r}"
@@ -135,15 +156,15 @@ def test_chinese_and_english_queries_find_their_style_first(store: LanceStyleSto
     "query",
     ["今天天气怎么样", "banana smoothie recipe", "🐱🐱", "", "帮我画一只猫", "make it brighter", "风格"],
 )
-def test_unrelated_queries_find_nothing(store: LanceStyleStore, query: str) -> None:
+def test_unrelated_queries_find_nothing(store: StyleStore, query: str) -> None:
     assert store.search(query) == []
 
 
-def test_an_exact_name_scores_one(store: LanceStyleStore) -> None:
+def test_an_exact_name_scores_one(store: StyleStore) -> None:
     assert store.search("浮世绘")[0].similarity == 1.0
 
 
-def test_results_are_best_first_and_limited(store: LanceStyleStore) -> None:
+def test_results_are_best_first_and_limited(store: StyleStore) -> None:
     results = store.search("painting", limit=3, min_similarity=0.0)
     single = store.search("painting", limit=1, min_similarity=0.0)
 
@@ -152,7 +173,7 @@ def test_results_are_best_first_and_limited(store: LanceStyleStore) -> None:
     assert single == results[:1]
 
 
-def test_min_similarity_filters_results(store: LanceStyleStore) -> None:
+def test_min_similarity_filters_results(store: StyleStore) -> None:
     everything = store.search("印象派", min_similarity=0.0)
     strict = store.search("印象派", min_similarity=0.95)
 
@@ -160,13 +181,13 @@ def test_min_similarity_filters_results(store: LanceStyleStore) -> None:
     assert [result.style for result in strict] == [STYLE_NAMES["impressionism"]]
 
 
-def test_rejects_a_limit_below_one(store: LanceStyleStore) -> None:
+def test_rejects_a_limit_below_one(store: StyleStore) -> None:
     with pytest.raises(ValueError, match="limit"):
         store.search("水彩", limit=0)
 
 
 @pytest.mark.parametrize("query", ["水彩风格", "cyber punk", "印象派油画", "oil pastel"])
-def test_lancedb_scores_equal_the_calibrated_numpy_cosines(store: LanceStyleStore, query: str) -> None:
+def test_lancedb_scores_equal_the_calibrated_numpy_cosines(store: StyleStore, query: str) -> None:
     raw = StyleScorer(HashingEmbedder(), LIBRARY).scores(query)
     by_name = {STYLE_NAMES[style_id]: round(calibrate(score), 3) for style_id, score in raw.items()}
 
@@ -290,3 +311,43 @@ def test_limit_and_threshold_are_part_of_the_cache_key(tmp_path: Path, lance_sea
     store.search("印象派", min_similarity=0.9)
 
     assert len(lance_searches) == 3
+
+
+# --- the Weaviate collection -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def weaviate_styles(request: pytest.FixtureRequest) -> Iterator[Callable[..., WeaviateStyleStore]]:
+    """Opens Weaviate style stores (on the double) over one test's collections; all closed and dropped after it."""
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    opened: list[WeaviateStyleStore] = []
+
+    def open_store(**options: Any) -> WeaviateStyleStore:
+        opened.append(WeaviateStyleStore.open(endpoint.client(), prefix=prefix, **options))
+        return opened[-1]
+
+    yield open_store
+    for store in opened:
+        store.close()
+    drop_collections(endpoint, prefix)
+
+
+def style_rows(store: WeaviateStyleStore) -> int:
+    count = store._collection.aggregate.over_all(total_count=True).total_count
+    assert count is not None
+    return count
+
+
+def test_weaviate_rebuilds_the_styles_when_the_library_or_the_embedder_changes(
+    weaviate_styles: Callable[..., WeaviateStyleStore],
+) -> None:
+    small: list[StyleEntry] = LIBRARY[:2]
+    assert style_rows(weaviate_styles(library=small)) == sum(len(entry.surface_forms) for entry in small)
+
+    full = weaviate_styles()
+    reopened = weaviate_styles()
+    resized = weaviate_styles(embedder=HashingEmbedder(dim=256))
+
+    assert style_rows(full) == style_rows(reopened) == style_rows(resized) == SURFACE_FORMS
+    assert resized.search("cyberpunk")[0].style == STYLE_NAMES["cyberpunk"]

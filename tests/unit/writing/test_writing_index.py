@@ -1,11 +1,18 @@
 """The writing project index: passages and their offsets, Chinese and English full text, fusion, revisions,
-isolation between projects, and concurrent rebuilds by threads and by other processes' indexes."""
+isolation between projects, and concurrent rebuilds by threads and by other processes' indexes.
+
+Tests taking `any_index` or `index_backend` are the contract every backend keeps (LanceDB; Weaviate: the loopback
+double, and a real server when `WEAVIATE_URL` is set, tests/vector_backends.py); those taking `index` are about
+the LanceDB tables."""
 
 import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import lancedb
 import pytest
@@ -13,8 +20,19 @@ import pytest
 from models.writing.context import MAX_PASSAGE_CHARS, IndexDocument, Passage
 from models.writing.projects import ChapterIn, ProjectIn
 from stores import writing_index
-from stores.writing_index import CHUNK_MAX, CHUNK_MIN, RRF_K, IndexUpdate, ProjectIndex, chapter_spans
+from stores.embedder import HashingEmbedder
+from stores.weaviate_writing_index import WeaviateProjectIndex
+from stores.writing_index import ProjectIndex, remove_project
+from stores.writing_passages import CHUNK_MAX, CHUNK_MIN, RRF_K, DocumentLoader, IndexUpdate, chapter_spans
 from stores.writing_projects import ProjectStore
+from tests.vector_backends import (  # noqa: F401 (fixtures)
+    VECTOR_BACKENDS,
+    collection_prefix,
+    drop_collections,
+    weaviate_double,
+    weaviate_endpoint,
+    weaviate_server,
+)
 
 FILLER = [
     "清晨的薄雾笼罩着整座小城，街角的早点铺已经冒出了热气。",
@@ -93,13 +111,65 @@ def identities(passages: Sequence[Passage]) -> list[tuple[str, str, int]]:
     return [(passage.kind, passage.ref_id, passage.start) for passage in passages]
 
 
+class Index(Protocol):
+    """What the contract tests use of an index: `ProjectSearch` and `refresh`."""
+
+    def search(
+        self,
+        project_id: str,
+        revision: int,
+        documents: DocumentLoader,
+        query: str,
+        *,
+        limit: int = 6,
+        favour: Sequence[str] = (),
+    ) -> list[Passage]: ...
+
+    def refresh(self, project_id: str, revision: int, documents: DocumentLoader) -> IndexUpdate: ...
+
+
+@dataclass
+class IndexBackend:
+    """An index on one backend, how to open another process's index over the same store, and the removal hook."""
+
+    index: Index
+    reopen: Callable[[], Index]
+    remove: Callable[[str], list[str]]
+
+
+@pytest.fixture(params=VECTOR_BACKENDS)
+def index_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[IndexBackend]:
+    if request.param == "lancedb":
+        directory = tmp_path / "index"
+        lance = ProjectIndex.open(directory)
+        yield IndexBackend(lance, lambda: ProjectIndex.open(directory), partial(remove_project, directory))
+        return
+    endpoint = weaviate_endpoint(request, request.param)
+    prefix = collection_prefix()
+    opened = [WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)]
+
+    def reopen() -> Index:
+        opened.append(WeaviateProjectIndex.open(endpoint.client(), prefix=prefix))
+        return opened[-1]
+
+    yield IndexBackend(opened[0], reopen, opened[0].remove_project)
+    for weaviate_index in opened:
+        weaviate_index.close()
+    drop_collections(endpoint, prefix)
+
+
+@pytest.fixture
+def any_index(index_backend: IndexBackend) -> Index:
+    return index_backend.index
+
+
 @pytest.fixture
 def index(tmp_path: Path) -> ProjectIndex:
     return ProjectIndex.open(tmp_path / "index")
 
 
 def search(
-    index: ProjectIndex, documents: list[IndexDocument], query: str, *, limit: int = 6, favour: Sequence[str] = ()
+    index: Index, documents: list[IndexDocument], query: str, *, limit: int = 6, favour: Sequence[str] = ()
 ) -> list[Passage]:
     return index.search("proj_dream", 1, lambda: documents, query, limit=limit, favour=favour)
 
@@ -144,10 +214,10 @@ def test_english_sentences_end_at_full_stops_not_inside_numbers() -> None:
 # --- retrieval -----------------------------------------------------------------------------------
 
 
-def test_a_chinese_query_finds_the_chapter_passage_at_its_offset(index: ProjectIndex) -> None:
+def test_a_chinese_query_finds_the_chapter_passage_at_its_offset(any_index: Index) -> None:
     documents = dream_project()
 
-    passages = search(index, documents, "写林黛玉在沁芳闸边葬花的那一段")
+    passages = search(any_index, documents, "写林黛玉在沁芳闸边葬花的那一段")
 
     top = passages[0]
     assert (top.kind, top.ref_id, top.chapter_position, top.title) == ("chapter", "ch2", 2, "第2章")
@@ -157,19 +227,19 @@ def test_a_chinese_query_finds_the_chapter_passage_at_its_offset(index: ProjectI
         assert len(passage.text) <= MAX_PASSAGE_CHARS
 
 
-def test_a_two_character_name_inside_a_longer_one_is_found_by_full_text(index: ProjectIndex) -> None:
-    passages = search(index, dream_project(), "黛玉")
+def test_a_two_character_name_inside_a_longer_one_is_found_by_full_text(any_index: Index) -> None:
+    passages = search(any_index, dream_project(), "黛玉")
 
     found_by_text = {(passage.kind, passage.ref_id) for passage in passages if "text" in passage.matched_by}
     assert found_by_text == {("chapter", "ch2"), ("character", "lin")}
     assert {(passage.kind, passage.ref_id) for passage in passages[:2]} == found_by_text
 
 
-def test_an_english_query_finds_its_passage_whatever_the_case(index: ProjectIndex) -> None:
+def test_an_english_query_finds_its_passage_whatever_the_case(any_index: Index) -> None:
     documents = [*dream_project(), chapter(4, chapter_text(2, LIGHTHOUSE.strip()))]
 
     for query in ("the lighthouse keeper and the whales", "LIGHTHOUSE"):
-        top = search(index, documents, query)[0]
+        top = search(any_index, documents, query)[0]
 
         assert top.ref_id == "ch4"
         assert "lighthouse keeper" in top.text
@@ -185,13 +255,13 @@ def test_a_passage_found_by_both_rankings_comes_first_and_says_so(index: Project
     assert all(passage.score < top.score for passage in passages[1:])
 
 
-def test_a_character_is_found_by_its_name_in_the_title(index: ProjectIndex) -> None:
-    passages = search(index, dream_project(), "贾宝玉的性格")
+def test_a_character_is_found_by_its_name_in_the_title(any_index: Index) -> None:
+    passages = search(any_index, dream_project(), "贾宝玉的性格")
 
     assert ("character", "jia", 0) in identities(passages)
 
 
-def test_favoured_names_lift_a_passage_among_equals(index: ProjectIndex) -> None:
+def test_favoured_names_lift_a_passage_among_equals(any_index: Index) -> None:
     rain = "夜里下起了雨，{name}独坐窗前，听着雨打芭蕉的声音，一夜没有睡着。"
     documents = [
         chapter(1, chapter_text(0, rain.format(name="史湘云"))),
@@ -199,30 +269,30 @@ def test_favoured_names_lift_a_passage_among_equals(index: ProjectIndex) -> None
     ]
 
     for favoured, expected in (("史湘云", "ch1"), ("薛宝钗", "ch2")):
-        passages = search(index, documents, "夜里下雨独坐窗前", favour=[favoured])
+        passages = search(any_index, documents, "夜里下雨独坐窗前", favour=[favoured])
 
         assert passages[0].ref_id == expected
 
 
-def test_unrelated_or_empty_queries_return_nothing(index: ProjectIndex) -> None:
+def test_unrelated_or_empty_queries_return_nothing(any_index: Index) -> None:
     documents = dream_project()
 
     for query in ("", "嗯", "?!", "zebra quantum"):
-        assert search(index, documents, query) == []
+        assert search(any_index, documents, query) == []
 
 
-def test_limit_caps_the_passages_and_each_appears_once(index: ProjectIndex) -> None:
-    passages = search(index, dream_project(), "清晨的薄雾笼罩着小城，街角的早点铺冒出热气", limit=4)
+def test_limit_caps_the_passages_and_each_appears_once(any_index: Index) -> None:
+    passages = search(any_index, dream_project(), "清晨的薄雾笼罩着小城，街角的早点铺冒出热气", limit=4)
 
     assert len(passages) == 4
     assert len(set(identities(passages))) == 4
 
 
-def test_an_empty_project_returns_nothing(index: ProjectIndex) -> None:
+def test_an_empty_project_returns_nothing(any_index: Index) -> None:
     blank = [chapter(1, "  \n\n "), character("nobody", "无名氏", "")]
 
-    assert index.search("proj_empty", 1, list, "林黛玉") == []
-    assert index.search("proj_blank", 1, lambda: blank, "林黛玉") == []
+    assert any_index.search("proj_empty", 1, list, "林黛玉") == []
+    assert any_index.search("proj_blank", 1, lambda: blank, "林黛玉") == []
 
 
 # --- revisions and isolation ----------------------------------------------------------------------
@@ -242,28 +312,42 @@ def test_a_new_revision_reindexes_the_edit_in_the_projects_one_table(index: Proj
     assert lancedb.connect(tmp_path / "index").list_tables().tables == ["writing_proj_dream_passages"]
 
 
-def test_two_projects_never_see_each_others_passages(index: ProjectIndex) -> None:
+def test_two_projects_never_see_each_others_passages(any_index: Index) -> None:
     mine = dream_project(KEY)
     theirs = [chapter(1, chapter_text(0, HAIRPIN), ref_id="other_ch1")]
-    index.search("proj_theirs", 1, lambda: theirs, "白玉簪子")
+    any_index.search("proj_theirs", 1, lambda: theirs, "白玉簪子")
 
-    passages = index.search("proj_mine", 1, lambda: mine, "贾宝玉在假山后面捡到白玉簪子")
+    passages = any_index.search("proj_mine", 1, lambda: mine, "贾宝玉在假山后面捡到白玉簪子")
 
     assert passages
     assert {passage.ref_id for passage in passages} <= {document.ref_id for document in mine}
     assert all("白玉簪子" not in passage.text for passage in passages)
 
 
-def test_documents_are_loaded_once_per_revision_even_by_another_process(index: ProjectIndex, tmp_path: Path) -> None:
+def test_documents_are_loaded_once_per_revision_even_by_another_process(index_backend: IndexBackend) -> None:
     loader = CountingLoader(dream_project())
     for query in ("林黛玉", "青铜钥匙", "葬花"):
-        index.search("proj_dream", 1, loader, query)
-    other_process = ProjectIndex.open(tmp_path / "index")
+        index_backend.index.search("proj_dream", 1, loader, query)
+    other_process = index_backend.reopen()
 
     passages = other_process.search("proj_dream", 1, loader, "葬花")
 
     assert loader.calls == 1
     assert passages[0].ref_id == "ch2"
+
+
+def test_a_removed_project_is_gone_and_the_others_stay(index_backend: IndexBackend) -> None:
+    index = index_backend.index
+    mine = dream_project(KEY)
+    theirs = [chapter(1, chapter_text(0, HAIRPIN), ref_id="other_ch1")]
+    index.search("proj_mine", 1, lambda: mine, "青铜钥匙")
+    index.search("proj_theirs", 1, lambda: theirs, "白玉簪子")
+
+    index_backend.remove("proj_mine")
+
+    assert index_backend.reopen().search("proj_mine", 1, list, "青铜钥匙") == []
+    assert index.search("proj_mine", 2, list, "青铜钥匙") == []
+    assert index.search("proj_theirs", 1, lambda: theirs, "白玉簪子")[0].ref_id == "other_ch1"
 
 
 def test_a_table_dropped_by_another_process_is_rebuilt_not_raised(index: ProjectIndex, tmp_path: Path) -> None:
@@ -310,7 +394,7 @@ def test_concurrent_searches_of_a_stale_index_agree_without_duplicates(index: Pr
 # --- updates: only what changed (issue 28 item 4) -------------------------------------------------
 
 
-def chapter_texts(index: ProjectIndex, revision: int, documents: list[IndexDocument]) -> dict[tuple[str, int], str]:
+def chapter_texts(index: Index, revision: int, documents: list[IndexDocument]) -> dict[tuple[str, int], str]:
     """Every chapter passage the index holds, by (chapter id, offset), found by a query for each chapter's title."""
     found: dict[tuple[str, int], str] = {}
     for document in documents:
@@ -320,13 +404,13 @@ def chapter_texts(index: ProjectIndex, revision: int, documents: list[IndexDocum
     return found
 
 
-def test_one_chapter_edited_reindexes_only_that_chapter_and_retrieval_sees_the_edit(index: ProjectIndex) -> None:
-    first = index.refresh("proj_dream", 1, lambda: dream_project(KEY))
+def test_one_chapter_edited_reindexes_only_that_chapter_and_retrieval_sees_the_edit(any_index: Index) -> None:
+    first = any_index.refresh("proj_dream", 1, lambda: dream_project(KEY))
     edited = dream_project(HAIRPIN)
 
-    update = index.refresh("proj_dream", 2, lambda: edited)
-    found = index.search("proj_dream", 2, lambda: edited, "白玉簪子")
-    gone = index.search("proj_dream", 2, lambda: edited, "青铜钥匙")
+    update = any_index.refresh("proj_dream", 2, lambda: edited)
+    found = any_index.search("proj_dream", 2, lambda: edited, "白玉簪子")
+    gone = any_index.search("proj_dream", 2, lambda: edited, "青铜钥匙")
 
     assert first.built and first.reindexed == {
         "chapter:ch1",
@@ -343,18 +427,18 @@ def test_one_chapter_edited_reindexes_only_that_chapter_and_retrieval_sees_the_e
     assert all("青铜钥匙" not in passage.text for passage in gone)
 
 
-def test_an_unchanged_revision_rewrites_nothing(index: ProjectIndex) -> None:
-    index.refresh("proj_dream", 1, lambda: dream_project())
+def test_an_unchanged_revision_rewrites_nothing(any_index: Index) -> None:
+    any_index.refresh("proj_dream", 1, lambda: dream_project())
 
-    assert index.refresh("proj_dream", 2, lambda: dream_project()) == IndexUpdate()
+    assert any_index.refresh("proj_dream", 2, lambda: dream_project()) == IndexUpdate()
 
 
-def test_a_deleted_chapters_passages_are_gone(index: ProjectIndex) -> None:
-    index.refresh("proj_dream", 1, lambda: dream_project())
+def test_a_deleted_chapters_passages_are_gone(any_index: Index) -> None:
+    any_index.refresh("proj_dream", 1, lambda: dream_project())
     without_ch2 = [document for document in dream_project() if document.ref_id != "ch2"]
 
-    update = index.refresh("proj_dream", 2, lambda: without_ch2)
-    passages = index.search("proj_dream", 2, lambda: without_ch2, "林黛玉葬花", limit=20)
+    update = any_index.refresh("proj_dream", 2, lambda: without_ch2)
+    passages = any_index.search("proj_dream", 2, lambda: without_ch2, "林黛玉葬花", limit=20)
 
     assert update.removed == {"chapter:ch2"}
     assert (update.reindexed, update.rows_written) == (frozenset(), 0)
@@ -362,23 +446,23 @@ def test_a_deleted_chapters_passages_are_gone(index: ProjectIndex) -> None:
     assert all(passage.ref_id != "ch2" for passage in passages)
 
 
-def test_a_reorder_moves_chapters_without_changing_any_passage_text(index: ProjectIndex) -> None:
+def test_a_reorder_moves_chapters_without_changing_any_passage_text(any_index: Index) -> None:
     before = dream_project()
-    index.refresh("proj_dream", 1, lambda: before)
-    texts_before = chapter_texts(index, 1, before)
+    any_index.refresh("proj_dream", 1, lambda: before)
+    texts_before = chapter_texts(any_index, 1, before)
     ch1, ch2, ch3 = (
         document.model_copy(update={"chapter_position": 4 - number})
         for number, document in enumerate(before[:3], start=1)
     )
     after = [ch3, ch2, ch1, *before[3:]]
 
-    update = index.refresh("proj_dream", 2, lambda: after)
-    burial = index.search("proj_dream", 2, lambda: after, "葬花")[0]
-    key = index.search("proj_dream", 2, lambda: after, "青铜钥匙")[0]
+    update = any_index.refresh("proj_dream", 2, lambda: after)
+    burial = any_index.search("proj_dream", 2, lambda: after, "葬花")[0]
+    key = any_index.search("proj_dream", 2, lambda: after, "青铜钥匙")[0]
 
     assert update.moved == {"chapter:ch1", "chapter:ch3"}
     assert update.reindexed == frozenset()
-    assert chapter_texts(index, 2, after) == texts_before
+    assert chapter_texts(any_index, 2, after) == texts_before
     assert (burial.ref_id, burial.chapter_position) == ("ch2", 2)
     assert (key.ref_id, key.chapter_position) == ("ch3", 1)
 
@@ -407,7 +491,7 @@ def test_two_edits_racing_leave_the_newest_revision_indexed_once(index: ProjectI
     assert lighthouse[0].ref_id == "ch3"
 
 
-def test_the_stores_edits_and_reorders_touch_only_their_chapters(index: ProjectIndex, tmp_path: Path) -> None:
+def test_the_stores_edits_and_reorders_touch_only_their_chapters(any_index: Index, tmp_path: Path) -> None:
     store = ProjectStore(tmp_path / "projects.sqlite3")
     project = store.create_project("alice", ProjectIn(name="红楼")).project_id
     ids = [
@@ -416,7 +500,7 @@ def test_the_stores_edits_and_reorders_touch_only_their_chapters(index: ProjectI
     ]
 
     def refresh() -> IndexUpdate:
-        return index.refresh(project, store.revision("alice", project), lambda: store.documents("alice", project))
+        return any_index.refresh(project, store.revision("alice", project), lambda: store.documents("alice", project))
 
     refresh()
     store.update_chapter("alice", project, ids[1], ChapterIn(title="第2回", content=chapter_text(2, HAIRPIN)))
@@ -427,7 +511,7 @@ def test_the_stores_edits_and_reorders_touch_only_their_chapters(index: ProjectI
     assert edited.reindexed == {f"chapter:{ids[1]}"} and not edited.moved
     assert not reordered.reindexed and reordered.moved == {f"chapter:{id_}" for id_ in ids}
     revision = store.revision("alice", project)
-    hairpin = index.search(project, revision, lambda: store.documents("alice", project), "白玉簪子")[0]
+    hairpin = any_index.search(project, revision, lambda: store.documents("alice", project), "白玉簪子")[0]
     assert (hairpin.ref_id, hairpin.chapter_position) == (ids[1], 3)
 
 
@@ -451,3 +535,54 @@ def test_updated_rows_are_folded_into_the_full_text_index_past_the_limit(
     assert scanned > 0, "under the limit, new rows are scanned"
     assert unindexed_rows() == 0
     assert found[0].ref_id == "ch3" and "lighthouse" in found[0].text
+
+
+def test_weaviate_indexes_every_project_again_for_another_embedder(request: pytest.FixtureRequest) -> None:
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    first = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    first.refresh("proj_dream", 1, dream_project)
+    resized = WeaviateProjectIndex.open(endpoint.client(), HashingEmbedder(dim=256), prefix=prefix)
+    try:
+        update = resized.refresh("proj_dream", 1, dream_project)
+        found = resized.search("proj_dream", 1, dream_project, "葬花")
+    finally:
+        first.close()
+        resized.close()
+        drop_collections(endpoint, prefix)
+
+    assert update.built and update.rows_written > 0
+    assert found[0].ref_id == "ch2"
+
+
+def test_weaviate_concurrent_searches_of_a_stale_index_agree_without_duplicates(request: pytest.FixtureRequest) -> None:
+    """Two processes share no lock on Weaviate: each loads the documents at most once, and both write the same
+    objects, so every search agrees and no passage is indexed twice."""
+    endpoint = weaviate_endpoint(request, "weaviate-double")
+    prefix = collection_prefix()
+    index = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    other_process = WeaviateProjectIndex.open(endpoint.client(), prefix=prefix)
+    try:
+        index.search("proj_dream", 1, lambda: dream_project(KEY), "青铜钥匙")
+        loader = CountingLoader(dream_project(HAIRPIN))
+        searchers = [index, other_process] * 4
+        start = threading.Barrier(len(searchers))
+
+        def search_revision_2(searcher: WeaviateProjectIndex) -> list[Passage]:
+            start.wait()
+            return searcher.search("proj_dream", 2, loader, "贾宝玉捡到的白玉簪子和葬花")
+
+        with ThreadPoolExecutor(len(searchers)) as pool:
+            results = list(pool.map(search_revision_2, searchers))
+        everything = index.search("proj_dream", 2, loader, "第1章 第2章 第3章 林黛玉 贾宝玉", limit=100)
+    finally:
+        index.close()
+        other_process.close()
+        drop_collections(endpoint, prefix)
+
+    assert 1 <= loader.calls <= 2
+    assert all(result == results[0] for result in results)
+    assert len(set(identities(results[0]))) == len(results[0]) > 1
+    assert "白玉簪子" in results[0][0].text
+    assert len(set(identities(everything))) == len(everything)
+    assert all("青铜钥匙" not in passage.text for passage in everything)

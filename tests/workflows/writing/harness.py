@@ -20,7 +20,7 @@ from models.writing.projects import ChapterIn, CharacterIn, PlotLoopIn, ProjectI
 from models.writing.runs import WritingResult, WritingRunInput, WritingState
 from stores.blob_store import BlobStore
 from stores.embedder import HashingEmbedder
-from stores.writing_index import ProjectSearch
+from stores.writing_passages import ProjectSearch
 from stores.writing_projects import ProjectStore
 from stores.writing_stores import open_project_store
 from tests.workflows.harness import FamilyHarness, RunOutcome, running_family
