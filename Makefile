@@ -50,6 +50,10 @@ install: $(VENV)/.installed ## Create .venv and install the project with its dev
 run: install ## Run the whole embedded stack: Temporal dev server (SQLite in DATA_DIR), worker, gateway
 	$(BIN)/python -m deploy.stack
 
+.PHONY: run-scaled
+run-scaled: install ## Run the scale topology on one machine: PostgreSQL, an S3 server, 2 workers and a gateway, no shared disk
+	$(BIN)/python -m deploy.scaled
+
 .PHONY: worker
 worker: install ## Run only the worker, against an already running Temporal at TEMPORAL_HOST:TEMPORAL_PORT
 	$(BIN)/python worker.py

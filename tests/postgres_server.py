@@ -1,7 +1,7 @@
 """A throwaway PostgreSQL server for tests and `make run-scaled`: a cluster made by `initdb` in a temporary
 directory, started by `pg_ctl` on 127.0.0.1 and an ephemeral port (trust auth, fsync off), removed when stopped.
 `initdb` refuses to run as root: as root the cluster runs as the `postgres` user (Debian's package creates it),
-which owns the directory. The binaries are looked up on PATH, then under /usr/lib/postgresql/*/bin.
+which owns the directory. The binaries and that user are found as `make run-scaled` finds them (`deploy.scaled`).
 
     url, stop = start_postgres()   # postgresql://postgres@127.0.0.1:<port>/postgres
     database_url = create_database(url, "t_1")
@@ -13,7 +13,6 @@ In pytest: the session's server `postgres_server` (its URL) and a fresh database
 """
 
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -27,16 +26,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-UNPRIVILEGED_USER = "postgres"
-
-
-def postgres_bin_dir() -> Path | None:
-    """Where `initdb` and `pg_ctl` are; None when PostgreSQL is not installed."""
-    found = shutil.which("initdb")
-    if found is not None:
-        return Path(found).resolve().parent
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name))
-    return versions[-1].parent if versions else None
+from deploy.scaled import postgres_bin_dir, unprivileged_user
+from deploy.stack import StackError
 
 
 def start_postgres() -> tuple[str, Callable[[], None]]:
@@ -46,9 +37,9 @@ def start_postgres() -> tuple[str, Callable[[], None]]:
     if bin_dir is None:
         raise RuntimeError("PostgreSQL is not installed: no initdb on PATH or under /usr/lib/postgresql/*/bin")
     try:
-        user = pwd.getpwnam(UNPRIVILEGED_USER) if os.geteuid() == 0 else None
-    except KeyError:
-        raise RuntimeError(f"initdb refuses to run as root, and there is no user {UNPRIVILEGED_USER!r}") from None
+        user = unprivileged_user()
+    except StackError as error:
+        raise RuntimeError(str(error)) from None
     root = Path(tempfile.mkdtemp(prefix="pg-test-"))
     if user is not None:
         os.chown(root, user.pw_uid, user.pw_gid)

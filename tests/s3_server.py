@@ -17,7 +17,10 @@ from collections.abc import Callable
 
 import httpx
 
+from deploy.scaled import create_bucket
 from tests.stack_process import free_port
+
+__all__ = ["create_bucket", "s3_settings", "start_s3_server"]
 
 ACCESS_KEY_ID = "test-key"
 SECRET_ACCESS_KEY = "test-secret"
@@ -56,12 +59,6 @@ def start_s3_server(*, refusing_credentials: bool = False) -> tuple[str, Callabl
             raise RuntimeError(f"the S3 server (moto) did not start on {endpoint}")
         time.sleep(0.1)
     return endpoint, stop
-
-
-def create_bucket(endpoint: str, name: str) -> None:
-    """Create the bucket `name` (3 to 63 lower-case letters, digits, hyphens) on the moto server at `endpoint`: S3's
-    CreateBucket, unsigned (moto checks no signatures; obstore, the store's client, makes no buckets)."""
-    httpx.put(f"{endpoint}/{name}", timeout=10).raise_for_status()
 
 
 def s3_settings(endpoint: str, bucket: str) -> dict[str, str]:

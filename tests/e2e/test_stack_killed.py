@@ -32,11 +32,12 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def start_stack(data: Path, ports: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """`python -m deploy.stack` on `ports` with `data`, healthy (raises with its log when it does not come up)."""
+def start_stack(data: Path, ports: dict[str, str], log: Path, module: str = "deploy.stack") -> subprocess.Popen[bytes]:
+    """`python -m <module>` (`deploy.stack`, or `deploy.scaled`) on `ports` (and other settings) with `data`, healthy
+    (raises with its log when it does not come up)."""
     env = os.environ | ports | {"DATA_DIR": str(data)}
     with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "deploy.stack"], cwd=REPO, env=env, stdout=out, stderr=out)
+        process = subprocess.Popen([sys.executable, "-m", module], cwd=REPO, env=env, stdout=out, stderr=out)
     gateway = f"http://127.0.0.1:{ports['API_PORT']}/healthz"
     deadline = time.monotonic() + STARTUP_S
     while time.monotonic() < deadline:

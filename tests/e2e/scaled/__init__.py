@@ -1,0 +1,1 @@
+"""The separate-hosts topology: gateway and workers with no shared disk."""
