@@ -24,12 +24,16 @@ import pytest
 from PIL import Image
 from temporalio.client import Client
 
+from deploy.scaled import postgres_bin_dir
 from imaging.rendering import encode_png, render_text_to_image
 from tests.e2e.image.test_stack import sse_events
 from tests.scaled_topology import Topology, separate_hosts
 from tests.sse import SseEvent
 
-pytestmark = pytest.mark.e2e
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(postgres_bin_dir() is None, reason="PostgreSQL is not installed (apt-get install postgresql)"),
+]
 
 RUN_S = 300.0
 CACHES = {"app_builder"}
