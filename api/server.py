@@ -33,6 +33,8 @@ from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_backends import BlobStoreConfigError, open_blob_store
 from stores.blob_store import BlobStore
+from stores.vector_errors import VectorStoreConfigError
+from stores.vector_stores import check_vector_store
 from workflows.common.family import Family
 from workflows.common.registration import Registry
 from workflows.registry import FAMILIES, REGISTRY
@@ -167,7 +169,8 @@ def main() -> None:
             )
     try:
         blob_store = open_blob_store(settings)
-    except BlobStoreConfigError as err:
+        check_vector_store(settings)
+    except (BlobStoreConfigError, VectorStoreConfigError) as err:
         raise SystemExit(f"gateway: {err}") from None
     configure_tracing(settings, "gateway")
     app = create_app(settings, blob_store=blob_store)

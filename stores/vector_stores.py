@@ -53,6 +53,15 @@ def open_worker_vector_stores(settings: Settings) -> SharedVectorStores | None:
     return SharedVectorStores(styles, index, close)
 
 
+def check_vector_store(settings: Settings) -> None:
+    """Whether the vector store `VECTOR_STORE` names can be reached (Weaviate: connect, then close); raises
+    `VectorStoreConfigError` naming the settings, so a process stops at start with a message, not a traceback."""
+    if settings.vector_store == "weaviate":
+        from stores.weaviate_client import connect_with
+
+        connect_with(settings).close()
+
+
 def open_style_store(settings: Settings, library: list[StyleEntry]) -> StyleStore:
     """The style store `VECTOR_STORE` names, its table or collection up to date with `library`."""
     if settings.vector_store == "weaviate":

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
+from api import server
 from stores.blob_store import BlobStore
 from stores.style_library import load_style_library
 from stores.vector_errors import VectorStoreConfigError
@@ -96,3 +97,17 @@ def test_a_weaviate_that_does_not_answer_stops_the_worker_naming_the_settings(tm
 
     with pytest.raises(VectorStoreConfigError, match=f"WEAVIATE_URL=http://127.0.0.1:{port} and WEAVIATE_GRPC_PORT"):
         open_worker_vector_stores(settings)
+
+
+def test_a_weaviate_that_does_not_answer_stops_the_gateway_at_start_naming_the_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    for name, value in {"VECTOR_STORE": "weaviate", "WEAVIATE_URL": f"http://127.0.0.1:{port}"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+
+    with pytest.raises(SystemExit, match=f"gateway: no Weaviate answers at WEAVIATE_URL=http://127.0.0.1:{port}"):
+        server.main()
