@@ -27,6 +27,7 @@ from temporalio.client import Client
 from deploy.scaled import postgres_bin_dir
 from imaging.rendering import encode_png, render_text_to_image
 from tests.e2e.image.test_stack import sse_events
+from tests.e2e.writing.test_brainstorm_over_http import readme_project
 from tests.scaled_topology import Topology, separate_hosts
 from tests.sse import SseEvent
 
@@ -147,12 +148,7 @@ def content_family(http: httpx.Client, kill: Kill) -> str:
 
 def writing_family(http: httpx.Client, kill: Kill) -> str:
     """A project in PostgreSQL, searched through Weaviate; the chain's choice is answered after the kill."""
-    project = http.post("/v1/writing/projects", json={"name": "长夜", "genre": "悬疑"}).json()["projectId"]
-    base = f"/v1/writing/projects/{project}"
-    chapter = {"title": "雨夜", "content": "林舟推开警局的门。苏念在档案室等他，桌上摊着老陈的旧案卷。"}
-    assert http.post(f"{base}/chapters", json=chapter).status_code == 201
-    for name, description in [("林舟", "退役侦探，沉默寡言"), ("苏念", "调查记者，执着")]:
-        assert http.post(f"{base}/characters", json={"name": name, "description": description}).status_code == 201
+    base = readme_project(http)
     seen: list[str] = []
     chosen = ""
     with http.stream("POST", f"{base}/chat", json={"text": "先想三个结局方案，我选一个再写"}) as response:

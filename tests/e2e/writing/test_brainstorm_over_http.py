@@ -20,14 +20,20 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield running.gateway
 
 
+def readme_project(http: httpx.Client) -> str:
+    """The README's project: one chapter and two characters; its path."""
+    project = http.post("/v1/writing/projects", json={"name": "长夜", "genre": "悬疑"}).json()["projectId"]
+    base = f"/v1/writing/projects/{project}"
+    chapter = {"title": "雨夜", "content": "林舟推开警局的门。苏念在档案室等他，桌上摊着老陈的旧案卷。"}
+    assert http.post(f"{base}/chapters", json=chapter).status_code == 201
+    for name, description in [("林舟", "退役侦探，沉默寡言"), ("苏念", "调查记者，执着")]:
+        assert http.post(f"{base}/characters", json={"name": name, "description": description}).status_code == 201
+    return base
+
+
 def test_req_14_5_brainstorm_expand_over_http(stack: str) -> None:
     with httpx.Client(base_url=stack, timeout=60) as http:
-        project = http.post("/v1/writing/projects", json={"name": "长夜", "genre": "悬疑"}).json()["projectId"]
-        base = f"/v1/writing/projects/{project}"
-        chapter = {"title": "雨夜", "content": "林舟推开警局的门。苏念在档案室等他，桌上摊着老陈的旧案卷。"}
-        assert http.post(f"{base}/chapters", json=chapter).status_code == 201
-        for name, description in [("林舟", "退役侦探，沉默寡言"), ("苏念", "调查记者，执着")]:
-            assert http.post(f"{base}/characters", json={"name": name, "description": description}).status_code == 201
+        base = readme_project(http)
 
         seen: list[str] = []
         chosen_event = ""
