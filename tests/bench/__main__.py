@@ -33,14 +33,18 @@ Phases (the headline prompt is "生成一只赛博朋克风格的猫"):
 3. CPU (user + system) of every process of each system over phase 2, per run; the project's processes are the
    Temporal server, the worker and the gateway (with its intake process). Each process's idle rate is measured
    before and reported too, since the project's processes keep running while the baseline's runs are timed.
-4. Orchestration cost per node: (median run time − node work) / nodes executed. Node work: one turn of the
-   prompt through the baseline's graph in this process records each node function's request and result (the
-   results are checked against those in the project run's history: `same_node_results`); those requests are
-   then replayed against the same functions, one round after each pair of sequential runs of phase 2 (median
-   over the rounds, after 3 warm-up rounds), so the machine's drift hits runs and node work alike. Nodes
-   executed: the project run's activity executions (regular and local) in its history; the baseline run's graph
-   nodes (which include GenUI, workflow code in the project). The two streams' events are compared too
-   (`same_events`: types, nodes and payloads, timestamps and host aside).
+4. Orchestration cost per node: (median run time − node work) / nodes of the declared graph the run visited.
+   Node work: one turn of the prompt through the baseline's graph in this process records each node function's
+   request and result (the results are checked against those in the project run's history:
+   `same_node_results`); those requests are then replayed against the same functions, one round after each pair
+   of sequential runs of phase 2 (median over the rounds, after 3 warm-up rounds), so the machine's drift hits
+   runs and node work alike. Nodes: the same count on both sides, each run's path through the declared graph
+   (the headline prompt's six: validate_input, planner, rag, executor, critic, genui): the project run's
+   recorded transitions (its `state`, through `GET /v1/runs/{id}`) and the baseline run's LangGraph path
+   (`same_graph_nodes` says whether they are equal). GenUI is workflow code in the project and ValidateInput,
+   Planner and RAG local activities, so its regular and local activities are listed beside them, not counted.
+   The two streams' events are compared too (`same_events`: types, nodes and payloads, timestamps and host
+   aside).
 5. History events per turn (project): the run's history plus what the turn added to its session's history
    (a session's second turn; the first turn, which also starts the session, is reported too).
 6. For each n in `--concurrency`: n sessions at once, each `--turns` turns back to back, against each system in
@@ -82,6 +86,7 @@ from tests.bench.measure import (
     machine_busy_seconds,
     node_executions,
     own_cpu_seconds,
+    project_graph_nodes,
     recorded_calls,
     same_results,
     session_runs,
@@ -94,6 +99,7 @@ from tests.bench.report import (
     PROJECT,
     concurrency_summary,
     latency_summary,
+    orchestration_per_node,
     ratio,
     table,
     write_chart,
@@ -216,9 +222,12 @@ async def bench(args: argparse.Namespace, stack: Stack, baseline: BaselineProces
         work = timer.result()
 
         summaries = {system: latency_summary(results) for system, results in runs.items()}
-        nodes_per_run = {PROJECT: len(executions), LANGGRAPH: int(view["nodeCount"])}
+        graph_nodes = {
+            PROJECT: await project_graph_nodes(http, stack.gateway, project_run.run_id),
+            LANGGRAPH: list(view["nodes"]),
+        }
         overhead = {
-            system: (summaries[system]["p50_ms"] - work.total_ms) / nodes_per_run[system]
+            system: orchestration_per_node(summaries[system]["p50_ms"], work.total_ms, graph_nodes[system])
             for system in (PROJECT, LANGGRAPH)
         }
         same_events = _signature(runs[PROJECT][-1], stack.gateway) == _signature(runs[LANGGRAPH][-1], baseline.url)
@@ -262,9 +271,11 @@ async def bench(args: argparse.Namespace, stack: Stack, baseline: BaselineProces
             summaries[PROJECT]["first_event_p50_ms"], summaries[LANGGRAPH]["first_event_p50_ms"]
         ),
         "node_work_ms": {"per_node": work.per_node_ms, "total": work.total_ms, "repetitions": work.repetitions},
-        "nodes_per_run": nodes_per_run,
+        "nodes_per_run": {system: len(path) for system, path in graph_nodes.items()},
+        "project_nodes": graph_nodes[PROJECT],
+        "langgraph_nodes": graph_nodes[LANGGRAPH],
+        "same_graph_nodes": graph_nodes[PROJECT] == graph_nodes[LANGGRAPH],
         "project_activities": [f"{e.name} ({'local' if e.local else 'regular'})" for e in executions],
-        "langgraph_nodes": view["nodes"],
         "same_node_results": same_results(executions, calls),
         "node_overhead_ms": overhead,
         "cpu_ms_per_run": cpu,

@@ -6,6 +6,8 @@
 - `CpuSampler`: user + system CPU time of named groups of processes (psutil), read before and after a phase.
 - `turn_history` / `node_executions`: a project turn's histories (its run, and what it added to its session) and
   the activity executions (regular and local) recorded in the run's history, with their results.
+- `project_graph_nodes` / `graph_nodes`: the nodes of the declared graph a project run visited, from the
+  transitions its state records (the count the orchestration cost per node divides by, as the baseline's path).
 - `recorded_calls` / `NodeTimer`: one turn through the baseline's graph in this process, recording each node
   function's request and result (`same_results` holds them against the project run's history), then those
   requests replayed against the same functions, timed per node (the median over rounds, after warm-up).
@@ -30,6 +32,7 @@ from models.image import nodes
 from models.image.state import UserInput
 from tests.bench.baseline import NodeCall, NodeFunctions, build_graph, initial_state
 from tests.sse import SseEvent, parse_sse
+from workflows.image.graph import END
 from workflows.image.session import session_workflow_id
 
 RESULT_MODELS: dict[str, type[BaseModel]] = {
@@ -284,6 +287,24 @@ def same_results(executions: Sequence[NodeExecution], calls: Sequence[NodeCall])
         e.result is not None and e.result.model_dump(mode="json") == c.result.model_dump(mode="json")
         for e, c in zip(executions, calls, strict=True)
     )
+
+
+# ---- the declared graph's nodes a run visited ----
+
+
+def graph_nodes(transitions: Sequence[Sequence[str]]) -> list[str]:
+    """The nodes of the declared graph a run visited, in order, from the transitions its state records: each
+    transition's target, without the end (`stream_end`), which is no node. A node visited twice (the Critic's
+    regeneration loop back to RAG) counts twice, as in the baseline's path."""
+    return [target for _, target in transitions if target != END]
+
+
+async def project_graph_nodes(http: httpx.AsyncClient, gateway: str, run_id: str) -> list[str]:
+    """`graph_nodes` of a project run, read through the gateway's run API (`GET /v1/runs/{id}`: the workflow's
+    `state` query, whose metadata holds the transitions)."""
+    response = await http.get(f"{gateway}/v1/runs/{run_id}")
+    response.raise_for_status()
+    return graph_nodes(response.json()["state"]["metadata"]["transitions"])
 
 
 # ---- node work, in process ----
