@@ -152,6 +152,12 @@ def temporal_dev_argv(s: Settings, data_dir: Path) -> list[str]:
         # so its cache serves. Measured: fewer database reads and less Temporal CPU per image turn (README,
         # Performance).
         *("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"),
+        # Eager activities: a workflow task that schedules an activity on its own task queue (the image run's
+        # Executor, an LLM call) gets the activity back in its completion response when the worker has a free
+        # slot, instead of through the task queue. The dev server turns it on already (measured: the server's
+        # `activity_eager_execution` counter, one per image turn); said here so a change of that default cannot
+        # go unnoticed. A real cluster defaults to off (deploy/compose.yaml, deploy/k8s/README.md).
+        *("--dynamic-config-value", "system.enableActivityEagerExecution=true"),
     ]
 
 
