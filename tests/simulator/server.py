@@ -62,6 +62,13 @@ class LoggedCall:
     """How long the profile (and time_scale) made the answer take, first byte to last."""
     body: dict[str, Any] = field(repr=False, default_factory=dict)
     """The request body as received."""
+    started: float = 0.0
+    """`time.monotonic()` when the request was admitted (its body read)."""
+    first_token: float | None = None
+    """`time.monotonic()` when the first byte of the answer's output was written (a streamed answer: its first
+    token; a whole answer: its body); None when none was sent."""
+    ended: float | None = None
+    """`time.monotonic()` when the answer's last byte was written; None when it was not (a hang, a client gone)."""
 
 
 @dataclass
@@ -112,6 +119,7 @@ class Simulator:
     def _admit(self, protocol: Protocol, body: dict[str, Any]) -> "_Exchange":
         """Numbers the request and takes the configuration it is answered with (under the lock), then picks its
         quirk, builds its answer and logs it."""
+        started = time.monotonic()
         with self._lock:
             self._count += 1
             number, released, seed, style = self._count, self._released, self.seed, self.style
@@ -136,6 +144,7 @@ class Simulator:
             answer_chars=len(sent.text) + sum(len(c.arguments) for c in sent.tool_calls) if sent else 0,
             generation_seconds=profile.generation_time(sent.tokens, time_scale) if sent else 0.0,
             body=body,
+            started=started,
         )
         with self._lock:
             self.log.append(entry)
@@ -203,13 +212,17 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
             if entry.request.stream:
                 stream_options = entry.body.get("stream_options") or {}
                 items = wire.events(answer, include_usage=bool(stream_options.get("include_usage")))
-                self._stream(items, start, profile, scale, released, cut=cut)
+                self._stream(entry, items, start, profile, scale, released, cut=cut)
+                entry.ended = time.monotonic()
                 return
             self._wait(start + profile.generation_time(answer.tokens, scale), released)
+            entry.first_token = time.monotonic()
             self._send_json(200, wire.body(answer), cut=cut)
+            entry.ended = time.monotonic()
 
         def _stream(
             self,
+            entry: LoggedCall,
             items: list[SseItem],
             start: float,
             profile: Profile,
@@ -235,6 +248,8 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
                     sent_tokens += item.tokens
                 self.wfile.write(f"{len(item.data):x}\r\n".encode() + item.data + b"\r\n")
                 self.wfile.flush()
+                if item.tokens and entry.first_token is None:
+                    entry.first_token = time.monotonic()
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
 
