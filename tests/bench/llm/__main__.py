@@ -1,0 +1,258 @@
+"""`make bench-llm` / `python -m tests.bench.llm`: how much longer than its model each family's run takes.
+
+Set-up: the model simulator (tests/simulator) in this process, on loopback, at the `bench` latency profile (600 ms
+to the first token, 40 tokens/s; `--time-scale` shrinks it for a quick look, and the report says so); the real
+embedded stack (`python -m deploy.stack`: Temporal dev server, worker, gateway as their own processes, as a user
+runs them) configured with the simulator as its OpenAI-compatible model; the client is this process.
+
+Phases:
+1. One untimed run of each family (warm-up: imports, the worker's caches, the style store).
+2. `--runs` sequential rounds, each one run of every family's README example (`families`), alone on the machine's
+   stack: wall time (POST → terminal event, on the client), the run's model calls (the simulator's log entries
+   admitted between the two), their critical path (`critical_path`) and the ratio wall / critical path; for the
+   writing family, which streams its agents' text, POST → the first `content` event on the client against POST →
+   the first token the simulator wrote of the call whose text that event carries. The person of the writing
+   chain answers "B" as soon as `user_input_required` arrives (so the wall time includes no human time).
+3. The LangGraph baseline of the writing chain (`baseline`): the same model requests on the same simulator,
+   grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
+   `interrupt()` for the person and `stream_mode="messages"` token streaming; the same numbers.
+4. For each n in `--concurrency`, for each family: n runs at once (writing: n projects), each with an HTTP client
+   of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal (n / the family's
+   median critical path: every run held only by its model), errors (non-200, a stream without its terminal
+   event), runs not completed, p50/p99 wall time, the worker's CPU seconds and peak RSS over the phase.
+5. `DATA_DIR/bench/llm-report.json`, `DATA_DIR/bench/llm.png`, and the table on stdout.
+"""
+
+import argparse
+import asyncio
+import os
+import platform
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+from models.settings import Settings
+from tests.bench.llm.baseline import run_baseline
+from tests.bench.llm.chart import write_chart
+from tests.bench.llm.client import TimedRun, timed_run
+from tests.bench.llm.families import FAMILIES, Family
+from tests.bench.llm.numbers import concurrency_numbers, family_summary, run_calls, sequential_numbers, text_call
+from tests.bench.measure import CpuSampler, http_client, wait_quiet
+from tests.bench.report import write_json
+from tests.simulator.fixtures import simulator_settings
+from tests.simulator.profiles import BENCH
+from tests.simulator.server import LoggedCall, Simulator
+from tests.stack_process import Stack, running_stack
+
+MEMORY_SAMPLE_S = 0.25
+
+
+def log(message: str) -> None:
+    sys.stderr.write(f"[bench-llm {datetime.now().strftime('%H:%M:%S')}] {message}\n")
+    sys.stderr.flush()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.llm", description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=5, help="sequential rounds, one run of each family (default 5)")
+    parser.add_argument("--concurrency", type=int, nargs="*", default=[10, 50], help="runs at once (default 10 50)")
+    parser.add_argument("--time-scale", type=float, default=1.0, help="multiplies the profile's delays (default 1)")
+    parser.add_argument("--families", nargs="*", default=[f.name for f in FAMILIES], help="families to run")
+    return parser.parse_args(argv)
+
+
+async def one_run(http: httpx.AsyncClient, family: Family, gateway: str, index: int, tag: str) -> TimedRun:
+    return await timed_run(
+        http, family.name, await family.url(gateway), family.body_for(f"{tag}-{index}"), family.answer
+    )
+
+
+class PeakMemory:
+    """The peak resident memory of a group of processes, sampled in a thread while a phase runs."""
+
+    def __init__(self, pids: Sequence[int]) -> None:
+        self.pids, self.peak_bytes = list(pids), 0
+        self._task: asyncio.Task[None] | None = None
+
+    def _rss(self) -> int:
+        total = 0
+        for pid in self.pids:
+            try:
+                total += psutil.Process(pid).memory_info().rss
+            except psutil.NoSuchProcess:
+                continue
+        return total
+
+    async def _sample(self) -> None:
+        while True:
+            self.peak_bytes = max(self.peak_bytes, await asyncio.to_thread(self._rss))
+            await asyncio.sleep(MEMORY_SAMPLE_S)
+
+    async def __aenter__(self) -> "PeakMemory":
+        self._task = asyncio.create_task(self._sample())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
+async def concurrent_phase(
+    stack: Stack, family: Family, n: int, critical_s: float | None, sampler: CpuSampler
+) -> dict[str, Any]:
+    worker = stack.processes()["worker"]
+    await wait_quiet(sampler)
+    gateway = stack.gateway
+    async with http_client(n + 8) as http, PeakMemory(worker) as memory:
+        http.base_url = httpx.URL(gateway)
+        urls = await asyncio.gather(*(family.url(gateway) for _ in range(n)))  # untimed set-up
+        before = sampler.sample()
+        started = time.monotonic()
+        runs = await asyncio.gather(
+            *(
+                timed_run(http, family.name, url, family.body_for(f"c{n}-{i}"), family.answer)
+                for i, url in enumerate(urls)
+            )
+        )
+        wall = time.monotonic() - started
+        spent = CpuSampler.spent(before, sampler.sample())
+    return concurrency_numbers(runs, wall, critical_s, spent["worker"], memory.peak_bytes)
+
+
+async def bench(args: argparse.Namespace, stack: Stack, simulator: Simulator, work_dir: Path) -> dict[str, Any]:
+    families = [f for f in FAMILIES if f.name in args.families]
+    sampler = CpuSampler({"worker": stack.processes()["worker"]})
+    sequential: dict[str, list[dict[str, Any]]] = {f.name: [] for f in families}
+    writing_calls: list[LoggedCall] = []
+    writing_answered: float | None = None
+    writing_text: int | None = None
+    async with http_client(8) as http:
+        http.base_url = httpx.URL(stack.gateway)
+        log("warm-up: one run of each family")
+        for family in families:
+            warm = await one_run(http, family, stack.gateway, 0, "warm")
+            log(f"  {family.name}: {warm.wall_s:.1f} s, {warm.status}, {warm.error or 'ok'}")
+        for round_ in range(args.runs):
+            for family in families:
+                await wait_quiet(sampler)
+                run = await one_run(http, family, stack.gateway, round_, "seq")
+                numbers = sequential_numbers(simulator, run)
+                sequential[family.name].append(numbers)
+                log(
+                    f"round {round_ + 1} {family.name}: wall {numbers['wall_s']:.2f} s, critical path "
+                    f"{numbers['critical_path_s']:.2f} s, {numbers['calls']} calls, {run.status}, {run.error or 'ok'}"
+                )
+                if family.name == "writing" and run.ok:
+                    writing_calls, writing_answered = run_calls(simulator, run), run.answered
+                    source = text_call(writing_calls, run.first_text_sample, run.first_text or run.posted)
+                    writing_text = source.number if source is not None else None
+    summaries = {name: family_summary(samples) for name, samples in sequential.items()}
+
+    baseline: dict[str, Any] | None = None
+    if writing_calls:
+        log(f"LangGraph baseline of the writing chain: {args.runs} runs")
+        samples = await run_baseline(simulator, writing_calls, writing_answered, writing_text, args.runs, work_dir)
+        baseline = family_summary(samples)
+
+    concurrency: dict[str, dict[str, Any]] = {}
+    for n in args.concurrency:
+        concurrency[str(n)] = {}
+        for family in families:
+            log(f"{n} runs at once: {family.name}")
+            phase = await concurrent_phase(stack, family, n, summaries[family.name]["critical_path_s"], sampler)
+            concurrency[str(n)][family.name] = phase
+            log(
+                f"  {phase['runs_per_s']:.2f} runs/s (ideal {phase['ideal_runs_per_s'] or 0:.2f}), "
+                f"{phase['errors']} errors, p99 {phase['p99_s']:.1f} s"
+            )
+
+    return {
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "profile": {
+            "name": BENCH.name,
+            "first_token_s": BENCH.first_token,
+            "tokens_per_second": BENCH.tokens_per_second,
+            "time_scale": args.time_scale,
+        },
+        "runs": args.runs,
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average_at_end": os.getloadavg()[0],
+        },
+        "families": summaries,
+        "langgraph": {"writing": baseline} if baseline is not None else {},
+        "concurrency": concurrency,
+    }
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report's numbers as Markdown tables."""
+    rows = [
+        "| family | wall s | critical path s | ratio | calls | first token ms (client) | model first token ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    entries = [(name, s) for name, s in report["families"].items()]
+    entries += [(f"{name} (LangGraph)", s) for name, s in report["langgraph"].items()]
+    for name, s in entries:
+        rows.append(
+            f"| {name} | {_num(s['wall_s'])} | {_num(s['critical_path_s'])} | {_num(s['ratio'])} | "
+            f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} |"
+        )
+    rows += [
+        "",
+        "| runs at once | family | runs/s | ideal runs/s | of ideal | errors | not completed | p99 s | worker CPU s "
+        "| worker peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for n, phase in report["concurrency"].items():
+        for name, c in phase.items():
+            rows.append(
+                f"| {n} | {name} | {_num(c['runs_per_s'])} | {_num(c['ideal_runs_per_s'])} | {_num(c['of_ideal'])} | "
+                f"{c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | {_num(c['worker_cpu_s'], 1)} | "
+                f"{_num(c['worker_peak_rss_mb'], 0)} |"
+            )
+    profile = report["profile"]
+    rows.append(
+        f"\nprofile {profile['name']} ({profile['first_token_s'] * 1000:.0f} ms to the first token, "
+        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g}; medians of "
+        f"{report['runs']} sequential runs; load average at the end {report['machine']['load_average_at_end']:.2f}"
+    )
+    return "\n".join(rows) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    out = Settings().data_dir.resolve() / "bench"
+    work = out / "llm"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    simulator = Simulator(profile=BENCH, time_scale=args.time_scale)
+    simulator.start()
+    env = {key.upper(): str(value) for key, value in simulator_settings(simulator).items()} | {"OTEL_EXPORTER": "none"}
+    log(f"starting the stack with the simulator at {simulator.base_url} as its model (data under {work})")
+    try:
+        with running_stack(work / "stack", work / "stack.log", env=env) as stack:
+            report = asyncio.run(bench(args, stack, simulator, work))
+    finally:
+        simulator.stop()
+    write_json(report, out / "llm-report.json")
+    write_chart(report, out / "llm.png")
+    sys.stdout.write(table(report))
+    sys.stdout.write(f"\nwrote {out / 'llm-report.json'} and {out / 'llm.png'}\n")
+
+
+if __name__ == "__main__":
+    main()

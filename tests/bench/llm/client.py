@@ -1,0 +1,97 @@
+"""One run of a family over HTTP, timed on the client: the POST, each SSE event's arrival, the first event that
+carries the model's text, the terminal event; a question the run asks (`user_input_required`) is answered at
+once, as the person of the README's example would, with `POST /v1/runs/{id}/input`.
+
+Times are `time.monotonic()` seconds, the clock the simulator's log uses (it runs in this process), so a run's
+model calls are the log entries admitted between its POST and its terminal event.
+"""
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tests.sse import SseEvent, parse_sse
+
+TERMINAL = frozenset({"done", "stream_end"})
+TEXT_EVENTS = frozenset({"content"})
+"""Events that carry the model's text as it is written (the writing family's agents)."""
+
+
+@dataclass
+class TimedRun:
+    """One run as the client saw it."""
+
+    family: str
+    posted: float = 0.0
+    """`time.monotonic()` just before the POST was sent."""
+    ended: float | None = None
+    """When the terminal event arrived."""
+    first_text: float | None = None
+    """When the first event carrying the model's text arrived."""
+    first_text_sample: str = ""
+    answered: float | None = None
+    """When the person's answer was sent (a run that asked one)."""
+    run_id: str | None = None
+    status: str | None = None
+    """The terminal event's status (completed, failed, ...)."""
+    events: list[SseEvent] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.ended is not None and self.error is None
+
+    @property
+    def completed(self) -> bool:
+        return self.ok and self.status == "completed"
+
+    @property
+    def wall_s(self) -> float:
+        return (self.ended or time.monotonic()) - self.posted
+
+
+async def timed_run(
+    http: httpx.AsyncClient, family: str, url: str, body: Mapping[str, Any], answer: Mapping[str, Any] | None
+) -> TimedRun:
+    """POST `body` to `url` and read the run's SSE stream to its terminal event, answering a question with
+    `answer`."""
+    run = TimedRun(family)
+    run.posted = time.monotonic()
+    try:
+        async with http.stream("POST", url, json=dict(body)) as response:
+            run.run_id = response.headers.get("x-run-id")
+            if response.status_code != 200:
+                run.error = f"HTTP {response.status_code}: {(await response.aread()).decode(errors='replace')[:300]}"
+                return run
+            buffer = ""
+            async for chunk in response.aiter_text():
+                buffer += chunk
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    for event in parse_sse(block + "\n\n"):
+                        await _seen(http, run, event, answer)
+                if run.ended is not None:
+                    break
+        if run.ended is None:
+            run.error = "the stream closed before its terminal event"
+    except httpx.HTTPError as err:
+        run.error = f"{type(err).__name__}: {err}"
+    return run
+
+
+async def _seen(http: httpx.AsyncClient, run: TimedRun, event: SseEvent, answer: Mapping[str, Any] | None) -> None:
+    now = time.monotonic()
+    run.events.append(event)
+    data = event.data.get("data") or {}
+    if event.event in TEXT_EVENTS and run.first_text is None and data.get("text"):
+        run.first_text, run.first_text_sample = now, str(data["text"])
+    if event.event == "user_input_required" and answer is not None and run.answered is None:
+        run.answered = time.monotonic()
+        response = await http.post(f"/v1/runs/{run.run_id}/input", json=dict(answer))
+        if response.status_code != 200:
+            run.error = f"the answer was refused: {response.status_code} {response.text[:200]}"
+    if event.event in TERMINAL:
+        run.ended, run.status = now, data.get("status")

@@ -1,0 +1,110 @@
+"""The bench-llm's own computations on hand-made logs: the critical path, a run's numbers and the report's shape,
+the LangGraph baseline's steps. Behaviour only: no timing is asserted."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bench.llm.__main__ import table
+from tests.bench.llm.baseline import steps
+from tests.bench.llm.client import TimedRun
+from tests.bench.llm.critical_path import Span, critical_path, spans
+from tests.bench.llm.numbers import concurrency_numbers, family_summary, sequential_numbers
+from tests.bench.report import write_json
+from tests.simulator.requests import parse_request
+from tests.simulator.server import LoggedCall, Simulator
+
+
+def call(number: int, start: float, end: float | None, text: str = "", first: float | None = None) -> LoggedCall:
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
+    return LoggedCall(
+        number=number,
+        protocol="openai_chat",
+        request=parse_request("openai_chat", body),
+        quirk=None,
+        kind="prose",
+        status=200,
+        text=text,
+        value=None,
+        tool_calls=[],
+        finish="stop",
+        answer_tokens=10,
+        answer_chars=len(text),
+        generation_seconds=0.0,
+        body=body,
+        started=start,
+        first_token=first if first is not None else start,
+        ended=end,
+    )
+
+
+def test_the_critical_path_is_the_longest_chain_of_calls_that_waited_for_each_other() -> None:
+    a, b, c, d, e = Span(0, 1), Span(0.5, 2), Span(2, 3), Span(1.2, 1.8), Span(3.5, 4)
+    # a and b overlap, so no chain holds both; d waited for a; c waited for b and d; e waited for everything.
+    # chains: a d c e = 1 + 0.6 + 1 + 0.5 = 3.1 beats b c e = 1.5 + 1 + 0.5 = 3.0
+    assert critical_path([e, c, b, d, a]) == pytest.approx(3.1)
+    assert critical_path([Span(0, 1), Span(1, 2)]) == pytest.approx(2), "one ending as the next starts: a chain"
+    assert critical_path([Span(0, 2), Span(0, 2), Span(1, 3)]) == pytest.approx(2), "side by side: the longest"
+    assert critical_path([]) == 0
+
+
+def test_a_run_s_spans_are_its_finished_calls_admitted_while_it_ran() -> None:
+    log = [call(1, 0.5, 1.0), call(2, 1.5, None), call(3, 9.0, 9.5), call(4, 2.0, 3.0)]
+    assert spans(log, 0.0, 5.0) == [Span(0.5, 1.0), Span(2.0, 3.0)]
+
+
+def numbers_of_a_hand_made_run() -> dict[str, Any]:
+    simulator = Simulator()
+    simulator.log += [
+        call(1, 10.1, 11.0, "一、雨夜重逢", first=10.4),
+        call(2, 11.2, 14.0, "一、雨夜重逢，林舟推开门", first=11.8),
+        call(3, 11.3, 12.0, '{"ok": true}'),
+        call(4, 30.0, 31.0),
+    ]
+    run = TimedRun("writing", posted=10.0, ended=14.5, first_text=11.1, first_text_sample="一、雨夜")
+    run.status = "completed"
+    return sequential_numbers(simulator, run)
+
+
+def test_a_run_s_numbers_come_from_its_calls_and_the_client_s_times() -> None:
+    numbers = numbers_of_a_hand_made_run()
+
+    assert numbers["calls"] == 3 and numbers["wall_s"] == pytest.approx(4.5)
+    assert numbers["critical_path_s"] == pytest.approx(0.9 + 2.8)
+    assert numbers["ratio"] == pytest.approx(4.5 / 3.7)
+    assert numbers["first_token_ms"] == pytest.approx(1100)
+    assert numbers["model_first_token_ms"] == pytest.approx(400), "call 2 has the words too, written after"
+    assert [c["number"] for c in numbers["timeline"]] == [1, 2, 3]
+
+
+def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -> None:
+    summary = family_summary([numbers_of_a_hand_made_run()])
+    ok = TimedRun("writing", posted=0.0, ended=2.0, status="completed")
+    lost = TimedRun("writing", posted=0.0, error="the stream closed before its terminal event")
+    phase = concurrency_numbers([ok, ok, lost], 4.0, 2.0, 1.5, 300 * 2**20)
+    assert (phase["runs_per_s"], phase["ideal_runs_per_s"], phase["errors"]) == (0.5, 1.5, 1)
+    assert phase["p99_s"] == pytest.approx(2.0) and phase["worker_peak_rss_mb"] == pytest.approx(300)
+    report = {
+        "profile": {"name": "bench", "first_token_s": 0.6, "tokens_per_second": 40.0, "time_scale": 1.0},
+        "runs": 1,
+        "machine": {"load_average_at_end": 0.5},
+        "families": {"writing": summary},
+        "langgraph": {"writing": summary},
+        "concurrency": {"10": {"writing": phase}, "50": {"writing": phase}},
+    }
+    write_json(report, tmp_path / "llm-report.json")
+
+    written = json.loads((tmp_path / "llm-report.json").read_text())
+    family = written["families"]["writing"]
+    for key in ("wall_s", "critical_path_s", "ratio", "calls", "first_token_ms", "model_first_token_ms"):
+        assert isinstance(family[key], int | float), key
+    for n in ("10", "50"):
+        assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
+    assert "| writing (LangGraph) |" in table(report) and "| 50 | writing |" in table(report)
+
+
+def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
+    log = [call(3, 2.0, 3.0), call(1, 0.0, 1.0), call(2, 0.5, 1.5), call(4, 2.5, 4.0), call(5, 4.0, 5.0)]
+    assert [[c.number for c in step] for step in steps(log)] == [[1, 2], [3, 4], [5]]
