@@ -201,15 +201,17 @@ def _num(value: float | None, digits: int = 2) -> str:
 def table(report: dict[str, Any]) -> str:
     """The report's numbers as Markdown tables."""
     rows = [
-        "| family | wall s | critical path s | ratio | calls | first token ms (client) | model first token ms |",
-        "|---|---|---|---|---|---|---|",
+        "| family | wall s | critical path s | ratio | calls | first text ms (client) | its model first token ms "
+        "| streamed text lag ms |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     entries = [(name, s) for name, s in report["families"].items()]
     entries += [(f"{name} (LangGraph)", s) for name, s in report["langgraph"].items()]
     for name, s in entries:
         rows.append(
             f"| {name} | {_num(s['wall_s'])} | {_num(s['critical_path_s'])} | {_num(s['ratio'])} | "
-            f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} |"
+            f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} | "
+            f"{_num(s['stream_lag_ms'], 0)} |"
         )
     rows += [
         "",

@@ -165,6 +165,8 @@ async def run_baseline(
                 """Runs the graph to its end or its interrupt, noting the first token of the text call."""
                 async for item in graph.astream(command, config, stream_mode="messages", durability="sync"):
                     chunk, meta = cast(tuple[BaseMessage, dict[str, Any]], item)
+                    if chunk.content:
+                        run.texts.append((time.monotonic(), str(chunk.content)))
                     if run.first_text is None and f"call-{text_call}" in meta.get("tags", []) and chunk.content:
                         run.first_text, run.first_text_sample = time.monotonic(), str(chunk.content)
 

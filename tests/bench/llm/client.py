@@ -32,6 +32,8 @@ class TimedRun:
     first_text: float | None = None
     """When the first event carrying the model's text arrived."""
     first_text_sample: str = ""
+    texts: list[tuple[float, str]] = field(default_factory=list)
+    """Every event carrying the model's text: when it arrived, and the text."""
     answered: float | None = None
     """When the person's answer was sent (a run that asked one)."""
     run_id: str | None = None
@@ -86,8 +88,10 @@ async def _seen(http: httpx.AsyncClient, run: TimedRun, event: SseEvent, answer:
     now = time.monotonic()
     run.events.append(event)
     data = event.data.get("data") or {}
-    if event.event in TEXT_EVENTS and run.first_text is None and data.get("text"):
-        run.first_text, run.first_text_sample = now, str(data["text"])
+    if event.event in TEXT_EVENTS and data.get("text"):
+        run.texts.append((now, str(data["text"])))
+        if run.first_text is None:
+            run.first_text, run.first_text_sample = now, str(data["text"])
     if event.event == "user_input_required" and answer is not None and run.answered is None:
         run.answered = time.monotonic()
         response = await http.post(f"/v1/runs/{run.run_id}/input", json=dict(answer))

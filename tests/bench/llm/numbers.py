@@ -27,6 +27,20 @@ def text_call(calls: Sequence[LoggedCall], sample: str, seen: float) -> LoggedCa
     return max(candidates, key=lambda c: c.first_token or 0.0, default=None)
 
 
+def stream_lag(calls: Sequence[LoggedCall], run: TimedRun) -> float | None:
+    """Milliseconds from the first token the model streamed of the run's first streamed prose call (the text a
+    person reads as it is written: the writing family's Writer) to the first piece of it on the client; None when
+    the run has no such call or the client saw none of it."""
+    prose = next((c for c in calls if c.request.stream and c.kind == "prose" and c.first_token is not None), None)
+    if prose is None or prose.first_token is None:
+        return None
+    seen = next(
+        (t for t, text in run.texts if t >= prose.first_token and text.strip() and text.strip()[:12] in prose.text),
+        None,
+    )
+    return (seen - prose.first_token) * 1000 if seen is not None else None
+
+
 def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
     calls = run_calls(simulator, run)
     path = critical_path(spans(calls, run.posted, run.ended or time.monotonic()))
@@ -41,6 +55,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "status": run.status,
         "error": run.error,
         "timeline": timeline(calls, run.posted),
+        "stream_lag_ms": stream_lag(calls, run),
     }
     if run.first_text is not None:
         numbers["first_token_ms"] = (run.first_text - run.posted) * 1000
@@ -57,7 +72,16 @@ def median_of(samples: Sequence[dict[str, Any]], key: str) -> float | None:
 
 def family_summary(samples: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Medians over the sequential runs, and every run's numbers."""
-    keys = ("wall_s", "critical_path_s", "ratio", "calls", "model_s", "first_token_ms", "model_first_token_ms")
+    keys = (
+        "wall_s",
+        "critical_path_s",
+        "ratio",
+        "calls",
+        "model_s",
+        "first_token_ms",
+        "model_first_token_ms",
+        "stream_lag_ms",
+    )
     summary: dict[str, Any] = {key: median_of(samples, key) for key in keys}
     first, model_first = summary["first_token_ms"], summary["model_first_token_ms"]
     summary["first_token_after_model_ms"] = first - model_first if first and model_first else None

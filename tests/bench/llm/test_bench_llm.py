@@ -13,18 +13,21 @@ from tests.bench.llm.client import TimedRun
 from tests.bench.llm.critical_path import Span, critical_path, spans
 from tests.bench.llm.numbers import concurrency_numbers, family_summary, sequential_numbers
 from tests.bench.report import write_json
+from tests.simulator.answers import Kind
 from tests.simulator.requests import parse_request
 from tests.simulator.server import LoggedCall, Simulator
 
 
-def call(number: int, start: float, end: float | None, text: str = "", first: float | None = None) -> LoggedCall:
+def call(
+    number: int, start: float, end: float | None, text: str = "", first: float | None = None, kind: Kind = "prose"
+) -> LoggedCall:
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
     return LoggedCall(
         number=number,
         protocol="openai_chat",
         request=parse_request("openai_chat", body),
         quirk=None,
-        kind="prose",
+        kind=kind,
         status=200,
         text=text,
         value=None,
@@ -58,12 +61,13 @@ def test_a_run_s_spans_are_its_finished_calls_admitted_while_it_ran() -> None:
 def numbers_of_a_hand_made_run() -> dict[str, Any]:
     simulator = Simulator()
     simulator.log += [
-        call(1, 10.1, 11.0, "一、雨夜重逢", first=10.4),
+        call(1, 10.1, 11.0, "一、雨夜重逢", first=10.4, kind="json"),
         call(2, 11.2, 14.0, "一、雨夜重逢，林舟推开门", first=11.8),
-        call(3, 11.3, 12.0, '{"ok": true}'),
+        call(3, 11.3, 12.0, '{"ok": true}', kind="json"),
         call(4, 30.0, 31.0),
     ]
     run = TimedRun("writing", posted=10.0, ended=14.5, first_text=11.1, first_text_sample="一、雨夜")
+    run.texts = [(11.1, "一、雨夜"), (11.95, "一、雨夜重逢，林"), (12.5, "舟推开门")]
     run.status = "completed"
     return sequential_numbers(simulator, run)
 
@@ -77,6 +81,7 @@ def test_a_run_s_numbers_come_from_its_calls_and_the_client_s_times() -> None:
     assert numbers["first_token_ms"] == pytest.approx(1100)
     assert numbers["model_first_token_ms"] == pytest.approx(400), "call 2 has the words too, written after"
     assert [c["number"] for c in numbers["timeline"]] == [1, 2, 3]
+    assert numbers["stream_lag_ms"] == pytest.approx(150), "call 2, the first streamed prose, seen 0.15 s later"
 
 
 def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -> None:
