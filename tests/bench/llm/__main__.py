@@ -3,7 +3,9 @@
 Set-up: the model simulator (tests/simulator) in this process, on loopback, at the `bench` latency profile (600 ms
 to the first token, 40 tokens/s; `--time-scale` shrinks it for a quick look, and the report says so); the real
 embedded stack (`python -m deploy.stack`: Temporal dev server, worker, gateway as their own processes, as a user
-runs them) configured with the simulator as its OpenAI-compatible model; the client is this process.
+runs them) configured with the simulator as its OpenAI-compatible model; the client is this process. Not the
+in-process gateway of the simulator's API tests: it shares the test's event loop with the worker and runs on the
+time-skipping test server, neither of which a user runs, and both of which would move the wall time.
 
 Phases:
 1. One untimed run of each family (warm-up: imports, the worker's caches, the style store).
