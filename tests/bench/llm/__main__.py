@@ -22,7 +22,8 @@ Phases:
    of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal (n / the family's
    median critical path: every run held only by its model), errors (non-200, a stream without its terminal
    event), runs not completed, p50/p99 wall time, the worker's CPU seconds and peak RSS over the phase.
-5. `DATA_DIR/bench/llm-report.json`, `DATA_DIR/bench/llm.png`, and the table on stdout.
+5. `DATA_DIR/bench/llm-report.json` (written after every phase with `"partial": true`, so a phase that never ends
+   leaves the ones before it), `DATA_DIR/bench/llm.png`, and the table on stdout.
 """
 
 import argparse
@@ -129,7 +130,10 @@ async def concurrent_phase(
     return concurrency_numbers(runs, wall, critical_s, spent["worker"], memory.peak_bytes)
 
 
-async def bench(args: argparse.Namespace, stack: Stack, simulator: Simulator, work_dir: Path) -> dict[str, Any]:
+async def bench(
+    args: argparse.Namespace, stack: Stack, simulator: Simulator, work_dir: Path, path: Path
+) -> dict[str, Any]:
+    """Runs the phases (module docstring); writes the report to `path` after each, and returns it."""
     families = [f for f in FAMILIES if f.name in args.families]
     sampler = CpuSampler({"worker": stack.processes()["worker"]})
     sequential: dict[str, list[dict[str, Any]]] = {f.name: [] for f in families}
@@ -157,26 +161,9 @@ async def bench(args: argparse.Namespace, stack: Stack, simulator: Simulator, wo
                     source = text_call(writing_calls, run.first_text_sample, run.first_text or run.posted)
                     writing_text = source.number if source is not None else None
     summaries = {name: family_summary(samples) for name, samples in sequential.items()}
-
-    baseline: dict[str, Any] | None = None
-    if writing_calls:
-        log(f"LangGraph baseline of the writing chain: {args.runs} runs")
-        samples = await run_baseline(simulator, writing_calls, writing_answered, writing_text, args.runs, work_dir)
-        baseline = family_summary(samples)
-
     concurrency: dict[str, dict[str, Any]] = {}
-    for n in args.concurrency:
-        concurrency[str(n)] = {}
-        for family in families:
-            log(f"{n} runs at once: {family.name}")
-            phase = await concurrent_phase(stack, family, n, summaries[family.name]["critical_path_s"], sampler)
-            concurrency[str(n)][family.name] = phase
-            log(
-                f"  {phase['runs_per_s']:.2f} runs/s (ideal {phase['ideal_runs_per_s'] or 0:.2f}), "
-                f"{phase['errors']} errors, p99 {phase['p99_s']:.1f} s"
-            )
-
-    return {
+    langgraph: dict[str, Any] = {}
+    report: dict[str, Any] = {
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "profile": {
             "name": BENCH.name,
@@ -185,15 +172,37 @@ async def bench(args: argparse.Namespace, stack: Stack, simulator: Simulator, wo
             "time_scale": args.time_scale,
         },
         "runs": args.runs,
-        "machine": {
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-            "load_average_at_end": os.getloadavg()[0],
-        },
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "families": summaries,
-        "langgraph": {"writing": baseline} if baseline is not None else {},
+        "langgraph": langgraph,
         "concurrency": concurrency,
     }
+
+    def keep() -> None:
+        """The report so far, marked partial, so that a phase that never ends leaves the earlier ones."""
+        report["machine"]["load_average_at_end"] = os.getloadavg()[0]
+        write_json(report | {"partial": True}, path)
+
+    keep()
+    if writing_calls:
+        log(f"LangGraph baseline of the writing chain: {args.runs} runs")
+        samples = await run_baseline(simulator, writing_calls, writing_answered, writing_text, args.runs, work_dir)
+        langgraph["writing"] = family_summary(samples)
+        keep()
+
+    for n in args.concurrency:
+        concurrency[str(n)] = {}
+        for family in families:
+            log(f"{n} runs at once: {family.name}")
+            phase = await concurrent_phase(stack, family, n, summaries[family.name]["critical_path_s"], sampler)
+            concurrency[str(n)][family.name] = phase
+            keep()
+            log(
+                f"  {phase['runs_per_s']:.2f} runs/s (ideal {phase['ideal_runs_per_s'] or 0:.2f}), "
+                f"{phase['errors']} errors, p99 {phase['p99_s']:.1f} s"
+            )
+
+    return report | {"partial": False}
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -249,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     log(f"starting the stack with the simulator at {simulator.base_url} as its model (data under {work})")
     try:
         with running_stack(work / "stack", work / "stack.log", env=env) as stack:
-            report = asyncio.run(bench(args, stack, simulator, work))
+            report = asyncio.run(bench(args, stack, simulator, work, out / "llm-report.json"))
     finally:
         simulator.stop()
     write_json(report, out / "llm-report.json")
