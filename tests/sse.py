@@ -1,8 +1,11 @@
 """A small Server-Sent Events parser for tests."""
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
+
+import httpx
 
 
 @dataclass
@@ -28,3 +31,14 @@ def parse_sse(text: str) -> list[SseEvent]:
             event_id = int(fields["id"]) if "id" in fields else None
             events.append(SseEvent(id=event_id, event=fields["event"], data=json.loads(fields["data"])))
     return events
+
+
+async def sse_stream(response: httpx.Response) -> AsyncIterator[SseEvent]:
+    """A streamed response's events as they arrive (keepalive comments skipped)."""
+    buffer = ""
+    async for chunk in response.aiter_text():
+        buffer += chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            for event in parse_sse(block + "\n\n"):
+                yield event

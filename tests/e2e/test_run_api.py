@@ -2,7 +2,6 @@
 event stream stays open, on a real Temporal server with the gateway as its own process."""
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -10,23 +9,13 @@ import pytest
 from temporalio.testing import WorkflowEnvironment
 
 from tests.gateway_process import gateway_process
-from tests.sse import SseEvent, parse_sse
+from tests.sse import SseEvent, sse_stream
 from tests.workflows.common.tiny import TINY_ACTIVITIES, TINY_WORKFLOWS
 from tests.workflows.harness import settings_for
 from worker import running_workers
 from workflows.common.registration import Registry
 
 pytestmark = pytest.mark.e2e
-
-
-async def events_of(response: httpx.Response) -> AsyncIterator[SseEvent]:
-    buffer = ""
-    async for chunk in response.aiter_text():
-        buffer += chunk
-        while "\n\n" in buffer:
-            block, buffer = buffer.split("\n\n", 1)
-            for event in parse_sse(block + "\n\n"):
-                yield event
 
 
 async def test_a_person_answers_a_waiting_run_over_http_while_its_stream_stays_open(
@@ -44,7 +33,7 @@ async def test_a_person_answers_a_waiting_run_over_http_while_its_stream_stays_o
             ):
                 run_id = stream.headers["x-run-id"]
                 seen: list[SseEvent] = []
-                async for event in events_of(stream):
+                async for event in sse_stream(stream):
                     seen.append(event)
                     if event.event == "user_input_required":
                         view = (await http.get(f"/v1/runs/{run_id}")).json()

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.sse import SseEvent, parse_sse
+from tests.sse import SseEvent, sse_stream
 
 TERMINAL = frozenset({"done", "stream_end"})
 TEXT_EVENTS = frozenset({"content"})
@@ -68,13 +68,8 @@ async def timed_run(
             if response.status_code != 200:
                 run.error = f"HTTP {response.status_code}: {(await response.aread()).decode(errors='replace')[:300]}"
                 return run
-            buffer = ""
-            async for chunk in response.aiter_text():
-                buffer += chunk
-                while "\n\n" in buffer:
-                    block, buffer = buffer.split("\n\n", 1)
-                    for event in parse_sse(block + "\n\n"):
-                        await _seen(http, run, event, answer)
+            async for event in sse_stream(response):
+                await _seen(http, run, event, answer)
                 if run.ended is not None:
                     break
         if run.ended is None:
