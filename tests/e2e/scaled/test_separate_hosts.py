@@ -9,7 +9,6 @@ shared services, and each run's last workflow task was completed by worker 2. Ea
 start of all four) and the moment of the kill are written to `test-artifacts/separate-hosts.json`."""
 
 import asyncio
-import base64
 import io
 import json
 import threading
@@ -26,6 +25,7 @@ from temporalio.client import Client
 
 from deploy.scaled import postgres_bin_dir
 from imaging.rendering import encode_png, render_text_to_image
+from tests.api.image.test_chat import mask_png
 from tests.e2e.image.test_stack import sse_events
 from tests.e2e.writing.test_brainstorm_over_http import readme_project
 from tests.scaled_topology import Topology, separate_hosts
@@ -74,14 +74,6 @@ def _png(text: str, seed: int) -> bytes:
     return encode_png(render_text_to_image(text, seed=seed, width=400, height=300, style_strength=0.9))
 
 
-def _mask(size: tuple[int, int], box: tuple[int, int, int, int]) -> str:
-    mask = Image.new("L", size, 0)
-    mask.paste(255, box)
-    buffer = io.BytesIO()
-    mask.save(buffer, format="PNG")
-    return base64.b64encode(buffer.getvalue()).decode()
-
-
 def _served_png(http: httpx.Client, url: str) -> Image.Image:
     response = http.get(url)
     assert response.status_code == 200, (url, response.text[:200])
@@ -100,7 +92,7 @@ def image_family(http: httpx.Client, kill: Kill) -> str:
     body = {
         "text": "换成机械头盔",
         "sessionId": "hosts",
-        "maskData": {"base64": _mask((400, 300), (100, 60, 220, 180)), "imageUrl": uploaded.json()["url"]},
+        "maskData": {"base64": mask_png((400, 300), (100, 60, 220, 180)), "imageUrl": uploaded.json()["url"]},
     }
     run_id, events = _chat(http, body)
     assert events[-1].data["data"]["status"] == "completed", [e.data for e in events if e.event == "error"]
