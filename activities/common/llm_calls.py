@@ -9,6 +9,8 @@ the mapping of the client's typed errors onto Temporal failures (rule 2, STYLE "
 A JSON question goes through the client's `chat_with_json`: one call, and one repair round that tells the model
 what was wrong when the answer does not validate; an answer cut at its output limit is a non-retryable
 `TruncatedAnswerError` naming the node and the limit (asking again gets the same cut), never a repair round.
+A question with somewhere to show its answer (`JsonQuestion.shown`) is streamed, and each round's text goes
+there as it is written, each round's end too (the repair round's answer starts over).
 
 Choices: where an answer must name something that exists (an agent of a registry, a tool, a component of an
 earlier document), the node asks with its answer model `narrowed` for the request, the field typed as one of
@@ -37,14 +39,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
-from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, create_model
 from temporalio import activity
 from temporalio.exceptions import ApplicationError, ApplicationErrorCategory
 
 from activities.common.failures import permanent
-from llm import LLMClient, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta
+from llm import Done, LLMClient, LLMRequest, LLMResponse, Message, StreamEvent, TextDelta
 from llm.errors import LLMError, OutputValidationError, TransportError
 from llm.retry import RetryConfig
 from models.output_limits import output_tokens
@@ -59,6 +61,16 @@ MIN_BUDGET = 0.5
 """Seconds; the least a call is given, however short its activity."""
 
 
+class ShownAnswer(Protocol):
+    """Where a JSON question's answer text goes while the model writes it."""
+
+    async def add(self, delta: str) -> None:
+        """The next piece of the answer's text (reasoning already dropped)."""
+
+    async def answer_ended(self) -> None:
+        """One answer ended (text after it is the repair round's answer)."""
+
+
 @dataclass(frozen=True)
 class JsonQuestion(Generic[SchemaT]):
     """A node's question whose answer is a `schema` object."""
@@ -69,6 +81,8 @@ class JsonQuestion(Generic[SchemaT]):
     messages: Sequence[Message]
     system: str = ""
     temperature: float | None = None
+    shown: ShownAnswer | None = None
+    """Where the answer's text goes as it is written (None: the answer is only parsed)."""
 
 
 def choice(names: Sequence[str]) -> Any:
@@ -98,13 +112,15 @@ def narrowed(schema: type[SchemaT], title: str = "", /, **fields: Any) -> type[S
 async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
     """The validated answer, after one repair round if needed; raises the client's `LLMError`s (an
     `OutputValidationError` when the repaired answer is still invalid), for a node that degrades on any of them."""
+    shown = question.shown
+    options = _call_options(llm, shown.add, shown.answer_ended) if shown is not None else _call_options(llm, None)
     return await llm.chat_with_json(
         question.messages,
         question.schema,
         system=question.system,
         temperature=question.temperature,
         max_output_tokens=output_limit(llm),
-        **_call_options(llm, None),
+        **options,
     )
 
 
@@ -194,8 +210,13 @@ def call_budget(fallback: float) -> float:
     return max(MIN_BUDGET, limit.total_seconds() - TIME_MARGIN)
 
 
-def _call_options(llm: LLMClient, on_text: Callable[[str], Awaitable[None]] | None) -> dict[str, Any]:
-    """The client's timing and streaming options for a call inside the running activity (see the docstring)."""
+def _call_options(
+    llm: LLMClient,
+    on_text: Callable[[str], Awaitable[None]] | None,
+    on_end: Callable[[], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """The client's timing and streaming options for a call inside the running activity (see the docstring):
+    `on_text` gets each text delta, `on_end` the end of each answer."""
     budget = call_budget(llm.timeout)
     heartbeat = activity.info().heartbeat_timeout
     heartbeats = heartbeat is not None
@@ -210,5 +231,7 @@ def _call_options(llm: LLMClient, on_text: Callable[[str], Awaitable[None]] | No
             activity.heartbeat()
         if on_text is not None and isinstance(event, TextDelta):
             await on_text(event.text)
+        if on_end is not None and isinstance(event, Done):
+            await on_end()
 
     return {"timeout": budget, "idle_timeout": idle, "on_event": on_event}

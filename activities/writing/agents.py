@@ -4,7 +4,8 @@ stateless (Req 15–16): everything a call needs is in its `AgentRequest`, nothi
 An agent reads `metadata.preprocessingContext` first and retrieves from the project itself only when the request
 has none (Req 10.2, 11.2–11.4). With an LLM, the writer, the world builder and the simple agents stream their
 text to the run (`activities.writing.streaming`); the brainstorm, planner, character and consistency agents ask
-for JSON, which becomes their structured output. Without one (or once the LLM path has failed and the workflow
+for JSON, which becomes their structured output, and the first three stream its readable part as it is written
+(`activities.writing.answer_text`). Without one (or once the LLM path has failed and the workflow
 asks again with `use_llm=False`), the deterministic offline agents of `activities.writing.offline_agents` answer.
 In a conversation every agent gets its recent turns (`activities.writing.memory`); a revision (REVISE_CHAPTER)
 reads the chapter it targets (`activities.writing.revision`) and answers with a proposed new version of it, which
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
 from activities.writing.agent_prompt import user_prompt
+from activities.writing.answer_text import ReadableAnswer, layout
 from activities.writing.consistency import check_chapters
 from activities.writing.memory import ConversationMemory
 from activities.writing.offline.planner import filed
@@ -197,16 +199,26 @@ class WritingAgents:
         system = request.metadata.enhanced_system_prompt or base_prompt(request.agent, request.intent.intent)
         messages = [prompt]
         base = AgentResult(agent=request.agent, text="", offline=False, context_source=source)
+        shown = _readable(request)
         if request.agent is AgentName.BRAINSTORM:
-            ideas = await _json_answer(llm, request, BrainstormAnswer, messages, system)
-            return base.model_copy(update={"text": ideas.text, "options": ideas.options})
+            ideas = await _json_answer(llm, request, BrainstormAnswer, messages, system, shown)
+            streamed = await shown.finish(ideas) if shown else False
+            return base.model_copy(update={"text": ideas.text, "options": ideas.options, "streamed": streamed})
         if request.agent is AgentName.PLANNER:
-            plan = await _json_answer(llm, request, PlanAnswer, messages, system)
+            plan = await _json_answer(llm, request, PlanAnswer, messages, system, shown)
+            streamed = await shown.finish(plan) if shown else False
             loops = [ProposedPlotLoop.model_validate(loop.model_dump()) for loop in plan.plot_loops]
-            return base.model_copy(update={"text": plan.text, "sections": plan.sections, "plot_loops": loops})
+            update = {"text": plan.text, "sections": plan.sections, "plot_loops": loops, "streamed": streamed}
+            return base.model_copy(update=update)
         if request.agent is AgentName.CHARACTER:
-            design = await _json_answer(llm, request, CharacterAnswer, messages, system)
-            update = {"text": design.text, "characters": design.characters, "relationships": design.relationships}
+            design = await _json_answer(llm, request, CharacterAnswer, messages, system, shown)
+            streamed = await shown.finish(design) if shown else False
+            update = {
+                "text": design.text,
+                "characters": design.characters,
+                "relationships": design.relationships,
+                "streamed": streamed,
+            }
             return base.model_copy(update=update)
         if request.agent is AgentName.CONSISTENCY:
             english = written_in_english(request.text)
@@ -233,14 +245,28 @@ class WritingAgents:
         streamer = ContentStreamer(request.stream, request.agent)
         response = await model_turn(llm, call, on_text=streamer.add)
         await streamer.flush()
-        return response.text, streamer.sent_chars > 0
+        return response.text, streamer.streamed
+
+
+def _readable(request: AgentRequest) -> ReadableAnswer | None:
+    """Where a JSON-answering agent streams the readable part of its answer, when the request says where to."""
+    shape = layout(request.agent, written_in_english(request.text))
+    if request.stream is None or shape is None:
+        return None
+    return ReadableAnswer(ContentStreamer(request.stream, request.agent), shape)
 
 
 async def _json_answer(
-    llm: LLMClient, request: AgentRequest, schema: type[AnswerT], messages: list[Message], system: str
+    llm: LLMClient,
+    request: AgentRequest,
+    schema: type[AnswerT],
+    messages: list[Message],
+    system: str,
+    shown: ReadableAnswer | None = None,
 ) -> AnswerT:
-    """The agent's JSON answer; one still invalid after the repair round is AGENT_FAILED."""
-    question = JsonQuestion(node=request.agent.value, schema=schema, messages=messages, system=system)
+    """The agent's JSON answer (its readable part streamed to `shown`); one still invalid after the repair round
+    is AGENT_FAILED."""
+    question = JsonQuestion(node=request.agent.value, schema=schema, messages=messages, system=system, shown=shown)
     return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
 
 

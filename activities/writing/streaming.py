@@ -1,10 +1,15 @@
-"""An agent's text on its way to the run while the LLM writes it: batched into `content_delta` signals.
+"""An agent's text on its way to the run while the LLM writes it: `content_delta` signals, the first piece at once
+and then in batches.
 
-A batch goes when it holds `BATCH_CHARS` characters or `BATCH_SECONDS` have passed since the last one, so a
-chapter costs tens of signals, not thousands (each is a history event), and the reader still sees text every
-quarter second. Each batch is numbered within the activity's attempt; the run shows a batch once and, when a
-retried attempt starts streaming, marks its first piece as a restart. Every batch is also a heartbeat: an
-activity that stops streaming is noticed after its heartbeat timeout.
+A round's first piece goes as soon as it is written, so the reader sees the first words one signal after the
+model wrote them. After it a batch goes when it holds `BATCH_CHARS` characters or `BATCH_SECONDS` have passed
+since the last one, so a chapter costs a few hundred signals, not thousands (each is a history event, and wakes
+the run for a workflow task), and the reader still sees text every tenth of a second. Each batch is numbered
+within the activity's attempt and round; the run shows a batch once and, when a retried attempt or a new round
+starts streaming, marks its first piece as a restart. A new round (`restart`) voids what the earlier ones sent:
+a JSON answer that came back in the repair round, or a streamed draft that differs from the answer as it was
+parsed. Every batch is also a heartbeat: an activity that stops streaming is noticed after its heartbeat
+timeout.
 """
 
 import time
@@ -14,36 +19,51 @@ from temporalio import activity
 from models.writing.agents import CONTENT_SIGNAL, AgentName, ContentDelta, StreamTarget
 
 BATCH_CHARS = 200
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.1
 
 
 class ContentStreamer:
-    """Collects text pieces and signals them to the run in batches; `flush()` sends what is left."""
+    """Collects text pieces and signals them to the run (the first at once, then batched); `flush()` sends what
+    is left, `restart()` starts a new round."""
 
     def __init__(self, target: StreamTarget, agent: AgentName) -> None:
         self._handle = activity.client().get_workflow_handle(target.workflow_id, run_id=target.run_id)
         self._agent = agent
         self._attempt = activity.info().attempt
+        self._round = 0
         self._pending: list[str] = []
         self._pending_chars = 0
         self._index = 0
         self._last_sent = time.monotonic()
-        self.sent_chars = 0
+        self.sent = ""
+        """The text the current round has signalled so far."""
+        self.streamed = False
+        """Whether any round signalled text."""
 
     async def add(self, text: str) -> None:
         self._pending.append(text)
         self._pending_chars += len(text)
-        if self._pending_chars >= BATCH_CHARS or time.monotonic() - self._last_sent >= BATCH_SECONDS:
+        due = time.monotonic() - self._last_sent >= BATCH_SECONDS
+        if self._index == 0 or self._pending_chars >= BATCH_CHARS or due:
             await self.flush()
 
     async def flush(self) -> None:
-        if not self._pending:
-            return
         text = "".join(self._pending)
+        if not text:
+            return
         self._pending, self._pending_chars = [], 0
-        delta = ContentDelta(agent=self._agent, attempt=self._attempt, index=self._index, text=text)
+        delta = ContentDelta(agent=self._agent, attempt=self._attempt, index=self._index, text=text, round=self._round)
         await self._handle.signal(CONTENT_SIGNAL, delta)
         self._index += 1
-        self.sent_chars += len(text)
+        self.sent += text
+        self.streamed = True
         self._last_sent = time.monotonic()
-        activity.heartbeat(self.sent_chars)
+        activity.heartbeat(len(self.sent))
+
+    def restart(self) -> None:
+        """What comes next replaces what this round sent (and drops what it holds unsent)."""
+        if self._index == 0:
+            self._pending, self._pending_chars = [], 0
+            return
+        self._round += 1
+        self._pending, self._pending_chars, self._index, self.sent = [], 0, 0, ""

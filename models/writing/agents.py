@@ -180,5 +180,8 @@ class ContentDelta(CamelModel):
     agent: AgentName
     attempt: int
     index: int
-    """0, 1, 2, ... within the attempt; a batch the run has already seen is ignored."""
+    """0, 1, 2, ... within the attempt's round; a batch the run has already seen is ignored."""
     text: str
+    round: int = 0
+    """0, 1, ... within the attempt: a later round voids what the earlier ones streamed (a JSON answer that came
+    back in the repair round, or a streamed draft replaced by the answer as it was parsed)."""

@@ -1,10 +1,10 @@
 """The agent's text as `content` events: batches it streams while it runs, or pieces of its text afterwards.
 
-An agent with an LLM streams its text into the run as `content_delta` signals (batches, numbered per attempt);
-`AgentStream.receive` shows each batch as a `content` event, once and in order, and a new attempt voids the last
-one's (its first piece says `restart`). An answer that did not stream reaches the events in pieces of at most
-`CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`), with `offline: true` when an offline
-agent wrote it.
+An agent with an LLM streams its text into the run as `content_delta` signals (batches, numbered per attempt and
+round); `AgentStream.receive` shows each batch as a `content` event, once and in order, and a new attempt or round
+voids the text before it (its first piece says `restart`). An answer that did not stream reaches the events in
+pieces of at most `CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`), with
+`offline: true` when an offline agent wrote it.
 """
 
 from collections.abc import Iterator
@@ -29,6 +29,7 @@ class _Call:
     def __init__(self, agent: AgentName) -> None:
         self.agent = agent
         self.attempt = 0
+        self.round = 0
         self.next_index = 0
         self.chars = 0
 
@@ -55,14 +56,15 @@ class AgentStream:
             self._call = None
 
     def receive(self, delta: ContentDelta) -> None:
-        """A batch of the agent's text: shown as `content`, once, in order; a new attempt voids the last one's."""
+        """A batch of the agent's text: shown as `content`, once, in order; a new attempt, or a new round of the
+        same attempt, voids the text before it."""
         call = self._call
-        if call is None or delta.agent != call.agent or delta.attempt < call.attempt:
+        if call is None or delta.agent != call.agent or (delta.attempt, delta.round) < (call.attempt, call.round):
             return
         restart = False
-        if delta.attempt > call.attempt:
+        if (delta.attempt, delta.round) > (call.attempt, call.round):
             restart = call.chars > 0 or self._streamed_before
-            call.attempt, call.next_index, call.chars = delta.attempt, 0, 0
+            call.attempt, call.round, call.next_index, call.chars = delta.attempt, delta.round, 0, 0
         if delta.index != call.next_index:
             return
         call.next_index += 1

@@ -1,0 +1,138 @@
+"""The JSON-answering agents with an LLM (issue 31): the brainstorm's options reach the run as `content` while the
+model writes them, as readable lines, not braces; the options the chain stores are the parsed answer; an answer
+repaired in the JSON question's repair round, and a retried attempt, each restart the text shown."""
+
+import json
+from typing import Any
+
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import WorkflowHandle
+
+from models.writing.agents import CONTENT_SIGNAL
+from tests.llm.answers import chat_completion, chat_stream
+from tests.llm.loopback import Fixture, Loopback
+from tests.workflows.harness import question_of
+from tests.workflows.writing.harness import WritingHarness, WritingOutcome
+from tests.workflows.writing.test_chains import BRAINSTORM, choose
+from tests.workflows.writing.test_llm_agents import llm_project, llm_writing  # noqa: F401 (fixtures)
+
+IDEAS = {
+    "options": [
+        {"id": "A", "title": "怀表里的胶卷", "summary": "老陈把证据藏在怀表里"},
+        {"id": "B", "title": "苏念的父亲", "summary": "走私船的主人是苏念的父亲"},
+    ],
+    "text": "两个方向，请选择。",
+}
+SHOWN = "A. 怀表里的胶卷：老陈把证据藏在怀表里\nB. 苏念的父亲：走私船的主人是苏念的父亲\n\n两个方向，请选择。"
+"""`IDEAS` as the run shows it."""
+
+
+def streamed(document: Any, size: int = 7) -> list[str]:
+    """A JSON answer as the pieces a model streams it in."""
+    text = json.dumps(document, ensure_ascii=False)
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def cut_stream(pieces: list[str]) -> Fixture:
+    """A stream that carries `pieces` and ends without its finish chunk and end marker (a dropped connection)."""
+    whole = chat_stream(pieces)
+    body = whole.body[: whole.body.index(b'"finish_reason": "stop"')]
+    return Fixture(status=200, headers=whole.headers, body=body[: body.rindex(b"data: ")])
+
+
+async def brainstorm_chain(harness: WritingHarness, project: str) -> tuple[WritingOutcome, WorkflowHandle[Any, Any]]:
+    handle = await harness.start(project, BRAINSTORM)
+    await question_of(handle)
+    await choose(handle, "A")
+    return await harness.finish(handle), handle
+
+
+def brainstorm_content(outcome: WritingOutcome) -> list[dict[str, Any]]:
+    return [e.data for e in outcome.of_type("content") if e.data["agent"] == "brainstorm"]
+
+
+def shown_text(pieces: list[dict[str, Any]]) -> str:
+    text = ""
+    for piece in pieces:
+        text = piece["text"] if piece.get("restart") else text + piece["text"]
+    return text
+
+
+async def test_the_brainstorms_options_stream_as_readable_content_before_its_call_returns(
+    llm_writing: WritingHarness,  # noqa: F811
+    llm_project: str,  # noqa: F811
+    loopback: Loopback,
+) -> None:
+    loopback.queue(chat_stream(streamed(IDEAS)), chat_stream(["林舟打开怀表。"]), chat_completion({"issues": []}))
+
+    outcome, handle = await brainstorm_chain(llm_writing, llm_project)
+
+    pieces = brainstorm_content(outcome)
+    assert len(pieces) > 1 and pieces[0]["text"].startswith("A"), "the first words go at once, the rest as written"
+    assert shown_text(pieces) == SHOWN and "{" not in SHOWN
+    steps = outcome.state.chain.steps  # type: ignore[union-attr]
+    assert [option.model_dump() for option in steps[0].options] == IDEAS["options"], "stored as parsed"
+    assert steps[0].text == IDEAS["text"]
+    history = [e async for e in handle.fetch_history_events()]
+    signalled = [
+        e.event_id
+        for e in history
+        if e.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+        and e.workflow_execution_signaled_event_attributes.signal_name == CONTENT_SIGNAL
+    ]
+    brainstorm = next(
+        e.event_id
+        for e in history
+        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+        and e.activity_task_scheduled_event_attributes.activity_type.name == "writing.brainstorm"
+    )
+    completed = next(
+        e.event_id
+        for e in history
+        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED
+        and e.activity_task_completed_event_attributes.scheduled_event_id == brainstorm
+    )
+    assert any(brainstorm < event < completed for event in signalled), "streamed while the call ran"
+
+
+async def test_an_answer_repaired_in_the_repair_round_restarts_the_text_shown(
+    llm_writing: WritingHarness,  # noqa: F811
+    llm_project: str,  # noqa: F811
+    loopback: Loopback,
+) -> None:
+    one_option = {"options": IDEAS["options"][:1], "text": "只有一个方向。"}  # at least two are required
+    loopback.queue(
+        chat_stream(streamed(one_option)),
+        chat_stream(streamed(IDEAS)),
+        chat_stream(["林舟打开怀表。"]),
+        chat_completion({"issues": []}),
+    )
+
+    outcome, _ = await brainstorm_chain(llm_writing, llm_project)
+
+    pieces = brainstorm_content(outcome)
+    assert pieces[0]["text"].startswith("A") and sum(bool(p["restart"]) for p in pieces) == 1
+    assert shown_text(pieces) == SHOWN
+    assert [o.id for o in outcome.state.chain.steps[0].options] == ["A", "B"]  # type: ignore[union-attr]
+
+
+async def test_a_retried_attempt_restarts_the_brainstorms_text(
+    llm_writing: WritingHarness,  # noqa: F811
+    llm_project: str,  # noqa: F811
+    loopback: Loopback,
+) -> None:
+    other = {"options": [{"id": "X", "title": "旧的方向", "summary": "作废"}] * 2, "text": "作废"}
+    loopback.queue(
+        cut_stream(streamed(other)[:6]),
+        chat_stream(streamed(IDEAS)),
+        chat_stream(["林舟打开怀表。"]),
+        chat_completion({"issues": []}),
+    )
+
+    outcome, _ = await brainstorm_chain(llm_writing, llm_project)
+
+    pieces = brainstorm_content(outcome)
+    assert pieces[0]["text"].startswith("X") and pieces[0]["attempt"] == 1
+    restarted = [p for p in pieces if p["restart"]]
+    assert len(restarted) == 1 and restarted[0]["attempt"] == 2
+    assert shown_text(pieces) == SHOWN
