@@ -69,6 +69,8 @@ class LoggedCall:
     token; a whole answer: its body); None when none was sent."""
     ended: float | None = None
     """`time.monotonic()` when the answer's last byte was written; None when it was not (a hang, a client gone)."""
+    token_times: list[float] = field(default_factory=list)
+    """A streamed answer: `time.monotonic()` when each of its output tokens was written, in order."""
 
 
 @dataclass
@@ -248,8 +250,10 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
                     sent_tokens += item.tokens
                 self.wfile.write(f"{len(item.data):x}\r\n".encode() + item.data + b"\r\n")
                 self.wfile.flush()
+                if item.tokens:
+                    entry.token_times += [time.monotonic()] * item.tokens
                 if item.tokens and entry.first_token is None:
-                    entry.first_token = time.monotonic()
+                    entry.first_token = entry.token_times[0]
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
 

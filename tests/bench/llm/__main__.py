@@ -13,8 +13,11 @@ Phases:
    stack: wall time (POST → terminal event, on the client), the run's model calls (the simulator's log entries
    admitted between the two), their critical path (`critical_path`) and the ratio wall / critical path; for the
    writing family, which streams its agents' text, POST → the first `content` event on the client against POST →
-   the first token the simulator wrote of the call whose text that event carries. The person of the writing
-   chain answers "B" as soon as `user_input_required` arrives (so the wall time includes no human time).
+   the first token the simulator wrote of the call whose text that event carries; each streamed piece of the
+   Writer's prose against the simulator's write times of its first and last token (`numbers.piece_lags`, p50 and
+   p99 pooled over the runs); the run's history events and its `content_delta` signals (the Writer's: what its
+   chapter cost). The person of the writing chain answers "B" as soon as `user_input_required` arrives (so the
+   wall time includes no human time).
 3. The LangGraph baseline of the writing chain (`baseline`): the same model requests on the same simulator,
    grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
    `interrupt()` for the person and `stream_mode="messages"` token streaming; the same numbers.
@@ -28,6 +31,7 @@ Phases:
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import shutil
@@ -40,14 +44,17 @@ from typing import Any
 
 import httpx
 import psutil
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client
 
 from models.settings import Settings
+from models.writing.agents import CONTENT_SIGNAL
 from tests.bench.llm.baseline import run_baseline
 from tests.bench.llm.chart import write_chart
 from tests.bench.llm.client import TimedRun, timed_run
 from tests.bench.llm.families import FAMILIES, Family
 from tests.bench.llm.numbers import concurrency_numbers, family_summary, run_calls, sequential_numbers, text_call
-from tests.bench.measure import CpuSampler, http_client, wait_quiet
+from tests.bench.measure import CpuSampler, history, http_client, wait_quiet
 from tests.bench.report import write_json
 from tests.simulator.fixtures import simulator_settings
 from tests.simulator.profiles import BENCH
@@ -108,6 +115,19 @@ class PeakMemory:
         await asyncio.gather(self._task, return_exceptions=True)
 
 
+async def writing_history(client: Client, workflow_id: str) -> dict[str, Any]:
+    """What a writing run's streamed text cost its history: all its events, the `content_delta` signals, and the
+    Writer's (its chapter)."""
+    events = await history(client, workflow_id)
+    agents = [
+        json.loads(e.workflow_execution_signaled_event_attributes.input.payloads[0].data).get("agent")
+        for e in events
+        if e.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+        and e.workflow_execution_signaled_event_attributes.signal_name == CONTENT_SIGNAL
+    ]
+    return {"history_events": len(events), "content_signals": len(agents), "writer_signals": agents.count("writer")}
+
+
 async def concurrent_phase(
     stack: Stack, family: Family, n: int, critical_s: float | None, sampler: CpuSampler
 ) -> dict[str, Any]:
@@ -140,6 +160,7 @@ async def bench(
     writing_calls: list[LoggedCall] = []
     writing_answered: float | None = None
     writing_text: int | None = None
+    temporal = await Client.connect(stack.temporal_address)
     async with http_client(8) as http:
         http.base_url = httpx.URL(stack.gateway)
         log("warm-up: one run of each family")
@@ -156,7 +177,8 @@ async def bench(
                     f"round {round_ + 1} {family.name}: wall {numbers['wall_s']:.2f} s, critical path "
                     f"{numbers['critical_path_s']:.2f} s, {numbers['calls']} calls, {run.status}, {run.error or 'ok'}"
                 )
-                if family.name == "writing" and run.ok:
+                if family.name == "writing" and run.ok and run.run_id is not None:
+                    numbers |= await writing_history(temporal, run.run_id)
                     writing_calls, writing_answered = run_calls(simulator, run), run.answered
                     source = text_call(writing_calls, run.first_text_sample, run.first_text or run.posted)
                     writing_text = source.number if source is not None else None
@@ -209,12 +231,20 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None or value != value else f"{value:.{digits}f}"
 
 
+def _lags(summary: dict[str, Any]) -> str:
+    last, first = summary.get("piece_lag_ms"), summary.get("piece_first_token_lag_ms")
+    if not last or not first:
+        return "n/a"
+    return f"{_num(last['p50'], 0)} / {_num(last['p99'], 0)}; {_num(first['p50'], 0)} / {_num(first['p99'], 0)}"
+
+
 def table(report: dict[str, Any]) -> str:
     """The report's numbers as Markdown tables."""
     rows = [
         "| family | wall s | critical path s | ratio | calls | first text ms (client) | its model first token ms "
-        "| streamed text lag ms |",
-        "|---|---|---|---|---|---|---|---|",
+        "| streamed text lag ms | piece lag p50 / p99 ms (last token; first token) | history events (Writer's "
+        "signals) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     entries = [(name, s) for name, s in report["families"].items()]
     entries += [(f"{name} (LangGraph)", s) for name, s in report["langgraph"].items()]
@@ -222,7 +252,8 @@ def table(report: dict[str, Any]) -> str:
         rows.append(
             f"| {name} | {_num(s['wall_s'])} | {_num(s['critical_path_s'])} | {_num(s['ratio'])} | "
             f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} | "
-            f"{_num(s['stream_lag_ms'], 0)} |"
+            f"{_num(s['stream_lag_ms'], 0)} | {_lags(s)} | {_num(s.get('history_events'), 0)} "
+            f"({_num(s.get('writer_signals'), 0)}) |"
         )
     rows += [
         "",

@@ -1,6 +1,9 @@
 """A run's numbers from the client's times and the simulator's log: its calls, their critical path, the first
-streamed text against the model's first token; medians over a family's runs."""
+streamed text against the model's first token, the lag of each streamed piece of prose; medians over a family's
+runs (the pieces' lags pooled over them)."""
 
+import itertools
+import re
 import statistics
 import time
 from collections.abc import Sequence
@@ -10,6 +13,11 @@ from tests.bench.llm.client import TimedRun
 from tests.bench.llm.critical_path import critical_path, spans
 from tests.bench.report import percentile, ratio
 from tests.simulator.server import LoggedCall, Simulator
+from tests.simulator.text import tokens
+
+LAYOUT_JOINS = re.compile(r"\. |: |：| · |\n")
+"""What a JSON-answering agent's streamed layout puts between values (`activities.writing.answer_text`): the
+first value of a piece, before it, is words the model wrote."""
 
 
 def run_calls(simulator: Simulator, run: TimedRun) -> list[LoggedCall]:
@@ -20,18 +28,23 @@ def run_calls(simulator: Simulator, run: TimedRun) -> list[LoggedCall]:
 
 def text_call(calls: Sequence[LoggedCall], sample: str, seen: float) -> LoggedCall | None:
     """The call whose answer the first streamed text (`sample`, on the client at `seen`) came from: of the calls
-    whose text holds its beginning, the last to write its first token before the client saw it (the simulator
-    writes from a small pool of sentences, so an earlier call may hold the same words)."""
-    head = sample.strip()[:12]
+    whose text holds its beginning (up to the first join of a streamed JSON layout, so an option's id), the last to
+    write its first token before the client saw it (the simulator writes from a small pool of sentences, so an
+    earlier call may hold the same words)."""
+    head = LAYOUT_JOINS.split(sample.strip())[0][:12]
     candidates = [c for c in calls if head and head in c.text and c.first_token is not None and c.first_token <= seen]
     return max(candidates, key=lambda c: c.first_token or 0.0, default=None)
 
 
+def first_prose(calls: Sequence[LoggedCall]) -> LoggedCall | None:
+    """The run's first streamed prose call: the text a person reads as it is written (the writing family's Writer)."""
+    return next((c for c in calls if c.request.stream and c.kind == "prose" and c.first_token is not None), None)
+
+
 def stream_lag(calls: Sequence[LoggedCall], run: TimedRun) -> float | None:
-    """Milliseconds from the first token the model streamed of the run's first streamed prose call (the text a
-    person reads as it is written: the writing family's Writer) to the first piece of it on the client; None when
-    the run has no such call or the client saw none of it."""
-    prose = next((c for c in calls if c.request.stream and c.kind == "prose" and c.first_token is not None), None)
+    """Milliseconds from the first token the model streamed of the run's first streamed prose call to the first
+    piece of it on the client; None when the run has no such call or the client saw none of it."""
+    prose = first_prose(calls)
     if prose is None or prose.first_token is None:
         return None
     seen = next(
@@ -39,6 +52,36 @@ def stream_lag(calls: Sequence[LoggedCall], run: TimedRun) -> float | None:
         None,
     )
     return (seen - prose.first_token) * 1000 if seen is not None else None
+
+
+def piece_lags(calls: Sequence[LoggedCall], run: TimedRun) -> list[tuple[float, float]]:
+    """For each piece of the run's first streamed prose call that reached the client, milliseconds from when the
+    model wrote its first token, and its last, to when the piece arrived. The pieces from the call's first token
+    on, joined, are its text (up to the first that is not: a restart); a piece's characters are placed on the
+    call's tokens, whose write times the simulator logs."""
+    prose = first_prose(calls)
+    if prose is None or prose.first_token is None or not prose.token_times:
+        return []
+    written = tokens(prose.text)
+    ends = list(itertools.accumulate(len(token) for token in written))
+    skipped = len(prose.token_times) - len(written)  # tokens written before the text (reasoning)
+
+    def written_at(char: int) -> float:
+        """When the token holding character `char` of the text was written."""
+        index = next((i for i, end in enumerate(ends) if end > char), len(ends) - 1)
+        return prose.token_times[skipped + index]
+
+    lags: list[tuple[float, float]] = []
+    offset = 0
+    for seen, text in run.texts:
+        if seen < prose.first_token or not text:
+            continue
+        if not prose.text.startswith(text, offset):
+            break
+        first, last = written_at(offset), written_at(offset + len(text) - 1)
+        lags.append(((seen - first) * 1000, (seen - last) * 1000))
+        offset += len(text)
+    return lags
 
 
 def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
@@ -56,6 +99,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "error": run.error,
         "timeline": timeline(calls, run.posted),
         "stream_lag_ms": stream_lag(calls, run),
+        "piece_lags_ms": piece_lags(calls, run),
     }
     if run.first_text is not None:
         numbers["first_token_ms"] = (run.first_text - run.posted) * 1000
@@ -66,7 +110,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
 
 
 def median_of(samples: Sequence[dict[str, Any]], key: str) -> float | None:
-    values = [s[key] for s in samples if s[key] is not None]
+    values = [s[key] for s in samples if s.get(key) is not None]
     return statistics.median(values) if values else None
 
 
@@ -81,10 +125,18 @@ def family_summary(samples: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "first_token_ms",
         "model_first_token_ms",
         "stream_lag_ms",
+        "history_events",
+        "content_signals",
+        "writer_signals",
     )
     summary: dict[str, Any] = {key: median_of(samples, key) for key in keys}
     first, model_first = summary["first_token_ms"], summary["model_first_token_ms"]
     summary["first_token_after_model_ms"] = first - model_first if first and model_first else None
+    pieces = [lag for s in samples for lag in s.get("piece_lags_ms", [])]
+    summary["pieces"] = len(pieces)
+    for name, index in (("piece_first_token_lag_ms", 0), ("piece_lag_ms", 1)):
+        lags = [lag[index] for lag in pieces]
+        summary[name] = {"p50": percentile(lags, 50), "p99": percentile(lags, 99)} if lags else None
     summary["errors"] = sum(s["error"] is not None for s in samples)
     summary["not_completed"] = sum(s["error"] is None and s["status"] != "completed" for s in samples)
     summary["runs"] = list(samples)

@@ -19,7 +19,13 @@ from tests.simulator.server import LoggedCall, Simulator
 
 
 def call(
-    number: int, start: float, end: float | None, text: str = "", first: float | None = None, kind: Kind = "prose"
+    number: int,
+    start: float,
+    end: float | None,
+    text: str = "",
+    first: float | None = None,
+    kind: Kind = "prose",
+    token_times: list[float] | None = None,
 ) -> LoggedCall:
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
     return LoggedCall(
@@ -40,6 +46,7 @@ def call(
         started=start,
         first_token=first if first is not None else start,
         ended=end,
+        token_times=token_times or [],
     )
 
 
@@ -62,7 +69,7 @@ def numbers_of_a_hand_made_run() -> dict[str, Any]:
     simulator = Simulator()
     simulator.log += [
         call(1, 10.1, 11.0, "一、雨夜重逢", first=10.4, kind="json"),
-        call(2, 11.2, 14.0, "一、雨夜重逢，林舟推开门", first=11.8),
+        call(2, 11.2, 14.0, "一、雨夜重逢，林舟推开门", first=11.8, token_times=[11.8 + 0.02 * i for i in range(12)]),
         call(3, 11.3, 12.0, '{"ok": true}', kind="json"),
         call(4, 30.0, 31.0),
     ]
@@ -82,6 +89,18 @@ def test_a_run_s_numbers_come_from_its_calls_and_the_client_s_times() -> None:
     assert numbers["model_first_token_ms"] == pytest.approx(400), "call 2 has the words too, written after"
     assert [c["number"] for c in numbers["timeline"]] == [1, 2, 3]
     assert numbers["stream_lag_ms"] == pytest.approx(150), "call 2, the first streamed prose, seen 0.15 s later"
+    first_piece, second_piece = numbers["piece_lags_ms"]
+    assert first_piece == pytest.approx((150, 10)), "tokens 0-7 of call 2, written at 11.80-11.94, seen at 11.95"
+    assert second_piece == pytest.approx((540, 480)), "tokens 8-11, written at 11.96-12.02, seen at 12.5"
+
+
+def test_a_piece_that_is_not_the_prose_s_next_text_ends_its_lags() -> None:
+    simulator = Simulator()
+    simulator.log.append(call(1, 0.0, 1.0, "甲乙丙", first=0.5, token_times=[0.5, 0.6, 0.7]))
+    run = TimedRun("writing", posted=0.0, ended=1.0, status="completed")
+    run.texts = [(0.55, "甲"), (0.9, "X"), (0.95, "乙丙")]
+
+    assert sequential_numbers(simulator, run)["piece_lags_ms"] == [pytest.approx((50, 50))]
 
 
 def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -> None:
@@ -105,6 +124,7 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     family = written["families"]["writing"]
     for key in ("wall_s", "critical_path_s", "ratio", "calls", "first_token_ms", "model_first_token_ms"):
         assert isinstance(family[key], int | float), key
+    assert family["piece_lag_ms"]["p50"] == pytest.approx(245) and family["pieces"] == 2
     for n in ("10", "50"):
         assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
     assert "| writing (LangGraph) |" in table(report) and "| 50 | writing |" in table(report)
