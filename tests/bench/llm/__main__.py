@@ -13,10 +13,11 @@ Phases:
    stack: wall time (POST → terminal event, on the client), the run's model calls (the simulator's log entries
    admitted between the two), their critical path (`critical_path`) and the ratio wall / critical path; for the
    writing family, which streams its agents' text, POST → the first `content` event on the client against POST →
-   the first token the simulator wrote of the call whose text that event carries; each streamed piece of the
-   Writer's prose against the simulator's write times of its first and last token (`numbers.piece_lags`, p50 and
-   p99 pooled over the runs); the run's history events and its `content_delta` signals (the Writer's: what its
-   chapter cost). The person of the writing chain answers "B" as soon as `user_input_required` arrives (so the
+   the first token the simulator wrote of the call whose text that event carries, and against the token that
+   began its words (a JSON answer's first value comes some tokens after its first brace); each streamed piece of
+   the Writer's prose against the simulator's write times of its first and last token (`numbers.piece_lags`, p50
+   and p99 pooled over the runs); the run's history events and its `content_delta` signals (the Writer's: what
+   its chapter cost). The person of the writing chain answers "B" as soon as `user_input_required` arrives (so the
    wall time includes no human time).
 3. The LangGraph baseline of the writing chain (`baseline`): the same model requests on the same simulator,
    grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
@@ -242,9 +243,9 @@ def table(report: dict[str, Any]) -> str:
     """The report's numbers as Markdown tables."""
     rows = [
         "| family | wall s | critical path s | ratio | calls | first text ms (client) | its model first token ms "
-        "| streamed text lag ms | piece lag p50 / p99 ms (last token; first token) | history events (Writer's "
-        "signals) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| its first words written ms | streamed text lag ms | piece lag p50 / p99 ms (last token; first token) "
+        "| history events (Writer's signals) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     entries = [(name, s) for name, s in report["families"].items()]
     entries += [(f"{name} (LangGraph)", s) for name, s in report["langgraph"].items()]
@@ -252,6 +253,7 @@ def table(report: dict[str, Any]) -> str:
         rows.append(
             f"| {name} | {_num(s['wall_s'])} | {_num(s['critical_path_s'])} | {_num(s['ratio'])} | "
             f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} | "
+            f"{_num(s.get('first_words_written_ms'), 0)} | "
             f"{_num(s['stream_lag_ms'], 0)} | {_lags(s)} | {_num(s.get('history_events'), 0)} "
             f"({_num(s.get('writer_signals'), 0)}) |"
         )
@@ -259,7 +261,7 @@ def table(report: dict[str, Any]) -> str:
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | errors | not completed | p99 s | worker CPU s "
         "| worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():

@@ -26,12 +26,33 @@ def run_calls(simulator: Simulator, run: TimedRun) -> list[LoggedCall]:
     return [call for call in list(simulator.log) if run.posted <= call.started <= until]
 
 
+def first_words(sample: str) -> str:
+    """The beginning of a streamed text that the model wrote as it stands (before a layout's first join)."""
+    return LAYOUT_JOINS.split(sample.lstrip())[0].strip()[:12]
+
+
+def written_at(call: LoggedCall, words: str) -> float | None:
+    """When the model wrote the token that begins `words` in its answer (the first string value that starts with
+    them, in a JSON answer); None when the call has no token times or not the words."""
+    quoted = call.text.find(f'"{words}')
+    char = quoted + 1 if quoted >= 0 else call.text.find(words)
+    return token_written(call, char) if char >= 0 and call.token_times else None
+
+
+def token_written(call: LoggedCall, char: int) -> float:
+    """When the call wrote the token that holds character `char` of its text (the simulator's token times)."""
+    written = tokens(call.text)
+    ends = itertools.accumulate(len(token) for token in written)
+    index = next((i for i, end in enumerate(ends) if end > char), len(written) - 1)
+    return call.token_times[len(call.token_times) - len(written) + index]  # reasoning tokens come first
+
+
 def text_call(calls: Sequence[LoggedCall], sample: str, seen: float) -> LoggedCall | None:
     """The call whose answer the first streamed text (`sample`, on the client at `seen`) came from: of the calls
     whose text holds its beginning (up to the first join of a streamed JSON layout, so an option's id), the last to
     write its first token before the client saw it (the simulator writes from a small pool of sentences, so an
     earlier call may hold the same words)."""
-    head = LAYOUT_JOINS.split(sample.strip())[0][:12]
+    head = first_words(sample)
     candidates = [c for c in calls if head and head in c.text and c.first_token is not None and c.first_token <= seen]
     return max(candidates, key=lambda c: c.first_token or 0.0, default=None)
 
@@ -62,15 +83,6 @@ def piece_lags(calls: Sequence[LoggedCall], run: TimedRun) -> list[tuple[float, 
     prose = first_prose(calls)
     if prose is None or prose.first_token is None or not prose.token_times:
         return []
-    written = tokens(prose.text)
-    ends = list(itertools.accumulate(len(token) for token in written))
-    skipped = len(prose.token_times) - len(written)  # tokens written before the text (reasoning)
-
-    def written_at(char: int) -> float:
-        """When the token holding character `char` of the text was written."""
-        index = next((i for i, end in enumerate(ends) if end > char), len(ends) - 1)
-        return prose.token_times[skipped + index]
-
     lags: list[tuple[float, float]] = []
     offset = 0
     for seen, text in run.texts:
@@ -78,7 +90,7 @@ def piece_lags(calls: Sequence[LoggedCall], run: TimedRun) -> list[tuple[float, 
             continue
         if not prose.text.startswith(text, offset):
             break
-        first, last = written_at(offset), written_at(offset + len(text) - 1)
+        first, last = token_written(prose, offset), token_written(prose, offset + len(text) - 1)
         lags.append(((seen - first) * 1000, (seen - last) * 1000))
         offset += len(text)
     return lags
@@ -95,6 +107,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "model_s": sum(c.ended - c.started for c in calls if c.ended is not None),
         "first_token_ms": None,
         "model_first_token_ms": None,
+        "first_words_written_ms": None,
         "status": run.status,
         "error": run.error,
         "timeline": timeline(calls, run.posted),
@@ -106,6 +119,8 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         source = text_call(calls, run.first_text_sample, run.first_text)
         if source is not None and source.first_token is not None:
             numbers["model_first_token_ms"] = (source.first_token - run.posted) * 1000
+            words = written_at(source, first_words(run.first_text_sample))
+            numbers["first_words_written_ms"] = (words - run.posted) * 1000 if words is not None else None
     return numbers
 
 
@@ -124,6 +139,7 @@ def family_summary(samples: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "model_s",
         "first_token_ms",
         "model_first_token_ms",
+        "first_words_written_ms",
         "stream_lag_ms",
         "history_events",
         "content_signals",
@@ -132,6 +148,8 @@ def family_summary(samples: Sequence[dict[str, Any]]) -> dict[str, Any]:
     summary: dict[str, Any] = {key: median_of(samples, key) for key in keys}
     first, model_first = summary["first_token_ms"], summary["model_first_token_ms"]
     summary["first_token_after_model_ms"] = first - model_first if first and model_first else None
+    words = summary["first_words_written_ms"]
+    summary["first_token_after_its_words_ms"] = first - words if first and words else None
     pieces = [lag for s in samples for lag in s.get("piece_lags_ms", [])]
     summary["pieces"] = len(pieces)
     for name, index in (("piece_first_token_lag_ms", 0), ("piece_lag_ms", 1)):

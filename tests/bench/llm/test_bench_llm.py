@@ -16,6 +16,7 @@ from tests.bench.report import write_json
 from tests.simulator.answers import Kind
 from tests.simulator.requests import parse_request
 from tests.simulator.server import LoggedCall, Simulator
+from tests.simulator.text import tokens
 
 
 def call(
@@ -133,3 +134,26 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
 def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
     log = [call(3, 2.0, 3.0), call(1, 0.0, 1.0), call(2, 0.5, 1.5), call(4, 2.5, 4.0), call(5, 4.0, 5.0)]
     assert [[c.number for c in step] for step in steps(log)] == [[1, 2], [3, 4], [5]]
+
+
+def test_the_first_words_of_a_json_answer_are_timed_by_the_token_that_began_them() -> None:
+    answer = json.dumps({"options": [{"id": "A", "title": "怀表"}]}, indent=2)  # "A" is its 13th token
+    simulator = Simulator()
+    simulator.log.append(
+        call(
+            1,
+            0.95,
+            2.0,
+            answer,
+            first=1.0,
+            kind="json",
+            token_times=[1.0 + i / 100 for i in range(len(tokens(answer)))],
+        )
+    )
+    run = TimedRun("writing", posted=0.9, ended=2.0, first_text=1.2, first_text_sample="A. ", status="completed")
+    run.texts = [(1.2, "A. ")]
+
+    numbers = sequential_numbers(simulator, run)
+
+    assert numbers["model_first_token_ms"] == pytest.approx(100)
+    assert numbers["first_words_written_ms"] == pytest.approx(220), "the id's token, written 0.12 s after the brace"
