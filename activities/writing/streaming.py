@@ -4,7 +4,7 @@ and then in batches.
 A round's first piece goes as soon as it is written, so the reader sees the first words one signal after the
 model wrote them. After it a batch goes when it holds `BATCH_CHARS` characters or `BATCH_SECONDS` have passed
 since the last one, so a chapter costs a few hundred signals, not thousands (each is a history event, and wakes
-the run for a workflow task), and the reader still sees text every quarter second. Each batch is numbered
+the run for a workflow task), and the reader still sees text every tenth of a second. Each batch is numbered
 within the activity's attempt and round; the run shows a batch once and, when a retried attempt or a new round
 starts streaming, marks its first piece as a restart. A new round (`restart`) voids what the earlier ones sent:
 a JSON answer that came back in the repair round, or a streamed draft that differs from the answer as it was
@@ -19,7 +19,7 @@ from temporalio import activity
 from models.writing.agents import CONTENT_SIGNAL, AgentName, ContentDelta, StreamTarget
 
 BATCH_CHARS = 200
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.1
 
 
 class ContentStreamer:
