@@ -1,6 +1,7 @@
 """The JSON-answering agents with an LLM (issue 31): the brainstorm's options reach the run as `content` while the
 model writes them, as readable lines, not braces; the options the chain stores are the parsed answer; an answer
-repaired in the JSON question's repair round, and a retried attempt, each restart the text shown."""
+repaired in the JSON question's repair round, and a retried attempt, each restart the text shown; reasoning
+(`<think>`) before the JSON is never shown."""
 
 import json
 from typing import Any
@@ -28,8 +29,8 @@ SHOWN = "A. 怀表里的胶卷：老陈把证据藏在怀表里\nB. 苏念的父
 
 
 def streamed(document: Any, size: int = 7) -> list[str]:
-    """A JSON answer as the pieces a model streams it in."""
-    text = json.dumps(document, ensure_ascii=False)
+    """An answer (a JSON document, or text) as the pieces a model streams it in."""
+    text = document if isinstance(document, str) else json.dumps(document, ensure_ascii=False)
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
@@ -136,3 +137,22 @@ async def test_a_retried_attempt_restarts_the_brainstorms_text(
     restarted = [p for p in pieces if p["restart"]]
     assert len(restarted) == 1 and restarted[0]["attempt"] == 2
     assert shown_text(pieces) == SHOWN
+
+
+async def test_reasoning_before_the_json_is_never_shown(
+    llm_writing: WritingHarness,  # noqa: F811
+    llm_project: str,  # noqa: F811
+    loopback: Loopback,
+) -> None:
+    thinking = '<think>先想结构：{"options": [{"id": "Z", "title": "草稿"}]}</think>\n\n'
+    loopback.queue(
+        chat_stream(streamed(thinking + json.dumps(IDEAS, ensure_ascii=False))),
+        chat_stream(["林舟打开怀表。"]),
+        chat_completion({"issues": []}),
+    )
+
+    outcome, _ = await brainstorm_chain(llm_writing, llm_project)
+
+    pieces = brainstorm_content(outcome)
+    assert not any(p["restart"] for p in pieces) and shown_text(pieces) == SHOWN
+    assert "草稿" not in "".join(p["text"] for p in pieces)
