@@ -4,7 +4,7 @@ stateless (Req 15–16): everything a call needs is in its `AgentRequest`, nothi
 An agent reads `metadata.preprocessingContext` first and retrieves from the project itself only when the request
 has none (Req 10.2, 11.2–11.4). With an LLM, the writer, the world builder and the simple agents stream their
 text to the run (`activities.writing.streaming`); the brainstorm, planner, character and consistency agents ask
-for JSON, which becomes their structured output, and the first three stream its readable part as it is written
+for JSON, which becomes their structured output, and they stream its readable part as it is written
 (`activities.writing.answer_text`). Without one (or once the LLM path has failed and the workflow
 asks again with `use_llm=False`), the deterministic offline agents of `activities.writing.offline_agents` answer.
 In a conversation every agent gets its recent turns (`activities.writing.memory`); a revision (REVISE_CHAPTER)
@@ -226,12 +226,17 @@ class WritingAgents:
             texts: list[str] = []
             located: list[ConsistencyIssue] = []
             listing = chapter_list([c for c in chapters if c.content.strip()], REVIEW_LIST_CHARS)
+            streamed = False
             for chunk in review_chunks(chapters):
                 asked = [Message.user(_chapters_prompt(request, chunk, listing))]
-                found = await _json_answer(llm, request, ConsistencyAnswer, asked, system)
+                found = await _json_answer(llm, request, ConsistencyAnswer, asked, system, shown)
+                if shown is not None:
+                    streamed = await shown.finish(found)
+                    shown = shown.next_question()
                 texts.append(found.text)
                 located += [_located(issue, chunk) for issue in found.issues]
-            return base.model_copy(update={"text": "\n\n".join(texts), "issues": ruled + located})
+            update = {"text": "\n\n".join(texts), "issues": ruled + located, "streamed": streamed}
+            return base.model_copy(update=update)
         text, streamed = await self._write(llm, request, system, messages)
         return base.model_copy(update={"text": text, "streamed": streamed})
 

@@ -1,5 +1,6 @@
 """What a JSON-answering agent's answer reads like while the model writes it: the brainstorm's options, the
-planner's sections, the character agent's cast, then the answer's `text`, streamed to the run as they form.
+planner's sections, the character agent's cast, the consistency agent's findings (one question per chunk of
+chapters, each answer after the last), then each answer's `text`, streamed to the run as they form.
 
 These agents ask for JSON (their structured output is what the run stores), so their raw stream is braces and
 keys. `ReadableAnswer` reads it with `llm.json_stream.JsonStrings` and streams only the string values its
@@ -25,6 +26,8 @@ Layout = dict[tuple[str, ...], tuple[str, str]]
 
 COLON = {True: ": ", False: "："}
 """Between a label and what follows it, by whether the request is English."""
+QUESTION_JOIN = "\n\n"
+"""Between the answers of an agent's successive questions."""
 
 
 def layout(agent: AgentName, english: bool) -> Layout | None:
@@ -44,6 +47,8 @@ def layout(agent: AgentName, english: bool) -> Layout | None:
             ("plot_loops", "*", "title"): ("", colon),
             ("plot_loops", "*", "description"): ("", "\n"),
         }
+    elif agent is AgentName.CONSISTENCY:
+        lines = {("issues", "*", "message"): ("- ", "\n")}
     elif agent is AgentName.CHARACTER:
         lines = {
             ("characters", "*", "name"): ("", " · "),
@@ -56,40 +61,56 @@ def layout(agent: AgentName, english: bool) -> Layout | None:
 
 
 class ReadableAnswer:
-    """Streams the readable part of a JSON answer as it is written (each round of the question from the start)."""
+    """Streams the readable part of a JSON answer as it is written (each round of the question from the start);
+    `next_question` streams a further question's answer after it (the consistency agent's chunks)."""
 
-    def __init__(self, streamer: ContentStreamer, shape: Layout) -> None:
+    def __init__(self, streamer: ContentStreamer, shape: Layout, before: str = "") -> None:
         self._streamer = streamer
         self._layout = shape
+        self._before = before
+        """What the earlier questions showed: this one's text follows it after `QUESTION_JOIN`."""
         self._strings = JsonStrings()
+        self._own = ""
+        """What this question's current answer has shown."""
         self._ended = False
-        """An answer of the question ended: text that comes after it is the repair round's, shown from the start."""
+        """An answer that showed text ended: more text is the repair round's answer, shown from the start."""
 
     async def add(self, delta: str) -> None:
-        started = bool(self._streamer.sent) and not self._ended
-        shown = readable(self._strings.feed(delta), self._layout, started=started)
+        shown = readable(self._strings.feed(delta), self._layout, started=bool(self._own) and not self._ended)
         if not shown:
             return
         if self._ended:
             self._streamer.restart()
-            self._ended = False
+            self._ended, self._own = False, ""
+            await self._streamer.add(self._lead())
+        elif not self._own and self._before:
+            await self._streamer.add(QUESTION_JOIN)
+        self._own += shown
         await self._streamer.add(shown)
 
     async def answer_ended(self) -> None:
         await self._streamer.flush()
         self._strings = JsonStrings()
-        self._ended = True
+        self._ended = bool(self._own)
 
     async def finish(self, answer: BaseModel) -> bool:
         """The stored `answer` as the run's text: what streamed if it reads the same, else a new round with it.
         Returns whether the run got any text."""
         await self._streamer.flush()
-        stored = readable(JsonStrings().feed(answer.model_dump_json(by_alias=True)), self._layout, started=False)
+        own = readable(JsonStrings().feed(answer.model_dump_json(by_alias=True)), self._layout, started=False)
+        stored = self._lead() + own if own else self._before
         if stored != self._streamer.sent:
             self._streamer.restart()
             await self._streamer.add(stored)
             await self._streamer.flush()
         return self._streamer.streamed
+
+    def next_question(self) -> "ReadableAnswer":
+        """Where the next question's answer streams, after what this one showed (call after `finish`)."""
+        return ReadableAnswer(self._streamer, self._layout, before=self._streamer.sent)
+
+    def _lead(self) -> str:
+        return self._before + QUESTION_JOIN if self._before else ""
 
 
 def readable(pieces: Sequence[StringPiece], shape: Layout, *, started: bool) -> str:

@@ -3,7 +3,9 @@ its values), and what the run shows of the stored answer."""
 
 import json
 
-from activities.writing.answer_text import layout, readable
+from pydantic import BaseModel
+
+from activities.writing.answer_text import ReadableAnswer, layout, readable
 from llm.json_stream import JsonStrings
 from models.writing.agents import AgentName
 
@@ -49,4 +51,56 @@ def test_an_answer_whose_text_comes_first_does_not_start_with_a_blank_line() -> 
 
 
 def test_only_the_json_answering_agents_have_a_layout() -> None:
-    assert layout(AgentName.WRITER, True) is None and layout(AgentName.CONSISTENCY, True) is None
+    assert layout(AgentName.WRITER, True) is None and layout(AgentName.SIMPLE, True) is None
+
+
+class Streamer:
+    """What `ReadableAnswer` needs of a `ContentStreamer`, signalling nothing: the rounds of text it was given."""
+
+    def __init__(self) -> None:
+        self.rounds = [""]
+        self.streamed = False
+
+    @property
+    def sent(self) -> str:
+        return self.rounds[-1]
+
+    async def add(self, text: str) -> None:
+        self.rounds[-1] += text
+        self.streamed = self.streamed or bool(text)
+
+    async def flush(self) -> None:
+        return None
+
+    def restart(self) -> None:
+        if self.rounds[-1]:
+            self.rounds.append("")
+
+
+class Review(BaseModel):
+    """A consistency answer's shape, as far as its layout reads it."""
+
+    issues: list[dict[str, str]]
+    text: str
+
+
+async def test_the_consistency_agents_questions_show_one_after_the_other_and_a_repair_restarts_only_its_own() -> None:
+    streamer = Streamer()
+    shape = layout(AgentName.CONSISTENCY, english=True)
+    assert shape is not None
+    first = ReadableAnswer(streamer, shape)  # type: ignore[arg-type]
+    one = Review(issues=[{"message": "Blue eyes, not black"}], text="Chapters 1-2.")
+    await first.add(one.model_dump_json())
+    await first.answer_ended()
+    assert await first.finish(one)
+
+    second = first.next_question()
+    await second.add('{"issues": [], "text": "Wrong')
+    await second.answer_ended()
+    two = Review(issues=[], text="Chapter 3 is fine.")
+    await second.add(two.model_dump_json())
+    await second.answer_ended()
+    await second.finish(two)
+
+    shown = "- Blue eyes, not black\n\nChapters 1-2."
+    assert streamer.rounds == [f"{shown}\n\nWrong", f"{shown}\n\nChapter 3 is fine."], "the repair round restarts"

@@ -156,3 +156,23 @@ async def test_reasoning_before_the_json_is_never_shown(
     pieces = brainstorm_content(outcome)
     assert not any(p["restart"] for p in pieces) and shown_text(pieces) == SHOWN
     assert "草稿" not in "".join(p["text"] for p in pieces)
+
+
+async def test_the_consistency_agents_findings_stream_as_lines_and_its_issues_are_the_parsed_ones(
+    llm_writing: WritingHarness,  # noqa: F811
+    llm_project: str,  # noqa: F811
+    loopback: Loopback,
+) -> None:
+    review = {
+        "issues": [{"kind": "trait_conflict", "severity": "warning", "message": "林舟是蓝眼睛", "excerpt": "林舟"}],
+        "text": "前两章大体一致。",
+    }
+    loopback.queue(chat_stream(streamed(review)))
+
+    outcome = await llm_writing.run(llm_project, "检查一下前两章有没有前后矛盾")
+
+    pieces = [e.data for e in outcome.of_type("content") if e.data["agent"] == "consistency"]
+    assert len(pieces) > 1 and shown_text(pieces) == "- 林舟是蓝眼睛\n\n前两章大体一致。"
+    result = outcome.state.result
+    assert result is not None and result.text == "前两章大体一致。" and result.streamed
+    assert "林舟是蓝眼睛" in [issue.message for issue in result.issues]
