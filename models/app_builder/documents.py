@@ -1,8 +1,10 @@
 """Seed 003's Session_Documents: what each analysis agent writes, field for field as the seed gives them.
 
 `SessionDocument` is the union discriminated by `agentId`; `ANALYSIS_ORDER` is the analysis layer's fixed order
-(product manager → front-end architect → UI expert → UX expert). Every field the seed declares is required unless
-the seed marks it optional; an agent's output that does not fit is refused with the fields that are wrong.
+(product manager → front-end architect → UI expert → UX expert), `ANALYSIS_READS` the documents each agent reads,
+`ANALYSIS_WAVES` the agents that write at once because neither reads the other's. Every field the seed declares is
+required unless the seed marks it optional; an agent's output that does not fit is refused with the fields that are
+wrong.
 """
 
 from enum import StrEnum
@@ -30,7 +32,32 @@ ANALYSIS_ORDER = (
     AnalysisAgentID.UI_EXPERT,
     AnalysisAgentID.UX_EXPERT,
 )
-"""The analysis layer runs its agents strictly in this order; each reads every document before it."""
+"""The order of the analysis layer's documents and events (seed 003: PM → Architect → UI → UX)."""
+
+ANALYSIS_READS: dict[AnalysisAgentID, tuple[AnalysisAgentID, ...]] = {
+    AnalysisAgentID.PRODUCT_MANAGER: (),
+    AnalysisAgentID.FRONTEND_ARCHITECT: (AnalysisAgentID.PRODUCT_MANAGER,),
+    AnalysisAgentID.UI_EXPERT: (AnalysisAgentID.PRODUCT_MANAGER, AnalysisAgentID.FRONTEND_ARCHITECT),
+    AnalysisAgentID.UX_EXPERT: (AnalysisAgentID.PRODUCT_MANAGER, AnalysisAgentID.FRONTEND_ARCHITECT),
+}
+"""The documents each agent reads. Seed 003 gives the dependencies that make the layer serial: the architect needs
+the product requirements, the UI expert the architecture (its component styles name the architect's components).
+The UX expert writes flows for the requirements through the architect's components; nothing in its document
+refers to the UI expert's visual spec, so the two experts do not read each other."""
+
+
+def _waves() -> tuple[tuple[AnalysisAgentID, ...], ...]:
+    level: dict[AnalysisAgentID, int] = {}
+    for agent in ANALYSIS_ORDER:
+        level[agent] = 1 + max((level[read] for read in ANALYSIS_READS[agent]), default=-1)
+    return tuple(
+        tuple(agent for agent in ANALYSIS_ORDER if level[agent] == wave) for wave in range(max(level.values()) + 1)
+    )
+
+
+ANALYSIS_WAVES = _waves()
+"""The analysis agents by wave, each wave in `ANALYSIS_ORDER`: a wave's agents read only earlier waves'
+documents, so they write at once (PM; Architect; UI and UX)."""
 
 ANALYSIS_TITLES = {
     AnalysisAgentID.PRODUCT_MANAGER: "产品需求经理",

@@ -1,4 +1,5 @@
-"""The app run's declared graph (seed 003's 三层架构): the analysis agents in their fixed order, the planner and
+"""The app run's declared graph (seed 003's 三层架构): the analysis agents in their fixed order (the UI and UX
+experts, who do not read each other's documents, write theirs at once: `ANALYSIS_WAVES`), the planner and
 its one repair round, the execution waves, the quality gate with its repair rounds, and the end. Served as
 Mermaid at `/v1/workflows/AppBuilderWorkflow/graph`; every transition a run records is checked against it."""
 
@@ -9,7 +10,7 @@ from temporalio import workflow
 from workflows.common.graph import START, Edge, Graph
 
 with workflow.unsafe.imports_passed_through():
-    from models.app_builder.documents import ANALYSIS_ORDER, ANALYSIS_TITLES, AnalysisAgentID
+    from models.app_builder.documents import ANALYSIS_ORDER, ANALYSIS_TITLES, ANALYSIS_WAVES, AnalysisAgentID
 
 PLANNER = "planner"
 PLAN_REPAIR = "plan_repair"
@@ -29,7 +30,11 @@ def analysis_node(agent: AnalysisAgentID) -> str:
 def _edges() -> tuple[Edge, ...]:
     nodes = [analysis_node(agent) for agent in ANALYSIS_ORDER]
     edges = [Edge(START, nodes[0], "用户需求")]
-    edges += [Edge(source, target, "Session_Document") for source, target in itertools.pairwise(nodes)]
+    wave = {analysis_node(agent): index for index, agents in enumerate(ANALYSIS_WAVES) for agent in agents}
+    edges += [
+        Edge(source, target, "Session_Document" if wave[source] != wave[target] else "同一波次：同时写出")
+        for source, target in itertools.pairwise(nodes)
+    ]
     edges += [Edge(node, ERROR_HANDLER, "文档无效 / 失败：中止分析层") for node in nodes]
     edges += [
         Edge(nodes[-1], PLANNER, "4 份 Session_Document"),
@@ -71,4 +76,5 @@ GRAPH = Graph(
     edges=_edges(),
     end=END,
     decisions=frozenset({QUALITY_GATE}),
+    together=tuple(tuple(analysis_node(agent) for agent in wave) for wave in ANALYSIS_WAVES if len(wave) > 1),
 )

@@ -2,8 +2,8 @@
 
 A plan passes when it has tasks, every task id is unique, every `agentId` is one of the seven execution agents,
 every tool is in the tool registry, every `dependsOn` names a task of the plan, and the dependencies have no
-cycle; each refusal is a `PlanIssue` that names the task (and, for a cycle, the cycle: `a → b → a`), so the
-planner's repair round knows what to change.
+cycle, and (`nothing_to_build`) some task is not a repair task; each refusal is a `PlanIssue` that names the
+task (and, for a cycle, the cycle: `a → b → a`), so the planner's repair round knows what to change.
 
 Waves: a task runs in the first wave after all its dependencies' waves. Repair tasks are not scheduled in waves:
 they are the quality gate's repair rounds (seed 003: quality-agent -.->|失败时| repair-agent).
@@ -50,6 +50,13 @@ def plan_issues(plan: ExecutionPlan, tools: Collection[str] = TOOL_REGISTRY.keys
         message = "dependency cycle: " + " → ".join(cycle)
         issues.append(PlanIssue(code="cycle", task_id=cycle[0], message=message))
     return issues
+
+
+def nothing_to_build(plan: ExecutionPlan) -> PlanIssue | None:
+    """The refusal of a plan whose every task is a repair task: its waves are empty, so nothing would be built."""
+    if plan.tasks and all(task.agent_id == ExecutionAgentID.REPAIR for task in plan.tasks):
+        return PlanIssue(code="no_tasks", message="the plan has only repair-agent tasks: no task builds the project")
+    return None
 
 
 def find_cycle(tasks: list[ExecutionPlanTask]) -> list[str]:

@@ -1,4 +1,5 @@
-"""The planning layer's nodes: the Execution_Plan from the four documents, validated (`plan_checks`); a refused
+"""The planning layer's nodes: the Execution_Plan from the four documents, validated (`plan_checks`; a plan of
+only repair tasks is refused too, behind `ONLY_REPAIR_TASKS_REFUSED`); a refused
 plan gets one repair round with its issues (`plan_repair`), then the run fails naming them. An accepted plan and
 its waves go on the blackboard."""
 
@@ -7,7 +8,7 @@ from temporalio import workflow
 from workflows import policies
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import PLAN_REPAIR, WAVE
-from workflows.app_builder.plan_checks import plan_issues, schedule_waves
+from workflows.app_builder.plan_checks import nothing_to_build, plan_issues, schedule_waves
 
 with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
@@ -17,6 +18,9 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.plan import ExecutionPlan, PlanIssue
     from models.app_builder.state import TaskRecord
     from models.errors import ErrorInfo
+
+ONLY_REPAIR_TASKS_REFUSED = "app-plan-of-only-repair-tasks-refused"
+"""`workflow.patched` id: a plan whose every task is a repair task (nothing to build) goes to the repair round."""
 
 
 class PlanningNodes:
@@ -95,4 +99,8 @@ class PlanningNodes:
 def _issues(draft: PlanDraft) -> list[PlanIssue]:
     if draft.plan is None:
         return draft.issues or [PlanIssue(code="schema", message="the planner returned no plan")]
-    return plan_issues(draft.plan)
+    issues = plan_issues(draft.plan)
+    empty = nothing_to_build(draft.plan) if not issues else None
+    if empty is not None and workflow.patched(ONLY_REPAIR_TASKS_REFUSED):
+        return [empty]
+    return issues

@@ -1,8 +1,9 @@
 """AppBuilderWorkflow: a front-end project from a user's description, in seed 003's three layers, as one durable
 run.
 
-- Analysis (`analysis`): product manager → front-end architect → UI expert → UX expert, strictly in order; each
-  reads every document before it; a document that does not fit its schema stops the layer and names the agent.
+- Analysis (`analysis`): product manager → front-end architect → UI expert → UX expert; each reads the documents
+  it depends on, and the UI and UX experts, who do not read each other, write at once (`ANALYSIS_WAVES`); a
+  document that does not fit its schema stops the layer and names the agent.
 - Planning (`planning`): the Execution_Plan from the four documents, validated (`plan_checks`); a refused plan
   gets one repair round with the issues, then the run fails naming them. The plan and its waves are on the
   blackboard.

@@ -2,9 +2,12 @@
 
 Each family declares its graph once; the run machinery (`workflows.common.run`) records every transition a run
 takes and refuses one that is not a declared edge, and the tests hold every recorded transition against it
-(ARCHITECTURE rule 7).
+(ARCHITECTURE rule 7). A graph whose run does the work of several nodes at once declares them as a group
+(`together`): the group's first node starts the work of all of them, and each node still records its own
+transition, in the declared order, when it takes its result.
 """
 
+import itertools
 from dataclasses import dataclass, field
 
 START = "start"
@@ -31,6 +34,9 @@ class Graph:
     """The node a run ends in (its id is also the terminal event's node)."""
     decisions: frozenset[str] = field(default_factory=frozenset)
     """Nodes drawn as decision diamonds."""
+    together: tuple[tuple[str, ...], ...] = ()
+    """Groups of nodes whose work runs at once, each in the order its transitions are recorded (a dashed link
+    `同时运行` in the Mermaid)."""
 
     def __post_init__(self) -> None:
         for node in (START, self.end):
@@ -40,6 +46,10 @@ class Graph:
             for node in (edge.source, edge.target):
                 if node not in self.nodes:
                     raise ValueError(f"graph {self.name}: edge uses undeclared node {node!r}")
+        for group in self.together:
+            for source, target in itertools.pairwise(group):
+                if not self.has_edge(source, target):
+                    raise ValueError(f"graph {self.name}: nodes run together need the edge {source} → {target}")
 
     def has_edge(self, source: str, target: str) -> bool:
         return any(e.source == source and e.target == target for e in self.edges)
@@ -60,4 +70,6 @@ class Graph:
         for edge in self.edges:
             arrow = f"-->|{edge.label}|" if edge.label else "-->"
             lines.append(f"    {edge.source} {arrow} {edge.target}")
+        for group in self.together:
+            lines += [f"    {source} -.-|同时运行| {target}" for source, target in itertools.pairwise(group)]
         return "\n".join(lines) + "\n"

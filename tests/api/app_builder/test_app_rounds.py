@@ -89,10 +89,10 @@ async def test_round_two_changes_round_one_s_project_and_keeps_the_rest(keyed: G
     requests = [call.request for call in simulator.log[calls_before:]]
     earlier = {d["agentId"]: d["content"] for d in first_view["state"]["documents"]}
     updates = [r.last_user_text for r in requests if "Update your document for this change" in r.last_user_text]
-    assert len(updates) == 4
-    for text, content in zip(updates, earlier.values(), strict=True):
-        assert json.dumps(content, ensure_ascii=False, separators=(",", ":")) in text
-        assert DARK_MODE in text and TODO in text
+    assert len(updates) == 4 and all(DARK_MODE in text and TODO in text for text in updates)
+    for content in earlier.values():  # the UI and UX experts write at once: their requests come in either order
+        own = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+        assert any(own in text for text in updates), "each agent updates its own earlier document"
     before, after = manifest(keyed, first_view), manifest(keyed, second_view)
     planner = [r.last_user_text for r in requests if r.system == PLANNER_SYSTEM]
     assert planner and all(f"- {path}: " in planner[0] for path in before)

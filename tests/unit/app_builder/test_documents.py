@@ -8,7 +8,14 @@ from pydantic import ValidationError
 
 from activities.app_builder.offline.analysis import analysis_document
 from models.app_builder.agents import AppBrief
-from models.app_builder.documents import ANALYSIS_ORDER, DOCUMENT_MODELS, SESSION_DOCUMENT, SessionDocument
+from models.app_builder.documents import (
+    ANALYSIS_ORDER,
+    ANALYSIS_READS,
+    ANALYSIS_WAVES,
+    DOCUMENT_MODELS,
+    SESSION_DOCUMENT,
+    SessionDocument,
+)
 
 
 def offline_documents() -> list[dict[str, Any]]:
@@ -79,3 +86,11 @@ def test_an_unknown_agent_id_is_refused() -> None:
         SESSION_DOCUMENT.validate_python(raw)
 
     assert raised.value.errors()[0]["type"] == "union_tag_invalid"
+
+
+def test_the_analysis_waves_follow_what_each_agent_reads() -> None:
+    pm, architect, ui, ux = ANALYSIS_ORDER
+    assert ((pm,), (architect,), (ui, ux)) == ANALYSIS_WAVES, "the seed's dependencies: PM → Architect → UI"
+    for index, wave in enumerate(ANALYSIS_WAVES):
+        earlier = {agent for before in ANALYSIS_WAVES[:index] for agent in before}
+        assert all(set(ANALYSIS_READS[agent]) <= earlier for agent in wave), "a wave reads only the waves before it"

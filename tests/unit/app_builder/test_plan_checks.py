@@ -1,9 +1,9 @@
 """Execution_Plan validation and waves (`workflows.app_builder.plan_checks`): only the seven agents, tools from the
-registry, dependencies on tasks of the plan, no cycle (the error names it), unique ids; waves from the
-dependencies, repair tasks left to the quality gate."""
+registry, dependencies on tasks of the plan, no cycle (the error names it), unique ids, something to build; waves
+from the dependencies, repair tasks left to the quality gate."""
 
 from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask
-from workflows.app_builder.plan_checks import find_cycle, plan_issues, schedule_waves
+from workflows.app_builder.plan_checks import find_cycle, nothing_to_build, plan_issues, schedule_waves
 
 
 def task(
@@ -66,6 +66,15 @@ def test_a_cycle_is_refused_and_named() -> None:
 
 def test_an_empty_plan_is_refused() -> None:
     assert [issue.code for issue in plan_issues(plan())] == ["no_tasks"]
+
+
+def test_a_plan_of_only_repair_tasks_builds_nothing_and_is_refused() -> None:
+    only_repairs = plan(task("fix", "repair-agent"), task("fix-again", "repair-agent", ("fix",)))
+
+    issue = nothing_to_build(only_repairs)
+    assert issue is not None and issue.code == "no_tasks" and "only repair-agent tasks" in issue.message
+    assert schedule_waves(only_repairs.tasks) == []
+    assert nothing_to_build(SEED) is None
 
 
 def test_a_task_after_the_repair_task_waits_for_the_quality_wave_only() -> None:

@@ -1,14 +1,18 @@
-"""App runs with a (scripted) model: schema validation of the documents, plan validation and its one repair
-round, writing agents as tool loops, failures that skip only their dependents, conflicts, and the quality gate's
-repair rounds and their bound. The model is the loopback server answering by request (`scripts.ScriptedModel`)."""
+"""App runs with a (scripted) model: the UI and UX experts writing at once, schema validation of the documents, plan
+validation and its one repair round, writing agents as tool loops, failures that skip only their dependents,
+conflicts, and the quality gate's repair rounds and their bound. The model is the loopback server answering by
+request (`scripts.ScriptedModel`)."""
 
+import json
 from typing import Any
 
-from models.app_builder.documents import AnalysisAgentID
+from models.app_builder.documents import ANALYSIS_ORDER, AnalysisAgentID
+from models.app_builder.nodes import ANALYSIS
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
 from tests.workflows.app_builder.harness import AppHarness, payload_text
-from tests.workflows.app_builder.scripts import ScriptedModel, task
+from tests.workflows.app_builder.scripts import REFUSED, ScriptedModel, task
+from workflows.app_builder.analysis import ANALYSIS_WAVES_AT_ONCE
 
 MISSING_IMPORT = 'import Missing from "./Missing";\n\nexport default function App() {\n  return <Missing />;\n}\n'
 FIXED = {"src/Missing.tsx": "export default function Missing() {\n  return null;\n}\n"}
@@ -36,6 +40,18 @@ async def test_a_plan_with_a_cycle_gets_one_repair_round_with_the_cycle_named(
     assert ready.data["repaired"] is True
     assert [issue.code for issue in outcome.state.plan_issues] == ["cycle"]
     assert "dependency cycle: scaffold → pages → scaffold" in model.planner_requests[1]
+
+
+async def test_a_plan_of_only_repair_tasks_goes_to_the_repair_round(scripted: AppHarness, loopback: Loopback) -> None:
+    model = ScriptedModel(plans=[[task("repair", "repair-agent")], gated()])
+    loopback.responder = model
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "completed"
+    assert outcome.path[4:7] == ["planner", "plan_repair", "wave"]
+    assert [issue.code for issue in outcome.state.plan_issues] == ["no_tasks"]
+    assert "only repair-agent tasks" in model.planner_requests[1]
 
 
 async def test_a_plan_still_invalid_after_its_repair_round_fails_naming_every_problem(
@@ -83,6 +99,61 @@ async def test_issue_25_a_plan_naming_agents_or_tools_outside_the_registries_goe
     [repair] = model.plan_repairs
     for reason in ("tasks.0.scaffold-agent.tools.1: Input should be", "tag 'designer-agent'", "needs the write_file"):
         assert reason in repair, repair
+
+
+async def test_the_ui_and_ux_experts_are_scheduled_together_on_the_documents_before_them(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    loopback.responder = ScriptedModel(plans=[gated()])
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "completed"
+    history = await outcome.handle.fetch_history()
+    experts = [ANALYSIS[AnalysisAgentID.UI_EXPERT].name, ANALYSIS[AnalysisAgentID.UX_EXPERT].name]
+    scheduled = [
+        event
+        for event in history.events
+        if event.HasField("activity_task_scheduled_event_attributes")
+        and event.activity_task_scheduled_event_attributes.activity_type.name in experts
+    ]
+    ids = [event.event_id for event in scheduled]
+    completed = [
+        event.event_id
+        for event in history.events
+        if event.HasField("activity_task_completed_event_attributes")
+        and event.activity_task_completed_event_attributes.scheduled_event_id in ids
+    ]
+    assert [e.activity_task_scheduled_event_attributes.activity_type.name for e in scheduled] == experts
+    assert len(completed) == 2 and max(ids) < min(completed), "both scheduled before either completed"
+    for event in scheduled:
+        request = json.loads(event.activity_task_scheduled_event_attributes.input.payloads[0].data)
+        read = [document["agentId"] for document in request["previousDocuments"]]
+        assert read == ["product-manager", "frontend-architect"], "each reads the waves before it, not the other"
+    markers = [
+        e.marker_recorded_event_attributes for e in history.events if e.HasField("marker_recorded_event_attributes")
+    ]
+    assert any(ANALYSIS_WAVES_AT_ONCE in str(marker.details) for marker in markers), "behind its patch"
+    ready = [event.data["agentId"] for event in outcome.of_type("document_ready")]
+    assert ready == [agent.value for agent in ANALYSIS_ORDER], "the events keep the seed's order"
+    assert [d.agent_id for d in outcome.state.documents] == list(ANALYSIS_ORDER)
+    assert outcome.path[:5] == ["product_manager", "frontend_architect", "ui_expert", "ux_expert", "planner"]
+
+
+async def test_a_ux_expert_that_fails_beside_the_ui_expert_stops_the_layer_naming_it(
+    scripted: AppHarness, loopback: Loopback
+) -> None:
+    loopback.responder = ScriptedModel(plans=[gated()], documents={AnalysisAgentID.UX_EXPERT: REFUSED})
+
+    outcome = await scripted.run()
+
+    assert outcome.result.status == "failed"
+    error = outcome.state.error
+    assert error is not None and error.code == "ANALYSIS_FAILED" and error.node == "ux_expert"
+    assert [event.data["agentId"] for event in outcome.of_type("document_ready")] == [
+        agent.value for agent in ANALYSIS_ORDER[:3]
+    ]
+    assert "planner" not in outcome.path and outcome.types[-2:] == ["error", "done"]
 
 
 async def test_a_document_that_misses_its_schema_stops_the_layer_and_names_the_agent(
