@@ -30,6 +30,7 @@ from stores.vector_errors import VectorStoreConfigError
 from stores.vector_stores import SharedVectorStores, open_worker_vector_stores
 from workflows.common.family import Family
 from workflows.common.registration import Registry
+from workflows.policies import cpu_task_queue
 from workflows.registry import FAMILIES, REGISTRY
 
 log = logging.getLogger("worker")
@@ -76,7 +77,9 @@ def build_workers(
     interceptors: Sequence[Interceptor] = (),
 ) -> list[Worker]:
     """One worker per family: its task queue, its workflows and its activities (and `interceptors`, which tests
-    use to watch activities run)."""
+    use to watch activities run); and for each family with activities, a worker on its CPU queue
+    (`NodeOptions.cpu_bound`) that runs as many of them at once as there are threads for blocking work
+    (`work_threads`), so a CPU-bound attempt waits on the server's queue rather than inside its timeout."""
     workers = []
     for family in sorted(set(registry.families()) | set(activities)):
         workflows = [entry.workflow for entry in registry.of_family(family)]
@@ -95,6 +98,15 @@ def build_workers(
         if workflows:
             family_worker._set_default_workflow_logic_flag(SINGLE_BATCH, enabled=True)
         workers.append(family_worker)
+        if activities.get(family):
+            cpu_worker = Worker(
+                client,
+                task_queue=cpu_task_queue(settings.task_queue(family)),
+                activities=activities[family],
+                max_concurrent_activities=work_threads(settings),
+                interceptors=interceptors,
+            )
+            workers.append(cpu_worker)
     return workers
 
 
@@ -114,12 +126,17 @@ async def running_workers(
         yield workers
 
 
+def work_threads(settings: Settings) -> int:
+    """Threads for the activities' blocking work: one per core unless `WORKER_THREADS` says otherwise."""
+    return settings.worker_threads or os.cpu_count() or 1
+
+
 def blocking_work_threads(settings: Settings) -> ThreadPoolExecutor:
-    """The event loop's default executor, which `asyncio.to_thread` hands the activities' blocking work to: one
-    thread per core unless `WORKER_THREADS` says otherwise. Python's default (cores + 4: six here) ran six renders
-    at once on two cores, fighting over the GIL and the caches: at 50 concurrent sessions it gave fewer turns a
-    second and more worker CPU per turn than two threads (measured: README, Performance)."""
-    return ThreadPoolExecutor(max_workers=settings.worker_threads or os.cpu_count() or 1, thread_name_prefix="work")
+    """The event loop's default executor, which `asyncio.to_thread` hands the activities' blocking work to
+    (`work_threads`). Python's default (cores + 4: six here) ran six renders at once on two cores, fighting over
+    the GIL and the caches: at 50 concurrent sessions it gave fewer turns a second and more worker CPU per turn than
+    two threads (measured: README, Performance)."""
+    return ThreadPoolExecutor(max_workers=work_threads(settings), thread_name_prefix="work")
 
 
 async def run(settings: Settings) -> None:

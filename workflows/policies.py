@@ -46,10 +46,18 @@ class NodeOptions:
     heartbeat: timedelta | None = None
     """A long activity reports progress this often at least; a worker that died is noticed after it, not after
     the whole start-to-close timeout."""
+    cpu_bound: bool = False
+    """The attempt is CPU work on this machine (a local render, pixel statistics): it is scheduled on the family's
+    CPU queue (`cpu_task_queue`), whose worker takes only as many attempts at once as it has threads for them. A
+    busy worker then leaves the next attempts waiting on the server's queue (schedule-to-start, untimed) instead of
+    inside their start-to-close, where they would time out behind each other and be retried, adding renders to a
+    saturated worker (a retry storm: 50 content runs at once)."""
 
     def __post_init__(self) -> None:
         if self.local and self.heartbeat is not None:
             raise ValueError("a local activity has no heartbeat timeout")
+        if self.local and self.cpu_bound:
+            raise ValueError("a local activity runs in the workflow's worker, not on the CPU queue")
 
     def kwargs(self) -> dict[str, Any]:
         options: dict[str, Any] = {"start_to_close_timeout": self.start_to_close, "retry_policy": self.retry}
@@ -89,6 +97,14 @@ class NodeOptions:
                 total += interval
                 interval = min(interval * self.retry.backoff_coefficient, self.retry.maximum_interval or interval)
         return min(total, self.budget) if self.budget is not None else total
+
+
+CPU_QUEUE_SUFFIX = "-cpu"
+
+
+def cpu_task_queue(task_queue: str) -> str:
+    """The task queue of a family's CPU-bound nodes (`NodeOptions.cpu_bound`), next to the family's own."""
+    return f"{task_queue}{CPU_QUEUE_SUFFIX}"
 
 
 @dataclass(frozen=True)
@@ -242,10 +258,11 @@ writes a post of a thousand characters in 30-60 s): 90 s per attempt, streamed w
 worker or a silent model is noticed after 15 s); after 120 s of failures its offline agent answers instead."""
 CONTENT_AGENT_OFFLINE = NodeOptions(start_to_close=timedelta(seconds=5))
 """An offline agent, an Executor: 5 s, the full retry schedule; when it fails for good the run ends with an error."""
-REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10))
-"""Measures every reference image (decoding and pixel statistics, a few hundred ms each): 10 s."""
-IMAGE_TOOL = NodeOptions(start_to_close=timedelta(seconds=5))
-"""`generate_image`, an Executor: renders one planned image into the blob store, 5 s; retried 5/10/20 s apart."""
+REFERENCE_ANALYSIS = NodeOptions(start_to_close=timedelta(seconds=10), cpu_bound=True)
+"""Measures every reference image (decoding and pixel statistics, a few hundred ms each): 10 s, on the CPU queue."""
+IMAGE_TOOL = NodeOptions(start_to_close=timedelta(seconds=5), cpu_bound=True)
+"""`generate_image` on the local renderer, an Executor: renders one planned image into the blob store (0.4-0.8 s of
+CPU), 5 s on the CPU queue (a render does not wait for a thread inside its 5 s); retried 5/10/20 s apart."""
 
 EDIT_REWRITE = NodeOptions(
     start_to_close=timedelta(seconds=60), heartbeat=timedelta(seconds=15), budget=timedelta(seconds=90)

@@ -20,10 +20,14 @@ def test_every_activity_is_named_after_its_family(tmp_path: Path) -> None:
         assert names and all(name.startswith(f"{family}.") for name in names), names
 
 
-async def test_each_family_has_one_worker_on_its_own_task_queue(env: WorkflowEnvironment, tmp_path: Path) -> None:
+async def test_each_family_has_one_worker_on_its_own_task_queue_and_one_on_its_cpu_queue(
+    env: WorkflowEnvironment, tmp_path: Path
+) -> None:
     settings = Settings(data_dir=tmp_path, task_queue_prefix="acme-", _env_file=None)
     workers = build_workers(env.client, settings, build_activities(settings))
-    assert sorted(w.task_queue for w in workers) == sorted(f"acme-{family}" for family in REGISTRY.families())
+    families = REGISTRY.families()
+    expected = [f"acme-{family}" for family in families] + [f"acme-{family}-cpu" for family in families]
+    assert sorted(w.task_queue for w in workers) == sorted(expected)
 
 
 def test_no_image_names_outside_the_image_folders() -> None:

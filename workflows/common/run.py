@@ -5,7 +5,8 @@ and its routing; `GraphRun` does the rest:
 
 - every transition is recorded in the run's `GraphPosition` and refused when the graph does not declare it;
 - activities run through `call()`, with the node's declared options from `workflows.policies` and a `summary=`
-  for the Web UI, and a cancelled run stays cancelled (a cancelled activity is not a node failure to degrade);
+  for the Web UI (a CPU-bound node on its family's CPU queue), and a cancelled run stays cancelled (a cancelled
+  activity is not a node failure to degrade);
 - a node's activity failure becomes the run's `ErrorInfo` with a user-facing code: `call_or_fail()` raises
   `RunFailed`, which ends the node at the error node (`fail()` and `fail_with()` do the same for a node that
   returns its next node itself); `call_with_degrade()` tries the LLM path, says so through the family's own
@@ -30,7 +31,7 @@ from temporalio.exceptions import TimeoutError as NodeTimeoutError
 
 from workflows.common.event_log import EventLog
 from workflows.common.graph import Graph
-from workflows.policies import NodeOptions
+from workflows.policies import NodeOptions, cpu_task_queue
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode, ErrorInfo, is_error_code
@@ -41,6 +42,10 @@ with workflow.unsafe.imports_passed_through():
 
 InputT = TypeVar("InputT", bound=BaseModel)
 ResultT = TypeVar("ResultT", bound=BaseModel)
+
+CPU_QUEUE = "cpu-bound-nodes-on-the-cpu-queue"
+"""Patch: a CPU-bound node (`NodeOptions.cpu_bound`) is scheduled on its family's CPU queue; before it, on the
+workflow's own queue (histories recorded then replay there)."""
 
 NodeStep = Callable[[], Awaitable[str]]
 """A node: does its work and returns the id of the next node."""
@@ -57,8 +62,11 @@ async def run_activity(
     """Run one activity with its declared options: a local activity when they say so, else a regular one. Raises
     Temporal's own errors; `GraphRun.call` turns them into a node's failure."""
     execute = workflow.execute_local_activity if options.local else workflow.execute_activity
+    kwargs = options.kwargs()
+    if options.cpu_bound and workflow.patched(CPU_QUEUE):
+        kwargs["task_queue"] = cpu_task_queue(workflow.info().task_queue)
     result: ResultT = await execute(
-        spec.name, request, result_type=spec.result, summary=summary, activity_id=activity_id, **options.kwargs()
+        spec.name, request, result_type=spec.result, summary=summary, activity_id=activity_id, **kwargs
     )
     return result
 

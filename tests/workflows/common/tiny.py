@@ -2,9 +2,12 @@
 walk (`GraphProbeWorkflow`), a question and its answer (`AskWorkflow`), an event log across continue-as-new
 (`CountingWorkflow`). Registered as the family `test` (`TINY_WORKFLOWS`)."""
 
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from temporalio import workflow
+from temporalio import activity, workflow
 from temporalio.exceptions import ApplicationError
 
 from workflows.common.event_log import EventLog
@@ -32,6 +35,11 @@ with workflow.unsafe.imports_passed_through():
 
 END = "end"
 ECHO_OPTIONS = NodeOptions(start_to_close=timedelta(seconds=5))
+CPU_ECHO_OPTIONS = NodeOptions(start_to_close=timedelta(seconds=2), cpu_bound=True)
+CPU_FAN_OUT = 4
+"""`cpu_fan_out` asks this many CPU-bound echoes at once, each with `CPU_WORK_SECONDS` of blocking work: together
+longer than one's start-to-close on one thread."""
+CPU_WORK_SECONDS = 0.8
 
 PROBE_GRAPH = Graph(
     name="GraphProbeWorkflow",
@@ -54,13 +62,26 @@ ASK_GRAPH = Graph(
 
 
 class Echo:
-    """The tiny activity: answers with its text, or fails for good."""
+    """The tiny activity: answers with its text, or fails for good; its blocking work runs on one thread (a
+    machine with one core for renders), and it says where it ran and how many attempts ran beside it."""
+
+    def __init__(self) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="echo")
+        self._running = 0
 
     @ECHO.defn
     async def echo(self, request: EchoRequest) -> EchoResult:
         if request.fail:
             raise ApplicationError("echo refused", type=ErrorCode.EXECUTION_FAILED, non_retryable=True)
-        return EchoResult(text=request.text)
+        self._running += 1
+        at_once = self._running
+        try:
+            if request.blocking_seconds:
+                await asyncio.get_running_loop().run_in_executor(self._thread, time.sleep, request.blocking_seconds)
+        finally:
+            self._running -= 1
+        info = activity.info()
+        return EchoResult(text=request.text, task_queue=info.task_queue, attempt=info.attempt, running_at_once=at_once)
 
 
 @workflow.defn
@@ -91,6 +112,8 @@ class GraphProbeWorkflow:
             raise ValueError("a bug in node a")
         if behaviour == "slow":
             await workflow.sleep(timedelta(hours=1))
+        if behaviour == "cpu_fan_out":
+            return await self._cpu_fan_out()
         if behaviour in ("activity_ok", "activity_fails"):
             request = EchoRequest(text="hello", fail=behaviour == "activity_fails")
             try:
@@ -98,6 +121,17 @@ class GraphProbeWorkflow:
             except NodeFailed as err:
                 return self._run.fail(err, ErrorCode.UNKNOWN_ERROR)
             self._events.emit("note", "a", Note(text=echoed.text))
+        return "b"
+
+    async def _cpu_fan_out(self) -> str:
+        """`CPU_FAN_OUT` CPU-bound echoes at once; a note per echo says where and how it ran."""
+        requests = [EchoRequest(text=f"cpu {i}", blocking_seconds=CPU_WORK_SECONDS) for i in range(CPU_FAN_OUT)]
+        echoed = await asyncio.gather(
+            *(self._run.call(ECHO, request, CPU_ECHO_OPTIONS, summary=request.text) for request in requests)
+        )
+        for result in echoed:
+            note = f"{result.text} on {result.task_queue}, attempt {result.attempt}, {result.running_at_once} at once"
+            self._events.emit("note", "a", Note(text=note))
         return "b"
 
     async def _b(self) -> str:

@@ -46,7 +46,7 @@ class AskInput(CamelModel):
 class ProbeInput(CamelModel):
     """How GraphProbeWorkflow's first node behaves."""
 
-    behaviour: Literal["ok", "undeclared", "crash", "slow", "activity_fails", "activity_ok"] = "ok"
+    behaviour: Literal["ok", "undeclared", "crash", "slow", "activity_fails", "activity_ok", "cpu_fan_out"] = "ok"
     deadline_seconds: float = 60
 
 
@@ -65,12 +65,18 @@ class EchoRequest(CamelModel):
 
     text: str
     fail: bool = False
+    blocking_seconds: float = 0
+    """Blocking work first (a render's stand-in), on the activity's one thread."""
 
 
 class EchoResult(CamelModel):
-    """The tiny activity's result."""
+    """The tiny activity's result, and where and how it ran."""
 
     text: str
+    task_queue: str = ""
+    attempt: int = 1
+    running_at_once: int = 1
+    """Attempts of the activity running in this process when this one started its work, itself included."""
 
 
 ECHO = ActivitySpec("test.echo", EchoRequest, EchoResult)
