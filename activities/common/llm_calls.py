@@ -21,11 +21,12 @@ them goes back in the repair round with the names allowed. The answer is still a
 Time: a call's budget is the running activity's own start-to-close timeout less `TIME_MARGIN` (`call_budget`),
 so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A node that declares a heartbeat
 timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
-heartbeats with every chunk (reasoning chunks too), and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the
-longest wait for the first chunk and between two chunks (at most the heartbeat timeout less `TIME_MARGIN`, so the
-call, not Temporal, reports a silent model), and a stalled stream is noticed long before the budget ends. Output:
-every call is sent its node's output limit (`models.output_limits`, by the running activity's name), capped at the
-client's `max_output_tokens` (`LLM_MAX_OUTPUT_TOKENS`, what the configured model accepts).
+heartbeats while chunks come (reasoning chunks too; at most once per `HEARTBEAT_SHARE` of its heartbeat timeout),
+and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the longest wait for the first chunk and between two chunks
+(at most the heartbeat timeout less `TIME_MARGIN`, so the call, not Temporal, reports a silent model), and a
+stalled stream is noticed long before the budget ends. Output: every call is sent its node's output limit
+(`models.output_limits`, by the running activity's name), capped at the client's `max_output_tokens`
+(`LLM_MAX_OUTPUT_TOKENS`, what the configured model accepts).
 
 Errors: the client runs with its RetryEngine off, so Temporal owns retries: a retryable error (429, 5xx, 529, a
 dropped connection, a cut stream) becomes a retryable `ApplicationError` whose `next_retry_delay` is the
@@ -35,6 +36,8 @@ instead of a warning with the traceback. Anything else (quota spent, bad request
 non-retryable and logged by the SDK as a failure.
 """
 
+import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -59,6 +62,11 @@ TIME_MARGIN = 1.0
 """Seconds an activity keeps back from its start-to-close timeout to report an LLM timeout itself."""
 MIN_BUDGET = 0.5
 """Seconds; the least a call is given, however short its activity."""
+HEARTBEAT_SHARE = 0.2
+"""A streamed call heartbeats at most once per this share of its heartbeat timeout (3 s of 15 s). The SDK starts
+a task, converts the details and hands each heartbeat to its core, which sends the server one per 80 % of the
+timeout anyway: a heartbeat per chunk (40 a second per call) cost a worker streaming 50 runs' calls CPU for
+nothing."""
 
 
 class ShownAnswer(Protocol):
@@ -223,12 +231,17 @@ def _call_options(
     if heartbeat is None and on_text is None:
         return {"timeout": budget}
     idle = min(llm.timeout, budget)
+    beat_every = 0.0
     if heartbeat is not None:
         idle = min(idle, max(MIN_BUDGET, heartbeat.total_seconds() - TIME_MARGIN))
+        beat_every = heartbeat.total_seconds() * HEARTBEAT_SHARE
+    last_beat = -math.inf
 
     async def on_event(event: StreamEvent) -> None:
-        if heartbeats:
+        nonlocal last_beat
+        if heartbeats and time.monotonic() - last_beat >= beat_every:
             activity.heartbeat()
+            last_beat = time.monotonic()
         if on_text is not None and isinstance(event, TextDelta):
             await on_text(event.text)
         if on_end is not None and isinstance(event, Done):
