@@ -327,7 +327,7 @@ def _landscape(pixels: Pixels, palette: Palette, family: str | None, rng: np.ran
 
 def _hills_mask(width: int, height: int, rng: np.random.Generator) -> Pixels:
     y, x = _grid(height, width)
-    phase, freq = rng.uniform(0, 2 * math.pi, size=2), rng.uniform(2.0, 5.0, size=2)
+    phase, freq = rng.uniform(0, 2 * math.pi, size=2).tolist(), rng.uniform(2.0, 5.0, size=2).tolist()
     ridge = 0.78 + 0.05 * np.sin(freq[0] * math.pi * x + phase[0]) + 0.03 * np.sin(freq[1] * 3 * x + phase[1])
     band: Pixels = np.clip((y - ridge) * height / 2.0, 0.0, 1.0)
     return band
@@ -365,15 +365,15 @@ def _bokeh(pixels: Pixels, palette: Palette, rng: np.random.Generator) -> Pixels
     aspect = width / height
     light = np.zeros_like(pixels)
     for _ in range(int(rng.integers(9, 16))):
-        cy, cx = rng.uniform(0.0, 0.75), rng.uniform(0.0, 1.0)
-        radius = rng.uniform(0.02, 0.08)
+        cy, cx = float(rng.uniform(0.0, 0.75)), float(rng.uniform(0.0, 1.0))
+        radius = float(rng.uniform(0.02, 0.08))
         color = _color(palette.accents[int(rng.integers(len(palette.accents)))])
         # A disc is zero beyond its radius: compute it only in its bounding box (the same pixels, far less work).
         rows = _span(cy, radius * aspect, height)
         columns = _span(cx, radius, width)
         distance = np.sqrt(((x[rows, columns] - cx) * aspect) ** 2 + (y[rows, columns] - cy) ** 2) / (radius * aspect)
         disc = np.clip((1.0 - distance) * 6.0, 0.0, 1.0) * (0.45 + 0.25 * distance)
-        light[rows, columns] += disc[..., None] * color * rng.uniform(0.35, 0.7)
+        light[rows, columns] += disc[..., None] * color * float(rng.uniform(0.35, 0.7))
     return _screen(pixels, light)
 
 
@@ -454,8 +454,8 @@ def _motif_for(prompt: str) -> MotifDrawer:
 def _subject(pixels: Pixels, palette: Palette, prompt: str, rng: np.random.Generator) -> Pixels:
     """The central motif: a halo of `glow`, then the silhouette in `subject` with a glowing rim."""
     height, width = pixels.shape[:2]
-    cx, cy = width * rng.uniform(0.38, 0.62), height * rng.uniform(0.45, 0.58)
-    r = min(width, height) * rng.uniform(0.26, 0.34)
+    cx, cy = width * float(rng.uniform(0.38, 0.62)), height * float(rng.uniform(0.45, 0.58))
+    r = min(width, height) * float(rng.uniform(0.26, 0.34))
     y, x = _grid(height, width)
     halo = np.exp(-(((x * width - cx) ** 2 + (y * height - cy) ** 2) / (2 * (1.4 * r) ** 2)))
     out = _screen(pixels, halo[..., None] * _color(palette.glow) * 0.55)
