@@ -25,7 +25,12 @@ Phases:
 4. For each n in `--concurrency`, for each family: n runs at once (writing: n projects), each with an HTTP client
    of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal (n / the family's
    median critical path: every run held only by its model), errors (non-200, a stream without its terminal
-   event), runs not completed, p50/p99 wall time, the worker's CPU seconds and peak RSS over the phase.
+   event), runs not completed, p50/p99 wall time, the worker's peak RSS, and the CPU seconds over the phase of
+   the worker (also per run), the gateway, the Temporal server and this process (the simulator and the clients).
+   `--concurrency-time-scale` runs these phases at another time scale than the sequential ones (the critical
+   path, and so the ideal, scaled with it): CPU per run does not shrink with the time scale, so at 0.25 a run's
+   model time is a quarter of the profile's while its CPU is not, and 50 runs at once can be bound by the
+   machine's two cores where the same runs at the profile's own speed (1) are bound by their model.
 5. `DATA_DIR/bench/llm-report.json` (written after every phase with `"partial": true`, so a phase that never ends
    leaves the ones before it), `DATA_DIR/bench/llm.png`, and the table on stdout.
 """
@@ -76,6 +81,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, nargs="*", default=[10, 50], help="runs at once (default 10 50)")
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiplies the profile's delays (default 1)")
     parser.add_argument("--families", nargs="*", default=[f.name for f in FAMILIES], help="families to run")
+    parser.add_argument(
+        "--concurrency-time-scale",
+        type=float,
+        default=None,
+        help="time scale of the runs-at-once phases (default: --time-scale)",
+    )
     return parser.parse_args(argv)
 
 
@@ -83,6 +94,11 @@ async def one_run(http: httpx.AsyncClient, family: Family, gateway: str, index: 
     return await timed_run(
         http, family.name, await family.url(gateway), family.body_for(f"{tag}-{index}"), family.answer
     )
+
+
+def worker_of(sampler: CpuSampler) -> CpuSampler:
+    """The worker's group alone: what a phase waits to go quiet (the other processes never idle as low)."""
+    return CpuSampler({"worker": sampler.groups["worker"]})
 
 
 class PeakMemory:
@@ -133,7 +149,7 @@ async def concurrent_phase(
     stack: Stack, family: Family, n: int, critical_s: float | None, sampler: CpuSampler
 ) -> dict[str, Any]:
     worker = stack.processes()["worker"]
-    await wait_quiet(sampler)
+    await wait_quiet(worker_of(sampler))
     gateway = stack.gateway
     async with http_client(n + 8) as http, PeakMemory(worker) as memory:
         http.base_url = httpx.URL(gateway)
@@ -148,7 +164,7 @@ async def concurrent_phase(
         )
         wall = time.monotonic() - started
         spent = CpuSampler.spent(before, sampler.sample())
-    return concurrency_numbers(runs, wall, critical_s, spent["worker"], memory.peak_bytes)
+    return concurrency_numbers(runs, wall, critical_s, spent, memory.peak_bytes)
 
 
 async def bench(
@@ -156,7 +172,11 @@ async def bench(
 ) -> dict[str, Any]:
     """Runs the phases (module docstring); writes the report to `path` after each, and returns it."""
     families = [f for f in FAMILIES if f.name in args.families]
-    sampler = CpuSampler({"worker": stack.processes()["worker"]})
+    processes = stack.processes()
+    sampler = CpuSampler(
+        {"worker": processes["worker"], "gateway": processes["gateway"], "temporal": processes["temporal"]}
+        | {"bench": [os.getpid()]}
+    )
     sequential: dict[str, list[dict[str, Any]]] = {f.name: [] for f in families}
     writing_calls: list[LoggedCall] = []
     writing_answered: float | None = None
@@ -170,7 +190,7 @@ async def bench(
             log(f"  {family.name}: {warm.wall_s:.1f} s, {warm.status}, {warm.error or 'ok'}")
         for round_ in range(args.runs):
             for family in families:
-                await wait_quiet(sampler)
+                await wait_quiet(worker_of(sampler))
                 run = await one_run(http, family, stack.gateway, round_, "seq")
                 numbers = sequential_numbers(simulator, run)
                 sequential[family.name].append(numbers)
@@ -193,6 +213,7 @@ async def bench(
             "first_token_s": BENCH.first_token,
             "tokens_per_second": BENCH.tokens_per_second,
             "time_scale": args.time_scale,
+            "concurrency_time_scale": args.concurrency_time_scale or args.time_scale,
         },
         "runs": args.runs,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
@@ -213,11 +234,15 @@ async def bench(
         langgraph["writing"] = family_summary(samples)
         keep()
 
+    scale = args.concurrency_time_scale or args.time_scale
+    simulator.time_scale = scale
     for n in args.concurrency:
         concurrency[str(n)] = {}
         for family in families:
-            log(f"{n} runs at once: {family.name}")
-            phase = await concurrent_phase(stack, family, n, summaries[family.name]["critical_path_s"], sampler)
+            log(f"{n} runs at once: {family.name} (time scale {scale:g})")
+            critical = summaries[family.name]["critical_path_s"]
+            critical = critical * scale / args.time_scale if critical else None
+            phase = await concurrent_phase(stack, family, n, critical, sampler)
             concurrency[str(n)][family.name] = phase
             keep()
             log(
@@ -260,20 +285,22 @@ def table(report: dict[str, Any]) -> str:
     rows += [
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | errors | not completed | p99 s | worker CPU s "
-        "| worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| worker CPU s/run | bench CPU s | worker peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():
             rows.append(
                 f"| {n} | {name} | {_num(c['runs_per_s'])} | {_num(c['ideal_runs_per_s'])} | {_num(c['of_ideal'])} | "
                 f"{c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | {_num(c['worker_cpu_s'], 1)} | "
+                f"{_num(c['worker_cpu_s_per_run'], 2)} | {_num(c['cpu_s']['bench'], 1)} | "
                 f"{_num(c['worker_peak_rss_mb'], 0)} |"
             )
     profile = report["profile"]
     rows.append(
         f"\nprofile {profile['name']} ({profile['first_token_s'] * 1000:.0f} ms to the first token, "
-        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g}; medians of "
+        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g} (runs at once: "
+        f"{profile['concurrency_time_scale']:g}); medians of "
         f"{report['runs']} sequential runs; load average at the end {report['machine']['load_average_at_end']:.2f}"
     )
     return "\n".join(rows) + "\n"

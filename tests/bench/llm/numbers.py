@@ -6,7 +6,7 @@ import itertools
 import re
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tests.bench.llm.client import TimedRun
@@ -179,11 +179,17 @@ def timeline(calls: Sequence[LoggedCall], posted: float) -> list[dict[str, Any]]
 
 
 def concurrency_numbers(
-    runs: Sequence[TimedRun], wall_s: float, critical_s: float | None, worker_cpu_s: float, worker_peak_rss: int
+    runs: Sequence[TimedRun],
+    wall_s: float,
+    critical_s: float | None,
+    cpu_s: Mapping[str, float],
+    worker_peak_rss: int,
 ) -> dict[str, Any]:
     """One phase of n runs at once: throughput (completed runs per second of the phase) against the model-bound
     ideal (n / the family's critical path), errors (no terminal event, or an HTTP error), runs that ended but did
-    not complete, wall time percentiles of the runs that ended, the worker's CPU and peak memory."""
+    not complete, wall time percentiles of the runs that ended, the worker's peak memory, and the CPU seconds of
+    each process group (`cpu_s`: the worker, and the others sharing the machine's cores, this benchmark's
+    process, which runs the model simulator and the clients, among them), the worker's also per run."""
     n = len(runs)
     walls = [r.wall_s for r in runs if r.ok]
     per_s = sum(r.completed for r in runs) / wall_s
@@ -198,7 +204,9 @@ def concurrency_numbers(
         "p50_s": percentile(walls, 50),
         "p99_s": percentile(walls, 99),
         "phase_s": wall_s,
-        "worker_cpu_s": worker_cpu_s,
+        "worker_cpu_s": cpu_s["worker"],
+        "worker_cpu_s_per_run": cpu_s["worker"] / n if n else None,
+        "cpu_s": dict(cpu_s),
         "worker_peak_rss_mb": worker_peak_rss / 2**20,
         "error_examples": sorted({r.error or "" for r in runs if not r.ok})[:3],
     }

@@ -108,11 +108,18 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     summary = family_summary([numbers_of_a_hand_made_run()])
     ok = TimedRun("writing", posted=0.0, ended=2.0, status="completed")
     lost = TimedRun("writing", posted=0.0, error="the stream closed before its terminal event")
-    phase = concurrency_numbers([ok, ok, lost], 4.0, 2.0, 1.5, 300 * 2**20)
+    phase = concurrency_numbers([ok, ok, lost], 4.0, 2.0, {"worker": 1.5, "bench": 0.6}, 300 * 2**20)
     assert (phase["runs_per_s"], phase["ideal_runs_per_s"], phase["errors"]) == (0.5, 1.5, 1)
     assert phase["p99_s"] == pytest.approx(2.0) and phase["worker_peak_rss_mb"] == pytest.approx(300)
+    assert phase["worker_cpu_s_per_run"] == pytest.approx(0.5) and phase["cpu_s"]["bench"] == pytest.approx(0.6)
     report = {
-        "profile": {"name": "bench", "first_token_s": 0.6, "tokens_per_second": 40.0, "time_scale": 1.0},
+        "profile": {
+            "name": "bench",
+            "first_token_s": 0.6,
+            "tokens_per_second": 40.0,
+            "time_scale": 0.25,
+            "concurrency_time_scale": 1.0,
+        },
         "runs": 1,
         "machine": {"load_average_at_end": 0.5},
         "families": {"writing": summary},
@@ -128,7 +135,9 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     assert family["piece_lag_ms"]["p50"] == pytest.approx(245) and family["pieces"] == 2
     for n in ("10", "50"):
         assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
-    assert "| writing (LangGraph) |" in table(report) and "| 50 | writing |" in table(report)
+    rendered = table(report)
+    assert "| writing (LangGraph) |" in rendered and "| 50 | writing |" in rendered
+    assert "| 1.5 | 0.50 | 0.6 | 300 |" in rendered and "time scale 0.25 (runs at once: 1)" in rendered
 
 
 def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
