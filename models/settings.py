@@ -147,8 +147,11 @@ class Settings(BaseSettings):
     app_max_rounds: int = 50
     """The longest chain of follow-up changes (`fromRun`): a follow-up of a run of this round is refused."""
 
-    worker_max_concurrent_activities: int = 32
-    """Activities (and, separately, local activities) one worker process runs at once."""
+    worker_max_concurrent_activities: int = 100
+    """Activities (and, separately, local activities) one worker process runs at once. A model call holds its slot
+    while it waits on the model, so runs at once need about one each: with 32, 50 content runs at once (time scale 1)
+    left 18 waiting for a slot, and their quick tool calls timed out on the queue. CPU-bound nodes do not take more
+    than the worker has threads for (they have their own queue: `NodeOptions.cpu_bound`)."""
     worker_max_concurrent_workflow_tasks: int = 32
     worker_max_cached_workflows: int = 1000
     """Workflows kept in memory between their tasks (sticky cache): a cached one needs no replay."""
