@@ -4,22 +4,25 @@ says where it degraded; none ends `completed` with an empty or incomplete post a
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from tests.api.conftest import Gateway
+from tests.api.content.prompted_supervisor import prompted_decision
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent, parse_sse
 
 LOG = logging.getLogger(__name__)
 TIME_SCALE = 0.05
+"""The realistic profile 20× faster: a 600-token post takes about 0.8 s instead of 16 s."""
 RARE_QUIRKS = {Quirk.WRONG_SCALE}
 """Quirks only a few answers can show (wrong_scale: the layout's `imageCount` is a content run's only top-level
-bounded number), scheduled on every request: on every third, whether the run meets them depends on where those
-answers fall in the run's order."""
-"""The realistic profile 20× faster: a 600-token post takes about 0.8 s instead of 16 s."""
+bounded number), scheduled on every request, with a Supervisor that follows its prompt's stages: the layout agent is
+one, and the simulator's made-up decisions may never name it (on every third request, or with made-up decisions,
+whether the run meets the quirk depends on where those answers fall in the run's order)."""
 TOPIC = "打工人的咖啡续命指南"
 MAX_ITERATIONS = 14
 NOTES = ["2025 年职场调查：67% 的上班族每天喝至少一杯咖啡。", "营养师建议：每天咖啡因不超过 400 毫克。"]
@@ -95,6 +98,8 @@ async def test_a_content_run_with_a_quirky_model_ends_with_its_work_or_says_why(
     simulated: Gateway, simulator: Simulator, quirk: Quirk
 ) -> None:
     simulator.quirks = [QuirkRule(quirk, every=1 if quirk in RARE_QUIRKS else 3)]
+    if quirk in RARE_QUIRKS:
+        simulator.style = replace(simulator.style, json_author=prompted_decision)
     started = time.monotonic()
 
     events, view = await content_run(simulated)

@@ -4,7 +4,6 @@ The simulator writes the Supervisor's decisions the way a model following its pr
 done, else the quality fallback it is told about, else END) and a review that fails readability once; every
 other answer is its own made-up one."""
 
-import re
 import threading
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from activities.content.prompts import AGENT_PROMPTS
 from models.content.agents import AgentName
 from tests.api.conftest import Gateway
+from tests.api.content.prompted_supervisor import prompted_decision
 from tests.simulator.requests import SimRequest
 from tests.simulator.server import LoggedCall, Simulator
 from tests.sse import parse_sse
@@ -19,8 +19,6 @@ from tests.sse import parse_sse
 TIME_SCALE = 0.01
 FINDINGS = ["第 2 段 180 字没有分段", "平均句长 64 字，长句太多"]
 LOW_READABILITY = 0.35
-_STAGE = re.compile(r"^- (\w+)（[^）]*）：(?:❌|⚠️)", re.MULTILINE)
-_FALLBACK = re.compile(r"质量回退建议：\S+ 偏低 → (\w+)")
 
 
 @dataclass
@@ -31,11 +29,9 @@ class ScriptedContentModel:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, request: SimRequest) -> Any:
-        summary = next((text for role, text in request.messages if role == "user" and "JSON 决策" in text), None)
-        if summary is not None:
-            stage, fallback = _STAGE.search(summary), _FALLBACK.search(summary)
-            target = stage[1] if stage else fallback[1] if fallback else "END"
-            return {"next_agent": target, "guidance": f"继续：{target}", "context_from_previous": "", "focus_areas": []}
+        decision = prompted_decision(request)
+        if decision is not None:
+            return decision
         if AGENT_PROMPTS[AgentName.REVIEW] in request.system:
             with self._lock:
                 self.reviews += 1
