@@ -21,7 +21,8 @@ def write_chart(report: Mapping[str, Any], path: Path) -> None:
     ax.bar([x + 0.2 for x in xs], [e["critical_path_s"] or 0 for _, e in entries], 0.4, label="model critical path")
     ax.set_xticks(list(xs), [name for name, _ in entries], fontsize=8)
     ax.set_ylabel("s")
-    ax.set_title("one run alone (median)", fontsize=10)
+    profile = report["profile"]
+    ax.set_title(f"one run alone (median), time scale {profile['time_scale']:g}", fontsize=10)
     ax.legend(fontsize=8)
     for panel, level in zip(axes[0][1:], levels, strict=True):
         phase = report["concurrency"][level]
@@ -32,12 +33,12 @@ def write_chart(report: Mapping[str, Any], path: Path) -> None:
         panel.axhline(0.9, color="grey", linewidth=0.8, linestyle="--", label="0.9 × ideal (issue 31)")
         panel.set_xticks(list(ys), names, fontsize=8)
         panel.set_ylim(0, 1.1)
-        panel.set_title(f"{level} runs at once: throughput / model-bound ideal", fontsize=10)
+        scale = profile.get("concurrency_time_scale", profile["time_scale"])
+        panel.set_title(f"{level} runs at once, time scale {scale:g}: throughput / model-bound ideal", fontsize=10)
         panel.legend(fontsize=8)
-    profile = report["profile"]
     fig.suptitle(
         f"Model-bound runs on the simulator ({profile['first_token_s'] * 1000:.0f} ms first token, "
-        f"{profile['tokens_per_second']:g} tok/s, time scale {profile['time_scale']:g})",
+        f"{profile['tokens_per_second']:g} tok/s)",
         fontsize=11,
     )
     fig.tight_layout()
