@@ -86,6 +86,7 @@ from tests.bench.measure import (
     machine_busy_seconds,
     node_executions,
     own_cpu_seconds,
+    progress_log,
     project_graph_nodes,
     recorded_calls,
     same_results,
@@ -116,9 +117,7 @@ SETTLE_S = 0.2
 work should not land on the next run, which may be the baseline's."""
 
 
-def log(message: str) -> None:
-    sys.stderr.write(f"[bench {datetime.now().strftime('%H:%M:%S')}] {message}\n")
-    sys.stderr.flush()
+log = progress_log("bench")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

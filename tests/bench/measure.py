@@ -15,9 +15,11 @@
 
 import asyncio
 import statistics
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import httpx
 import psutil
@@ -38,6 +40,16 @@ from workflows.image.session import session_workflow_id
 RESULT_MODELS: dict[str, type[BaseModel]] = {
     spec.name: spec.result for spec in (nodes.VALIDATE_INPUT, nodes.PLANNER, nodes.RAG, nodes.EXECUTOR, nodes.CRITIC)
 }
+
+
+def progress_log(name: str) -> Callable[[str], None]:
+    """A benchmark's progress lines on stderr, each `[name HH:MM:SS] message` (stdout is for its table)."""
+
+    def log(message: str) -> None:
+        sys.stderr.write(f"[{name} {datetime.now().strftime('%H:%M:%S')}] {message}\n")
+        sys.stderr.flush()
+
+    return log
 
 
 # ---- one chat turn over HTTP ----

@@ -60,7 +60,7 @@ from tests.bench.llm.chart import write_chart
 from tests.bench.llm.client import TimedRun, timed_run
 from tests.bench.llm.families import FAMILIES, Family
 from tests.bench.llm.numbers import concurrency_numbers, family_summary, run_calls, sequential_numbers, text_call
-from tests.bench.measure import CpuSampler, history, http_client, wait_quiet
+from tests.bench.measure import CpuSampler, history, http_client, progress_log, wait_quiet
 from tests.bench.report import write_json
 from tests.simulator.fixtures import simulator_settings
 from tests.simulator.profiles import BENCH
@@ -70,9 +70,7 @@ from tests.stack_process import Stack, running_stack
 MEMORY_SAMPLE_S = 0.25
 
 
-def log(message: str) -> None:
-    sys.stderr.write(f"[bench-llm {datetime.now().strftime('%H:%M:%S')}] {message}\n")
-    sys.stderr.flush()
+log = progress_log("bench-llm")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
