@@ -188,12 +188,13 @@ def _planned(request: ToolCallRequest) -> tuple[ImagePlan, str] | ToolCallResult
 
 
 def _whole_text(request: TurnRequest) -> str:
-    """The post's whole text for the image turn (seed 001: images are generated with the full text as context, not
-    bound to a paragraph), cut at `WHOLE_TEXT_CHARS`."""
+    """The user's topic and the post's whole text for the image turn (seed 001: images are generated with the full
+    text as context, not bound to a paragraph), cut at `WHOLE_TEXT_CHARS`."""
+    topic = f"用户话题：{request.view.topic}"
     content = request.view.generated_content
     if content is None or not content.body.strip():
-        return "帖子正文还没有写好：按计划和话题生成。"
-    return f"帖子全文（配图依据）：\n{content.title}\n{content.body[:WHOLE_TEXT_CHARS]}"
+        return f"{topic}\n帖子正文还没有写好：按计划和话题生成。"
+    return f"{topic}\n帖子全文（配图依据）：\n{content.title}\n{content.body[:WHOLE_TEXT_CHARS]}"
 
 
 def _references_note(references: int, sent: int) -> str:

@@ -23,14 +23,20 @@ Phases:
    grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
    `interrupt()` for the person and `stream_mode="messages"` token streaming; the same numbers.
 4. For each n in `--concurrency`, for each family: n runs at once (writing: n projects), each with an HTTP client
-   of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal (n / the family's
-   median critical path: every run held only by its model), errors (non-200, a stream without its terminal
-   event), runs not completed, p50/p99 wall time, the worker's peak RSS, and the CPU seconds over the phase of
-   the worker (also per run), the gateway, the Temporal server and this process (the simulator and the clients).
+   of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal, errors (non-200,
+   a stream without its terminal event), runs not completed, p50/p99 wall time, the worker's peak RSS, and the
+   CPU seconds over the phase of the worker (also per run), the gateway, the Temporal server and this process
+   (the simulator and the clients).
    `--concurrency-time-scale` runs these phases at another time scale than the sequential ones (the critical
    path, and so the ideal, scaled with it): CPU per run does not shrink with the time scale, so at 0.25 a run's
    model time is a quarter of the profile's while its CPU is not, and 50 runs at once can be bound by the
    machine's two cores where the same runs at the profile's own speed (1) are bound by their model.
+   The ideal: every run held only by its model, all starting at once, so n / the longest critical path of the
+   phase's runs. A family whose body has a text every model call quotes (`Family.marked`: the content topic, the
+   app request) gets a marker per run there, and each run's calls are told apart in the simulator's log
+   (`numbers.marked_calls`): the ideal is its own runs' (each run gets its own answers from the simulator, and
+   content runs made 43 to 60 calls), and each run's wall / critical path is reported. Otherwise (or when a call
+   quotes no marker) the ideal is n / the family's median sequential critical path.
 5. `DATA_DIR/bench/llm-report.json` (written after every phase with `"partial": true`, so a phase that never ends
    leaves the ones before it), `DATA_DIR/bench/llm.png`, and the table on stdout.
 """
@@ -58,8 +64,16 @@ from models.writing.agents import CONTENT_SIGNAL
 from tests.bench.llm.baseline import run_baseline
 from tests.bench.llm.chart import write_chart
 from tests.bench.llm.client import TimedRun, timed_run
-from tests.bench.llm.families import FAMILIES, Family
-from tests.bench.llm.numbers import concurrency_numbers, family_summary, run_calls, sequential_numbers, text_call
+from tests.bench.llm.families import FAMILIES, Family, marker
+from tests.bench.llm.numbers import (
+    concurrency_numbers,
+    family_summary,
+    marked_calls,
+    per_run_paths,
+    run_calls,
+    sequential_numbers,
+    text_call,
+)
 from tests.bench.measure import CpuSampler, history, http_client, progress_log, wait_quiet
 from tests.bench.report import write_json
 from tests.simulator.fixtures import simulator_settings
@@ -144,7 +158,7 @@ async def writing_history(client: Client, workflow_id: str) -> dict[str, Any]:
 
 
 async def concurrent_phase(
-    stack: Stack, family: Family, n: int, critical_s: float | None, sampler: CpuSampler
+    stack: Stack, simulator: Simulator, family: Family, n: int, critical_s: float | None, sampler: CpuSampler
 ) -> dict[str, Any]:
     worker = stack.processes()["worker"]
     await wait_quiet(worker_of(sampler))
@@ -152,17 +166,26 @@ async def concurrent_phase(
     async with http_client(n + 8) as http, PeakMemory(worker) as memory:
         http.base_url = httpx.URL(gateway)
         urls = await asyncio.gather(*(family.url(gateway) for _ in range(n)))  # untimed set-up
+        tags = [f"c{n}-{i}" for i in range(n)]
         before = sampler.sample()
         started = time.monotonic()
         runs = await asyncio.gather(
             *(
-                timed_run(http, family.name, url, family.body_for(f"c{n}-{i}"), family.answer)
-                for i, url in enumerate(urls)
+                timed_run(http, family.name, url, family.body_for(tag, marked=True), family.answer)
+                for tag, url in zip(tags, urls, strict=True)
             )
         )
         wall = time.monotonic() - started
         spent = CpuSampler.spent(before, sampler.sample())
-    return concurrency_numbers(runs, wall, critical_s, spent, memory.peak_bytes)
+    per_run = None
+    if family.marked is not None:
+        phase_calls = [call for call in list(simulator.log) if started <= call.started]
+        by_run, unmarked = marked_calls(phase_calls, [marker(tag) for tag in tags])
+        if unmarked:
+            log(f"  {unmarked} of {len(phase_calls)} calls quote no run's marker: the ideal is the sequential one")
+        else:
+            per_run = per_run_paths(runs, by_run)
+    return concurrency_numbers(runs, wall, critical_s, spent, memory.peak_bytes, per_run)
 
 
 async def bench(
@@ -240,7 +263,7 @@ async def bench(
             log(f"{n} runs at once: {family.name} (time scale {scale:g})")
             critical = summaries[family.name]["critical_path_s"]
             critical = critical * scale / args.time_scale if critical else None
-            phase = await concurrent_phase(stack, family, n, critical, sampler)
+            phase = await concurrent_phase(stack, simulator, family, n, critical, sampler)
             concurrency[str(n)][family.name] = phase
             keep()
             log(
@@ -260,6 +283,16 @@ def _lags(summary: dict[str, Any]) -> str:
     if not last or not first:
         return "n/a"
     return f"{_num(last['p50'], 0)} / {_num(last['p99'], 0)}; {_num(first['p50'], 0)} / {_num(first['p99'], 0)}"
+
+
+def _ideal_from(phase: dict[str, Any]) -> str:
+    """Where a phase's ideal comes from, its runs' calls, and their wall over critical path: its own runs told
+    apart, or the sequential run (n/a: n/a)."""
+    per_run = phase.get("per_run")
+    if per_run is None:
+        return "sequential run | n/a | n/a"
+    calls, ratios = per_run["calls"], per_run["ratio"]
+    return f"its runs | {calls['min']}–{calls['max']} | {_num(ratios['p50'])} / {_num(ratios['p99'])}"
 
 
 def table(report: dict[str, Any]) -> str:
@@ -282,15 +315,17 @@ def table(report: dict[str, Any]) -> str:
         )
     rows += [
         "",
-        "| runs at once | family | runs/s | ideal runs/s | of ideal | errors | not completed | p99 s | worker CPU s "
+        "| runs at once | family | runs/s | ideal runs/s | of ideal | ideal from | each run's calls "
+        "| each run's wall / critical path p50 / p99 | errors | not completed | p99 s | worker CPU s "
         "| worker CPU s/run | bench CPU s | worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():
             rows.append(
                 f"| {n} | {name} | {_num(c['runs_per_s'])} | {_num(c['ideal_runs_per_s'])} | {_num(c['of_ideal'])} | "
-                f"{c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | {_num(c['worker_cpu_s'], 1)} | "
+                f"{_ideal_from(c)} | {c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | "
+                f"{_num(c['worker_cpu_s'], 1)} | "
                 f"{_num(c['worker_cpu_s_per_run'], 2)} | {_num(c['cpu_s']['bench'], 1)} | "
                 f"{_num(c['worker_peak_rss_mb'], 0)} |"
             )

@@ -23,14 +23,27 @@ class Family:
     """What the person answers to `user_input_required`."""
     prepare: Callable[[str], Awaitable[dict[str, str]]] | None = None
     """Given the gateway's URL, what `path` needs (untimed)."""
+    marked: str | None = None
+    """The body's text field that carries a run's marker (`marker`) in the runs-at-once phases: every model call
+    of the run quotes it, so the simulator's log tells each run's calls apart. None: the family's calls do not
+    quote one text of the body (or need not be told apart)."""
 
-    def body_for(self, tag: str) -> dict[str, Any]:
-        """The body of one run: an image turn in a session of its own (`tag`), so that runs do not queue."""
-        return self.body | ({"sessionId": tag} if self.name == "image" else {})
+    def body_for(self, tag: str, *, marked: bool = False) -> dict[str, Any]:
+        """The body of one run: an image turn in a session of its own (`tag`), so that runs do not queue; with
+        `marked`, the run's marker appended to the `marked` field."""
+        body = self.body | ({"sessionId": tag} if self.name == "image" else {})
+        if marked and self.marked is not None:
+            body[self.marked] = f"{body[self.marked]}{marker(tag)}"
+        return body
 
     async def url(self, gateway: str) -> str:
         fields = await self.prepare(gateway) if self.prepare is not None else {}
         return gateway + self.path.format(**fields)
+
+
+def marker(tag: str) -> str:
+    """What a marked run's text ends with; bracketed, so that no run's marker is a part of another's."""
+    return f"〔{tag}〕"
 
 
 async def writing_project(gateway: str) -> dict[str, str]:
@@ -56,6 +69,7 @@ FAMILIES = (
                 "营养师建议：每天咖啡因不超过 400 毫克。",
             ],
         },
+        marked="topic",
     ),
     Family(
         "writing",
@@ -68,6 +82,7 @@ FAMILIES = (
         "app",
         "/v1/apps/runs",
         {"message": "做一个待办事项应用：可以添加、完成和删除待办，并按状态筛选", "techStack": ["react", "typescript"]},
+        marked="message",
     ),
 )
 BY_NAME = {family.name: family for family in FAMILIES}

@@ -3,6 +3,8 @@ streamed text against the model's first token, the lag of each streamed piece of
 runs (the pieces' lags pooled over them)."""
 
 import itertools
+import json
+import math
 import re
 import statistics
 import time
@@ -178,32 +180,72 @@ def timeline(calls: Sequence[LoggedCall], posted: float) -> list[dict[str, Any]]
     ]
 
 
+def marked_calls(calls: Sequence[LoggedCall], markers: Sequence[str]) -> tuple[list[list[LoggedCall]], int]:
+    """Each marked run's calls (those whose request quotes its marker), in the order of `markers`, and how many
+    calls quote none of them."""
+    by_run: list[list[LoggedCall]] = [[] for _ in markers]
+    unmarked = 0
+    for call in calls:
+        body = json.dumps(call.body, ensure_ascii=False)
+        owners = [i for i, marker in enumerate(markers) if marker in body]
+        if len(owners) == 1:
+            by_run[owners[0]].append(call)
+        else:
+            unmarked += 1
+    return by_run, unmarked
+
+
+def per_run_paths(runs: Sequence[TimedRun], calls_by_run: Sequence[Sequence[LoggedCall]]) -> dict[str, Any]:
+    """Runs at once told apart (`marked_calls`): each run's own critical path, its calls, and its wall time over
+    it, so a phase's ideal is its own runs' (they may make more calls than the sequential run did) and its slow
+    runs show whether they waited on their model or on the machine."""
+    paths = [
+        critical_path(spans(calls, run.posted, run.ended or time.monotonic()))
+        for run, calls in zip(runs, calls_by_run, strict=True)
+    ]
+    ratios = [ratio(run.wall_s, path) for run, path in zip(runs, paths, strict=True) if run.ok and path]
+    counts = [len(calls) for calls in calls_by_run]
+    return {
+        "paths_s": paths,
+        "critical_path_s": {"p50": percentile(paths, 50), "max": max(paths, default=math.nan)},
+        "calls": {"min": min(counts, default=0), "max": max(counts, default=0)},
+        "ratio": {"p50": percentile(ratios, 50), "p99": percentile(ratios, 99)},
+    }
+
+
 def concurrency_numbers(
     runs: Sequence[TimedRun],
     wall_s: float,
     critical_s: float | None,
     cpu_s: Mapping[str, float],
     worker_peak_rss: int,
+    per_run: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One phase of n runs at once: throughput (completed runs per second of the phase) against the model-bound
-    ideal (n / the family's critical path), errors (no terminal event, or an HTTP error), runs that ended but did
-    not complete, wall time percentiles of the runs that ended, the worker's peak memory, and the CPU seconds of
-    each process group (`cpu_s`: the worker, and the others sharing the machine's cores, this benchmark's
-    process, which runs the model simulator and the clients, among them), the worker's also per run."""
+    ideal, errors (no terminal event, or an HTTP error), runs that ended but did not complete, wall time
+    percentiles of the runs that ended, the worker's peak memory, and the CPU seconds of each process group
+    (`cpu_s`: the worker, and the others sharing the machine's cores, this benchmark's process, which runs the
+    model simulator and the clients, among them), the worker's also per run. The ideal: with the phase's runs told
+    apart (`per_run`, `per_run_paths`), n over the longest of their own critical paths (all start at once, and
+    the phase lasts until the last ends); otherwise n over the family's sequential critical path (`critical_s`)."""
     n = len(runs)
     walls = [r.wall_s for r in runs if r.ok]
     per_s = sum(r.completed for r in runs) / wall_s
-    ideal = n / critical_s if critical_s else None
+    longest = per_run["critical_path_s"]["max"] if per_run is not None else None
+    basis = longest if longest else critical_s
+    ideal = n / basis if basis else None
     return {
         "runs": n,
         "runs_per_s": per_s,
         "ideal_runs_per_s": ideal,
+        "ideal_from": "its runs' own critical paths" if longest else "the sequential runs' critical path",
         "of_ideal": ratio(per_s, ideal) if ideal else None,
         "errors": sum(not r.ok for r in runs),
         "not_completed": sum(r.ok and not r.completed for r in runs),
         "p50_s": percentile(walls, 50),
         "p99_s": percentile(walls, 99),
         "phase_s": wall_s,
+        "per_run": dict(per_run) if per_run is not None else None,
         "worker_cpu_s": cpu_s["worker"],
         "worker_cpu_s_per_run": cpu_s["worker"] / n if n else None,
         "cpu_s": dict(cpu_s),

@@ -11,7 +11,14 @@ from tests.bench.llm.__main__ import table
 from tests.bench.llm.baseline import steps
 from tests.bench.llm.client import TimedRun
 from tests.bench.llm.critical_path import Span, critical_path, spans
-from tests.bench.llm.numbers import concurrency_numbers, family_summary, sequential_numbers
+from tests.bench.llm.families import marker
+from tests.bench.llm.numbers import (
+    concurrency_numbers,
+    family_summary,
+    marked_calls,
+    per_run_paths,
+    sequential_numbers,
+)
 from tests.bench.report import write_json
 from tests.simulator.answers import Kind
 from tests.simulator.requests import parse_request
@@ -27,8 +34,9 @@ def call(
     first: float | None = None,
     kind: Kind = "prose",
     token_times: list[float] | None = None,
+    asked: str = "hi",
 ) -> LoggedCall:
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
+    body = {"model": "m", "messages": [{"role": "user", "content": asked}], "stream": True}
     return LoggedCall(
         number=number,
         protocol="openai_chat",
@@ -64,6 +72,31 @@ def test_the_critical_path_is_the_longest_chain_of_calls_that_waited_for_each_ot
 def test_a_run_s_spans_are_its_finished_calls_admitted_while_it_ran() -> None:
     log = [call(1, 0.5, 1.0), call(2, 1.5, None), call(3, 9.0, 9.5), call(4, 2.0, 3.0)]
     assert spans(log, 0.0, 5.0) == [Span(0.5, 1.0), Span(2.0, 3.0)]
+
+
+def test_runs_at_once_are_told_apart_by_their_markers_and_the_ideal_is_their_own() -> None:
+    first, second = marker("c2-1"), marker("c2-10")  # neither marker is a part of the other
+    log = [
+        call(1, 0.0, 2.0, asked=f"话题{first}"),
+        call(2, 0.1, 1.0, asked=f"话题{second}"),
+        call(3, 2.0, 5.0, asked=f"话题{first}"),
+        call(4, 1.0, 2.0, asked=f"话题{second}"),
+        call(5, 1.0, 2.0, asked="no marker"),
+    ]
+    by_run, unmarked = marked_calls(log, [first, second])
+    assert [[c.number for c in calls] for calls in by_run] == [[1, 3], [2, 4]] and unmarked == 1
+
+    runs = [TimedRun("content", posted=0.0, ended=6.0, status="completed")]
+    runs.append(TimedRun("content", posted=0.0, ended=4.0, status="completed"))
+    per_run = per_run_paths(runs, by_run)
+    assert per_run["paths_s"] == [pytest.approx(5.0), pytest.approx(1.9)]
+    assert per_run["calls"] == {"min": 2, "max": 2}
+    assert per_run["ratio"]["p50"] == pytest.approx((6 / 5 + 4 / 1.9) / 2)
+
+    phase = concurrency_numbers(runs, 6.0, 1.0, {"worker": 1.0, "bench": 0.1}, 0, per_run)
+    assert phase["ideal_runs_per_s"] == pytest.approx(2 / 5.0), "the longest of the phase's own paths, not 1 s"
+    assert phase["ideal_from"] == "its runs' own critical paths"
+    assert concurrency_numbers(runs, 6.0, 1.0, {"worker": 1.0, "bench": 0.1}, 0)["ideal_runs_per_s"] == 2.0
 
 
 def numbers_of_a_hand_made_run() -> dict[str, Any]:
@@ -137,7 +170,8 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
         assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
     rendered = table(report)
     assert "| writing (LangGraph) |" in rendered and "| 50 | writing |" in rendered
-    assert "| 1.5 | 0.50 | 0.6 | 300 |" in rendered and "time scale 0.25 (runs at once: 1)" in rendered
+    assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 300 |" in rendered
+    assert "time scale 0.25 (runs at once: 1)" in rendered
 
 
 def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:

@@ -303,7 +303,7 @@ async def test_the_image_turn_reads_the_posts_whole_text_with_the_plans(
     scripted: ContentHarness, loopback: Loopback
 ) -> None:
     # Seed 001: images are generated with the full text as context (no paragraph-image binding); before, the image
-    # model saw only the plans.
+    # model saw only the plans (and, later, not the user's topic its prompt tells it to draw from).
     loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("writer_agent"), REFUSED)
     loopback.queue(decide("image_planner_agent"), REFUSED, decide("image_agent"))
     loopback.queue(tools(("g1", "generate_image", {"plan_id": "p1"})))
@@ -314,6 +314,7 @@ async def test_the_image_turn_reads_the_posts_whole_text_with_the_plans(
     assert content is not None
     asked = loopback.requests[7].json()["messages"][-1]["content"]
     assert "帖子全文" in asked and content.title in asked and content.body[:200] in asked
+    assert f"用户话题：{TOPIC}" in asked
     assert "还没有图片的配图计划" in asked and "p1" in asked
 
 
