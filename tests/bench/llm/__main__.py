@@ -26,7 +26,8 @@ Phases:
    of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal, errors (non-200,
    a stream without its terminal event), runs not completed, p50/p99 wall time, the worker's peak RSS, and the
    CPU seconds over the phase of the worker (also per run), the gateway, the Temporal server and this process
-   (the simulator and the clients).
+   (the simulator and the clients), and the share of the machine's cores they kept busy (near 100 %, the runs
+   waited on the machine rather than on their model).
    `--concurrency-time-scale` runs these phases at another time scale than the sequential ones (the critical
    path, and so the ideal, scaled with it): CPU per run does not shrink with the time scale, so at 0.25 a run's
    model time is a quarter of the profile's while its CPU is not, and 50 runs at once can be bound by the
@@ -317,8 +318,8 @@ def table(report: dict[str, Any]) -> str:
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | ideal from | each run's calls "
         "| each run's wall / critical path p50 / p99 | errors | not completed | p99 s | worker CPU s "
-        "| worker CPU s/run | bench CPU s | worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| worker CPU s/run | bench CPU s | machine busy | worker peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():
@@ -327,7 +328,7 @@ def table(report: dict[str, Any]) -> str:
                 f"{_ideal_from(c)} | {c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | "
                 f"{_num(c['worker_cpu_s'], 1)} | "
                 f"{_num(c['worker_cpu_s_per_run'], 2)} | {_num(c['cpu_s']['bench'], 1)} | "
-                f"{_num(c['worker_peak_rss_mb'], 0)} |"
+                f"{_num(c['busy'] * 100, 0)} % | {_num(c['worker_peak_rss_mb'], 0)} |"
             )
     profile = report["profile"]
     rows.append(

@@ -5,6 +5,7 @@ runs (the pieces' lags pooled over them)."""
 import itertools
 import json
 import math
+import os
 import re
 import statistics
 import time
@@ -220,6 +221,7 @@ def concurrency_numbers(
     cpu_s: Mapping[str, float],
     worker_peak_rss: int,
     per_run: Mapping[str, Any] | None = None,
+    cores: int = os.cpu_count() or 1,
 ) -> dict[str, Any]:
     """One phase of n runs at once: throughput (completed runs per second of the phase) against the model-bound
     ideal, errors (no terminal event, or an HTTP error), runs that ended but did not complete, wall time
@@ -227,7 +229,9 @@ def concurrency_numbers(
     (`cpu_s`: the worker, and the others sharing the machine's cores, this benchmark's process, which runs the
     model simulator and the clients, among them), the worker's also per run. The ideal: with the phase's runs told
     apart (`per_run`, `per_run_paths`), n over the longest of their own critical paths (all start at once, and
-    the phase lasts until the last ends); otherwise n over the family's sequential critical path (`critical_s`)."""
+    the phase lasts until the last ends); otherwise n over the family's sequential critical path (`critical_s`).
+    `busy`: the share of the machine's `cores` the processes measured (`cpu_s`) used over the phase; near 1, the
+    runs waited on the machine, not on their model."""
     n = len(runs)
     walls = [r.wall_s for r in runs if r.ok]
     per_s = sum(r.completed for r in runs) / wall_s
@@ -249,6 +253,7 @@ def concurrency_numbers(
         "worker_cpu_s": cpu_s["worker"],
         "worker_cpu_s_per_run": cpu_s["worker"] / n if n else None,
         "cpu_s": dict(cpu_s),
+        "busy": sum(cpu_s.values()) / (wall_s * cores),
         "worker_peak_rss_mb": worker_peak_rss / 2**20,
         "error_examples": sorted({r.error or "" for r in runs if not r.ok})[:3],
     }

@@ -141,10 +141,11 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     summary = family_summary([numbers_of_a_hand_made_run()])
     ok = TimedRun("writing", posted=0.0, ended=2.0, status="completed")
     lost = TimedRun("writing", posted=0.0, error="the stream closed before its terminal event")
-    phase = concurrency_numbers([ok, ok, lost], 4.0, 2.0, {"worker": 1.5, "bench": 0.6}, 300 * 2**20)
+    phase = concurrency_numbers([ok, ok, lost], 4.0, 2.0, {"worker": 1.5, "bench": 0.6}, 300 * 2**20, cores=2)
     assert (phase["runs_per_s"], phase["ideal_runs_per_s"], phase["errors"]) == (0.5, 1.5, 1)
     assert phase["p99_s"] == pytest.approx(2.0) and phase["worker_peak_rss_mb"] == pytest.approx(300)
     assert phase["worker_cpu_s_per_run"] == pytest.approx(0.5) and phase["cpu_s"]["bench"] == pytest.approx(0.6)
+    assert phase["busy"] == pytest.approx(2.1 / 8), "2.1 CPU seconds of the 4 s × 2 cores"
     report = {
         "profile": {
             "name": "bench",
@@ -170,7 +171,7 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
         assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
     rendered = table(report)
     assert "| writing (LangGraph) |" in rendered and "| 50 | writing |" in rendered
-    assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 300 |" in rendered
+    assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 26 % | 300 |" in rendered
     assert "time scale 0.25 (runs at once: 1)" in rendered
 
 
