@@ -22,7 +22,7 @@ from api.bodies import add_documented_schemas
 from api.body_limits import BodyLimitMiddleware, RouteLimits
 from api.deps import Blobs, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
-from api.families import all_launchers, family_gateways
+from api.families import all_launchers, close_services, family_gateways
 from api.intake import Intake
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
@@ -69,10 +69,12 @@ def create_app(
             app.state.blobs = await asyncio.to_thread(open_blob_store, settings)
         else:
             app.state.blobs = blob_store
+        services: list[Any] = []
         for gateway in gateways:
             if gateway.services is not None:
                 for name, service in (await asyncio.to_thread(gateway.services, settings)).items():
                     setattr(app.state, name, service)
+                    services.append(service)
         app.state.registry = registry
         app.state.launchers = launchers
         app.state.families = families
@@ -84,6 +86,7 @@ def create_app(
         finally:
             await app.state.admission.close()
             app.state.intake.close()
+            await asyncio.to_thread(close_services, services)
 
     app = FastAPI(
         title="Durable agents gateway",

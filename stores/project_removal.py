@@ -31,5 +31,9 @@ class ProjectRemoval:
         otherwise, and nothing is deleted)."""
         self._projects.delete_project(owner, project_id, if_match)
         turns = self._sessions.forget_project(owner, project_id)
-        removed = self._remove_index(project_id)
+        removed = self._remove_index.remove(project_id)
         log.info("deleted project %s: %d turns, from the index %s", project_id, turns, removed)
+
+    def close(self) -> None:
+        """Closes the index's connection (the stores it was given are closed by their owner)."""
+        self._remove_index.close()

@@ -16,8 +16,15 @@ from stores.style_store import LanceStyleStore, StyleStore
 from stores.writing_index import ProjectIndex
 from stores.writing_passages import ProjectSearch
 
-IndexRemoval = Callable[[str], list[str]]
-"""Deletes a project's passages (and what records their revision) from the index; what went, for the log."""
+
+@dataclass(frozen=True)
+class IndexRemoval:
+    """How the gateway deletes a project's passages (and what records their revision) from the index, and closes
+    its connection at shutdown."""
+
+    remove: Callable[[str], list[str]]
+    """Deletes one project's passages; what went, for the log."""
+    close: Callable[[], None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -88,5 +95,6 @@ def open_index_removal(settings: Settings) -> IndexRemoval:
         from stores.weaviate_client import connect_with
         from stores.weaviate_writing_index import WeaviateProjectIndex
 
-        return WeaviateProjectIndex.open(connect_with(settings)).remove_project
-    return partial(writing_index.remove_project, settings.writing_index_dir)
+        index = WeaviateProjectIndex.open(connect_with(settings))
+        return IndexRemoval(index.remove_project, index.close)
+    return IndexRemoval(partial(writing_index.remove_project, settings.writing_index_dir))

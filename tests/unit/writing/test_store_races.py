@@ -12,6 +12,7 @@ from functools import partial
 from models.writing.projects import ChapterIn, ProjectIn, WorldNoteIn
 from models.writing.sessions import TurnIn
 from stores.project_removal import ProjectRemoval
+from stores.vector_stores import IndexRemoval
 from stores.writing_index import remove_project
 from stores.writing_projects import ProjectStore, StaleVersionError
 from tests.unit.writing.conftest import WritingBackend
@@ -89,7 +90,7 @@ def test_chapters_added_moved_and_deleted_at_once_stay_numbered_without_gaps(bac
 def test_a_turn_recorded_while_its_project_is_deleted_goes_with_it(backend: WritingBackend) -> None:
     projects, sessions = backend.projects(), backend.sessions(keep=5)
     project = projects.create_project(OWNER, ProjectIn(name="长夜")).project_id
-    removal = ProjectRemoval(projects, sessions, partial(remove_project, backend.directory / "index"))
+    removal = ProjectRemoval(projects, sessions, IndexRemoval(partial(remove_project, backend.directory / "index")))
     turn = TurnIn(owner=OWNER, project_id=project, session_id="s", run_id="r1", text="写", answer="好")
 
     with ThreadPoolExecutor(max_workers=1) as deleting:
