@@ -3,9 +3,9 @@ stateless (Req 15–16): everything a call needs is in its `AgentRequest`, nothi
 
 An agent reads `metadata.preprocessingContext` first and retrieves from the project itself only when the request
 has none (Req 10.2, 11.2–11.4). With an LLM, the writer, the world builder and the simple agents stream their
-text to the run (`activities.writing.streaming`); the brainstorm, planner, character and consistency agents ask
+text to the run (`activities.common.streaming`); the brainstorm, planner, character and consistency agents ask
 for JSON, which becomes their structured output, and they stream its readable part as it is written
-(`activities.writing.answer_text`). Without one (or once the LLM path has failed and the workflow
+(`activities.common.answer_text`). Without one (or once the LLM path has failed and the workflow
 asks again with `use_llm=False`), the deterministic offline agents of `activities.writing.offline_agents` answer.
 In a conversation every agent gets its recent turns (`activities.writing.memory`); a revision (REVISE_CHAPTER)
 reads the chapter it targets (`activities.writing.revision`) and answers with a proposed new version of it, which
@@ -17,10 +17,12 @@ from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
+from activities.common.answer_text import ReadableAnswer, shown_answer
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer, model_turn
+from activities.common.streaming import ContentStreamer
 from activities.writing.agent_prompt import user_prompt
-from activities.writing.answer_text import ReadableAnswer, layout
+from activities.writing.answer_text import layout
 from activities.writing.consistency import check_chapters
 from activities.writing.memory import ConversationMemory
 from activities.writing.offline.planner import filed
@@ -30,7 +32,6 @@ from activities.writing.project_updates import propose_plot_loops
 from activities.writing.revision import offline_revision, revision_section, revision_target, with_target
 from activities.writing.story_facts import character_states
 from activities.writing.story_so_far import REVIEW_LIST_CHARS, ChapterPiece, chapter_list, review_chunks
-from activities.writing.streaming import ContentStreamer
 from llm import LLMClient, LLMRequest, Message
 from models.errors import ErrorCode
 from models.writing.agents import (
@@ -255,10 +256,7 @@ class WritingAgents:
 
 def _readable(request: AgentRequest) -> ReadableAnswer | None:
     """Where a JSON-answering agent streams the readable part of its answer, when the request says where to."""
-    shape = layout(request.agent, written_in_english(request.text))
-    if request.stream is None or shape is None:
-        return None
-    return ReadableAnswer(ContentStreamer(request.stream, request.agent), shape)
+    return shown_answer(request.stream, request.agent, layout(request.agent, written_in_english(request.text)))
 
 
 async def _json_answer(

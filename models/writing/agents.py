@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from models.base import CamelModel, RequestModel
+from models.streaming import StreamTarget
 from models.writing.context import ConsistencyIssue, PreprocessingContext
 from models.writing.intents import IntentResult, WorkflowKind
 
@@ -71,13 +72,6 @@ class AgentMetadata(CamelModel):
     """The agent's system prompt with the active skills injected (Req 11.5); None: the agent's base prompt."""
     skills: list[str] = Field(default_factory=list)
     chain_context: ChainContext | None = None
-
-
-class StreamTarget(CamelModel):
-    """Where an agent sends its text while it writes: the run's workflow, by signal."""
-
-    workflow_id: str
-    run_id: str | None = None
 
 
 class AgentRequest(CamelModel):
@@ -168,20 +162,3 @@ class AgentResult(CamelModel):
     until the writer applies it."""
     target_chapter_position: int | None = None
     target_chapter_title: str | None = None
-
-
-CONTENT_SIGNAL = "content_delta"
-"""The signal an agent streams its text to its run with."""
-
-
-class ContentDelta(CamelModel):
-    """The `content_delta` signal an agent sends while it writes: the next batch of text of one attempt."""
-
-    agent: AgentName
-    attempt: int
-    index: int
-    """0, 1, 2, ... within the attempt's round; a batch the run has already seen is ignored."""
-    text: str
-    round: int = 0
-    """0, 1, ... within the attempt: a later round voids what the earlier ones streamed (a JSON answer that came
-    back in the repair round, or a streamed draft replaced by the answer as it was parsed)."""

@@ -15,6 +15,7 @@ from models.base import CamelModel
 from models.errors import ErrorInfo
 from models.events import EventCatalog, RunEnd
 from models.human_input import HUMAN_INPUT_EVENTS
+from models.streaming import ContentChunk
 from models.writing.agents import (
     AgentName,
     ChainContext,
@@ -81,18 +82,6 @@ class AgentStarted(CamelModel):
     """The tasks whose results are in its `preprocessingContext`; empty for SimpleAgent (no preprocessing)."""
     step: int | None = None
     """Its place in a chain (1 for the first agent)."""
-
-
-class ContentChunk(CamelModel):
-    """`content`: the next piece of an agent's text, as it is written (batched), or all of it at once."""
-
-    agent: AgentName
-    text: str
-    attempt: int = 1
-    restart: bool = False
-    """True on the first piece of a retried attempt: what the earlier attempt streamed is void."""
-    offline: bool = False
-    """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""
 
 
 class ProcessingCheck(CamelModel):

@@ -10,15 +10,16 @@ ends the run with CHAPTER_NOT_FOUND at once (no offline answer is made up for it
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.agent_stream import AgentStream
 from workflows.common.run import NodeFailed, RunFailed
 from workflows.writing.graph import AGENT, route_after_agent
 from workflows.writing.request import WritingRequest
-from workflows.writing.streaming import AgentStream
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
+    from models.streaming import StreamTarget
     from models.writing import nodes
-    from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult, StreamTarget
+    from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult
     from models.writing.errors import WritingErrorCode
     from models.writing.events import AgentStarted, CharacterDesigned, IssueReport, StructureUpdate
     from models.writing.finding_messages import ISSUE_SUMMARY

@@ -26,6 +26,7 @@ from datetime import timedelta
 
 from temporalio import workflow
 
+from workflows.common.agent_stream import AgentStream
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.human_input import HumanInput
@@ -48,11 +49,10 @@ from workflows.writing.postprocessing import Postprocessing
 from workflows.writing.preprocessing import Preprocessing
 from workflows.writing.request import WritingRequest
 from workflows.writing.router import Router
-from workflows.writing.streaming import AgentStream
 
 with workflow.unsafe.imports_passed_through():
     from models.events import RunStatus
-    from models.writing.agents import CONTENT_SIGNAL, ContentDelta
+    from models.streaming import CONTENT_SIGNAL, ContentDelta
     from models.writing.events import RELATIONSHIP_SIGNAL, WRITING_EVENTS, RelationshipUpdate
     from models.writing.runs import WritingMetadata, WritingResult, WritingRunInput, WritingState
 

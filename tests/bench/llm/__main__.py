@@ -61,7 +61,7 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client
 
 from models.settings import Settings
-from models.writing.agents import CONTENT_SIGNAL
+from models.streaming import CONTENT_SIGNAL
 from tests.bench.llm.baseline import run_baseline
 from tests.bench.llm.chart import write_chart
 from tests.bench.llm.client import TimedRun, timed_run

@@ -9,7 +9,7 @@ from typing import Any
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHandle
 
-from models.writing.agents import CONTENT_SIGNAL
+from models.streaming import CONTENT_SIGNAL
 from tests.llm.answers import chat_completion, chat_stream
 from tests.llm.loopback import Fixture, Loopback
 from tests.workflows.harness import question_of

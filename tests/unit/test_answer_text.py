@@ -1,11 +1,13 @@
-"""`activities.writing.answer_text`: how a JSON-answering agent's answer reads while it streams (the layout of
-its values), and what the run shows of the stored answer."""
+"""`activities.common.answer_text`, on the writing family's layouts (`activities.writing.answer_text`): how a
+JSON-answering agent's answer reads while it streams (the layout of its values), and what the run shows of the
+stored answer."""
 
 import json
 
 from pydantic import BaseModel
 
-from activities.writing.answer_text import ReadableAnswer, layout, readable
+from activities.common.answer_text import ReadableAnswer, readable
+from activities.writing.answer_text import layout
 from llm.json_stream import JsonStrings
 from models.writing.agents import AgentName
 

@@ -1,5 +1,5 @@
-"""An agent's text on its way to the run while the LLM writes it: `content_delta` signals, the first piece at once
-and then in batches.
+"""An agent's text on its way to the run while the LLM writes it, for every family's agents: `content_delta`
+signals (`models.streaming`), the first piece at once and then in batches.
 
 A round's first piece goes as soon as it is written, so the reader sees the first words one signal after the
 model wrote them. After it a batch goes when it holds `BATCH_CHARS` characters or `BATCH_SECONDS` have passed
@@ -16,7 +16,7 @@ import time
 
 from temporalio import activity
 
-from models.writing.agents import CONTENT_SIGNAL, AgentName, ContentDelta, StreamTarget
+from models.streaming import CONTENT_SIGNAL, ContentDelta, StreamTarget
 
 BATCH_CHARS = 200
 BATCH_SECONDS = 0.1
@@ -26,7 +26,7 @@ class ContentStreamer:
     """Collects text pieces and signals them to the run (the first at once, then batched); `flush()` sends what
     is left, `restart()` starts a new round."""
 
-    def __init__(self, target: StreamTarget, agent: AgentName) -> None:
+    def __init__(self, target: StreamTarget, agent: str) -> None:
         self._handle = activity.client().get_workflow_handle(target.workflow_id, run_id=target.run_id)
         self._agent = agent
         self._attempt = activity.info().attempt

@@ -1,0 +1,42 @@
+"""An agent's text on its way to its run while the model writes it, for every family: where the activity sends it
+(`StreamTarget`), the `content_delta` signal that carries each batch (`ContentDelta`), and the `content` event the
+run shows it as (`ContentChunk`). `agent` is the family's agent name (its `AgentName` or `AnalysisAgentID`
+value); the JSON shape is the writing family's, whose recorded histories replay unchanged."""
+
+from models.base import CamelModel
+
+CONTENT_SIGNAL = "content_delta"
+"""The signal an agent streams its text to its run with."""
+
+
+class StreamTarget(CamelModel):
+    """Where an agent sends its text while it writes: the run's workflow, by signal."""
+
+    workflow_id: str
+    run_id: str | None = None
+
+
+class ContentDelta(CamelModel):
+    """The `content_delta` signal an agent sends while it writes: the next batch of text of one attempt."""
+
+    agent: str
+    attempt: int
+    index: int
+    """0, 1, 2, ... within the attempt's round; a batch the run has already seen is ignored."""
+    text: str
+    round: int = 0
+    """0, 1, ... within the attempt: a later round voids what the earlier ones streamed (a JSON answer that came
+    back in the repair round, or a streamed draft replaced by the answer as it was parsed)."""
+
+
+class ContentChunk(CamelModel):
+    """`content`: the next piece of an agent's text, as it is written (batched), or all of it at once."""
+
+    agent: str
+    text: str
+    attempt: int = 1
+    restart: bool = False
+    """True on the first piece of a retried attempt, a repair round, or a later call of the agent (in the writing
+    family, of any agent): what was shown before it is void."""
+    offline: bool = False
+    """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""
