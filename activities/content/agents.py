@@ -1,7 +1,9 @@
 """The content agents without tools, one activity each (`supervisor.brief_compiler`, `supervisor.writer`, ...).
 
-With an LLM each asks for one JSON answer in its own schema and writes only its own fields; without one (or once
-the workflow asks again with `use_llm` off) the deterministic offline agent answers (labelled offline). The
+With an LLM each asks for one JSON answer in its own schema and writes only its own fields, and streams its
+answer's readable values to the run while the model writes them when the request says where
+(`activities.content.answer_text`); the stored fields are the parsed answer. Without one (or once the workflow
+asks again with `use_llm` off) the deterministic offline agent answers (labelled offline). The
 reference analysis always measures the images' pixels (no LLM): palette, brightness, contrast, composition.
 """
 
@@ -10,8 +12,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from activities.common.answer_text import shown_answer
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, json_answer
+from activities.content.answer_text import LAYOUTS
 from activities.content.offline.brief import compile_brief
 from activities.content.offline.image_planning import plan_images
 from activities.content.offline.layout import plan_layout
@@ -198,14 +202,21 @@ class ContentAgents:
         return images
 
     async def _ask(self, llm: LLMClient, request: AgentRequest, schema: type[AnswerT]) -> AnswerT:
+        """The agent's JSON answer, its readable values streamed to the run while the model writes them (and the
+        parsed answer's, when what streamed reads otherwise)."""
+        shown = shown_answer(request.stream, request.agent.value, LAYOUTS.get(request.agent))
         question = JsonQuestion(
             node=request.agent.value,
             schema=schema,
             messages=[Message.user(agent_input(request))],
             system=AGENT_PROMPTS[request.agent],
             temperature=LLM_TEMPERATURE,
+            shown=shown,
         )
-        return await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
+        answer = await json_answer(llm, question, code=ErrorCode.AGENT_FAILED)
+        if shown is not None:
+            await shown.finish(answer)
+        return answer
 
 
 def _users_choices(brief: CreativeBrief, view: ContentView) -> CreativeBrief:

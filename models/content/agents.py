@@ -23,6 +23,7 @@ from models.content.artifacts import (
     ReviewFeedback,
 )
 from models.content.options import Length
+from models.streaming import StreamTarget
 
 END: Final = "END"
 """The Supervisor's `next_agent` that ends the run."""
@@ -184,6 +185,8 @@ class AgentRequest(CamelModel):
     run_id: str = ""
     fix: QualityFix | None = None
     """Set when the agent runs as a quality fallback: the dimension it owns that the review failed."""
+    stream: StreamTarget | None = None
+    """Where the agent streams its answer's readable text while the model writes it (None: nowhere)."""
 
 
 class AgentOutcome(CamelModel):

@@ -2,9 +2,10 @@
 
 A run streams `thought_log` and a `supervisor_decision` for every pass through `routeFromSupervisor()` (with the
 rule that decided it: the Supervisor's decision, a precondition correction, a refused END), `agent_started` and
-`agent_finished` for every agent, `tool_call` and `tool_result` for every tool call of a loop, `image_generated`
-per image, `review_result` with the quality scores and the fallback, `user_input_required` (and its answer) for
-a clarification, `post_ready` with the finished post, and `done` last, also after an `error`.
+`agent_finished` for every agent, `content` while an agent with a model writes its JSON answer (its readable
+values as they are written, `models.streaming`), `tool_call` and `tool_result` for every tool call of a loop,
+`image_generated` per image, `review_result` with the quality scores and the fallback, `user_input_required` (and
+its answer) for a clarification, `post_ready` with the finished post, and `done` last, also after an `error`.
 """
 
 from typing import Any, Literal
@@ -20,6 +21,7 @@ from models.content.turns import QualityFallback, ToolLoop
 from models.errors import ErrorInfo
 from models.events import EventCatalog, RunEnd
 from models.human_input import HUMAN_INPUT_EVENTS
+from models.streaming import ContentChunk
 
 
 class ContentThought(CamelModel):
@@ -100,6 +102,7 @@ SUPERVISOR_EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
     "supervisor_decision": DecisionMade,
     "agent_started": AgentStarted,
     "agent_finished": AgentFinished,
+    "content": ContentChunk,
     "tool_call": ToolCalled,
     "tool_result": ToolReturned,
     "image_generated": ImageGenerated,

@@ -8,7 +8,8 @@ a new attempt or round voids the text before it (its first piece says `restart`)
 streamed before restarts too; in a run that shows one text (`one_text`: the writing family, whose chain's later
 agent replaces the earlier one's text) a later call of any agent does. An answer that did not stream reaches the
 events in pieces of at most `CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`), with
-`offline: true` when an offline agent wrote it.
+`offline: true` when an offline agent wrote it. An agent learns where to stream from its request (`this_run()`;
+a family that streams later than its first recorded histories sends it behind `workflow.patched`).
 """
 
 from collections.abc import Iterator
@@ -20,10 +21,16 @@ from workflows.common.event_log import EventLog
 from workflows.common.run import GraphRun
 
 with workflow.unsafe.imports_passed_through():
-    from models.streaming import ContentChunk, ContentDelta
+    from models.streaming import ContentChunk, ContentDelta, StreamTarget
 
 CONTENT_EVENT_CHARS = 2000
 """A text that did not stream reaches the event stream in pieces of at most this many characters."""
+
+
+def this_run() -> StreamTarget:
+    """Where the running workflow's agents stream their text: to this run."""
+    info = workflow.info()
+    return StreamTarget(workflow_id=info.workflow_id, run_id=info.run_id)
 
 
 class _Call:

@@ -1,11 +1,13 @@
 """The nodes of the agents without tools (brief, reference intelligence, layout, image planning, writer, review):
 one activity each, on the LLM with its offline agent as the degrade path. An agent writes only its own state
 fields (`workflows.content.patches`); one that needs the user asks (the clarification node); the review decides,
-by seed 001's `shouldContinueReview()`, whether the run ends approved."""
+by seed 001's `shouldContinueReview()`, whether the run ends approved. An agent with a model streams its answer's
+readable text to the run (`content` events, behind `workflow.patched(AGENTS_STREAM_TEXT)`)."""
 
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.agent_stream import this_run
 from workflows.content.context import Asking, ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE, fallback_table, fix_for
 from workflows.content.graph import CLARIFICATION
@@ -18,6 +20,10 @@ with workflow.unsafe.imports_passed_through():
     from models.content.artifacts import is_quality_approved
     from models.content.events import ReviewResult
     from models.writing.language import written_in_english
+
+
+AGENTS_STREAM_TEXT = "content-agents-stream-text"
+"""`workflow.patched` id: an agent with a model streams its answer's text to the run (`content` events)."""
 
 
 class AgentNodes:
@@ -44,7 +50,10 @@ class AgentNodes:
             run_id=context.run_id,
             fix=fix_for(state, agent),
         )
-        outcome = await self._call(request)
+        if request.use_llm and workflow.patched(AGENTS_STREAM_TEXT):
+            request = request.model_copy(update={"stream": this_run()})
+        with context.stream.taking(agent):
+            outcome = await self._call(request)
         question = outcome.clarification
         if question is not None and question.key not in state.agent_clarification_keys:
             assumed = any(answer.key == question.key for answer in context.answers.get(agent, []))

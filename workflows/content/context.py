@@ -1,6 +1,7 @@
-"""What every phase of a content run shares (`ContentRun`): its input, state, event log, `GraphRun` and the
-person it may ask, the Supervisor's current assignment and the clarifications asked and answered, and the small
-steps every phase takes (count and run an activity, degrade to the offline agent, say a line, end the run)."""
+"""What every phase of a content run shares (`ContentRun`): its input, state, event log, `GraphRun`, the person it
+may ask and its agents' streamed text, the Supervisor's current assignment and the clarifications asked and
+answered, and the small steps every phase takes (count and run an activity, degrade to the offline agent, say a
+line, end the run)."""
 
 from collections.abc import Callable
 from typing import TypeVar
@@ -8,6 +9,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 from temporalio import workflow
 
+from workflows.common.agent_stream import AgentStream
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.human_input import HumanInput
@@ -68,6 +70,8 @@ class ContentRun:
         self.events = EventLog(SUPERVISOR_EVENTS)
         self.run = GraphRun(GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
         self.human = HumanInput(self.events)
+        self.stream = AgentStream(self.events, self.run, one_text=False)
+        """The agents' text as they write it (`content` events)."""
         self.assignment = SupervisorDecision()
         """The Supervisor's last decision: what the agent it routed to was asked to do."""
         self.answers: dict[AgentName, list[ClarificationAnswer]] = {}

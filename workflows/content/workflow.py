@@ -46,6 +46,7 @@ with workflow.unsafe.imports_passed_through():
     from models.content.state import ContentState
     from models.errors import ErrorInfo
     from models.events import RunStatus
+    from models.streaming import CONTENT_SIGNAL, ContentDelta
 
 
 @workflow.defn
@@ -73,6 +74,11 @@ class ContentSupervisorWorkflow:
     @workflow.query(name="state")
     def state(self) -> ContentState:
         return self._context.state
+
+    @workflow.signal(name=CONTENT_SIGNAL)
+    def content_delta(self, delta: ContentDelta) -> None:
+        """A batch of an agent's answer text: shown as `content`, once, in order (`workflows.common.agent_stream`)."""
+        self._context.stream.receive(delta)
 
     @workflow.run
     async def run(self, input: ContentRunInput) -> ContentResult:

@@ -10,14 +10,13 @@ ends the run with CHAPTER_NOT_FOUND at once (no offline answer is made up for it
 from temporalio import workflow
 
 from workflows import policies
-from workflows.common.agent_stream import AgentStream
+from workflows.common.agent_stream import AgentStream, this_run
 from workflows.common.run import NodeFailed, RunFailed
 from workflows.writing.graph import AGENT, route_after_agent
 from workflows.writing.request import WritingRequest
 
 with workflow.unsafe.imports_passed_through():
     from models.errors import ErrorCode
-    from models.streaming import StreamTarget
     from models.writing import nodes
     from models.writing.agents import AgentMetadata, AgentName, AgentRequest, AgentResult
     from models.writing.errors import WritingErrorCode
@@ -68,7 +67,6 @@ class Agents:
             node,
             AgentStarted(agent=agent, workflow=plan.kind, skills=names, context_tasks=list(plan.tasks), step=step),
         )
-        info = workflow.info()
         agent_request = AgentRequest(
             agent=agent,
             owner=request.input.owner,
@@ -83,7 +81,7 @@ class Agents:
                 chain_context=request.state.chain,
             ),
             use_llm=request.input.llm_configured,
-            stream=StreamTarget(workflow_id=info.workflow_id, run_id=info.run_id),
+            stream=this_run(),
             session_id=request.input.session_id,
         )
         with self._stream.taking(agent):

@@ -6,13 +6,12 @@ repaired in the JSON question's repair round, and a retried attempt, each restar
 import json
 from typing import Any
 
-from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHandle
 
-from models.streaming import CONTENT_SIGNAL
 from tests.llm.answers import chat_completion, chat_stream
-from tests.llm.loopback import Fixture, Loopback
+from tests.llm.loopback import Loopback
 from tests.workflows.harness import question_of
+from tests.workflows.streaming import cut_stream, shown_text, streamed, streamed_while_running
 from tests.workflows.writing.harness import WritingHarness, WritingOutcome
 from tests.workflows.writing.test_chains import BRAINSTORM, choose
 from tests.workflows.writing.test_llm_agents import llm_project, llm_writing  # noqa: F401 (fixtures)
@@ -28,19 +27,6 @@ SHOWN = "A. 怀表里的胶卷：老陈把证据藏在怀表里\nB. 苏念的父
 """`IDEAS` as the run shows it."""
 
 
-def streamed(document: Any, size: int = 7) -> list[str]:
-    """An answer (a JSON document, or text) as the pieces a model streams it in."""
-    text = document if isinstance(document, str) else json.dumps(document, ensure_ascii=False)
-    return [text[i : i + size] for i in range(0, len(text), size)]
-
-
-def cut_stream(pieces: list[str]) -> Fixture:
-    """A stream that carries `pieces` and ends without its finish chunk and end marker (a dropped connection)."""
-    whole = chat_stream(pieces)
-    body = whole.body[: whole.body.index(b'"finish_reason": "stop"')]
-    return Fixture(status=200, headers=whole.headers, body=body[: body.rindex(b"data: ")])
-
-
 async def brainstorm_chain(harness: WritingHarness, project: str) -> tuple[WritingOutcome, WorkflowHandle[Any, Any]]:
     handle = await harness.start(project, BRAINSTORM)
     await question_of(handle)
@@ -50,13 +36,6 @@ async def brainstorm_chain(harness: WritingHarness, project: str) -> tuple[Writi
 
 def brainstorm_content(outcome: WritingOutcome) -> list[dict[str, Any]]:
     return [e.data for e in outcome.of_type("content") if e.data["agent"] == "brainstorm"]
-
-
-def shown_text(pieces: list[dict[str, Any]]) -> str:
-    text = ""
-    for piece in pieces:
-        text = piece["text"] if piece.get("restart") else text + piece["text"]
-    return text
 
 
 async def test_the_brainstorms_options_stream_as_readable_content_before_its_call_returns(
@@ -74,26 +53,7 @@ async def test_the_brainstorms_options_stream_as_readable_content_before_its_cal
     steps = outcome.state.chain.steps  # type: ignore[union-attr]
     assert [option.model_dump() for option in steps[0].options] == IDEAS["options"], "stored as parsed"
     assert steps[0].text == IDEAS["text"]
-    history = [e async for e in handle.fetch_history_events()]
-    signalled = [
-        e.event_id
-        for e in history
-        if e.event_type == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
-        and e.workflow_execution_signaled_event_attributes.signal_name == CONTENT_SIGNAL
-    ]
-    brainstorm = next(
-        e.event_id
-        for e in history
-        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-        and e.activity_task_scheduled_event_attributes.activity_type.name == "writing.brainstorm"
-    )
-    completed = next(
-        e.event_id
-        for e in history
-        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED
-        and e.activity_task_completed_event_attributes.scheduled_event_id == brainstorm
-    )
-    assert any(brainstorm < event < completed for event in signalled), "streamed while the call ran"
+    assert await streamed_while_running(handle, "writing.brainstorm"), "streamed while the call ran"
 
 
 async def test_an_answer_repaired_in_the_repair_round_restarts_the_text_shown(
