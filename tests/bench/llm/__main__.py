@@ -11,14 +11,14 @@ Phases:
 1. One untimed run of each family (warm-up: imports, the worker's caches, the style store).
 2. `--runs` sequential rounds, each one run of every family's README example (`families`), alone on the machine's
    stack: wall time (POST → terminal event, on the client), the run's model calls (the simulator's log entries
-   admitted between the two), their critical path (`critical_path`) and the ratio wall / critical path; for the
-   writing family, which streams its agents' text, POST → the first `content` event on the client against POST →
-   the first token the simulator wrote of the call whose text that event carries, and against the token that
-   began its words (a JSON answer's first value comes some tokens after its first brace); each streamed piece of
-   the Writer's prose against the simulator's write times of its first and last token (`numbers.piece_lags`, p50
-   and p99 pooled over the runs); the run's history events and its `content_delta` signals (the Writer's: what
-   its chapter cost). The person of the writing chain answers "B" as soon as `user_input_required` arrives (so the
-   wall time includes no human time).
+   admitted between the two), their critical path (`critical_path`) and the ratio wall / critical path; for each
+   family whose agents stream their text (writing, content, app), POST → the first `content` event on the client
+   against POST → the first token the simulator wrote of the call whose text that event carries, and against the
+   token that began its words (a JSON answer's first value comes some tokens after its first brace); each
+   streamed piece of the Writer's prose against the simulator's write times of its first and last token
+   (`numbers.piece_lags`, p50 and p99 pooled over the runs); the run's history events and its `content_delta`
+   signals (the Writer's: what its chapter cost). The person of the writing chain answers "B" as soon as
+   `user_input_required` arrives (so the wall time includes no human time).
 3. The LangGraph baseline of the writing chain (`baseline`): the same model requests on the same simulator,
    grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
    `interrupt()` for the person and `stream_mode="messages"` token streaming; the same numbers.

@@ -17,7 +17,7 @@ from tests.sse import SseEvent, sse_stream
 
 TERMINAL = frozenset({"done", "stream_end"})
 TEXT_EVENTS = frozenset({"content"})
-"""Events that carry the model's text as it is written (the writing family's agents)."""
+"""Events that carry the model's text as it is written (the agents of the writing, content and app families)."""
 
 
 @dataclass

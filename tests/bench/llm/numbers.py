@@ -19,8 +19,14 @@ from tests.simulator.server import LoggedCall, Simulator
 from tests.simulator.text import tokens
 
 LAYOUT_JOINS = re.compile(r"\. |: |：| · |\n")
-"""What a JSON-answering agent's streamed layout puts between values (`activities.writing.answer_text`): the
-first value of a piece, before it, is words the model wrote."""
+"""What a JSON-answering agent's streamed layout puts between values (`activities.common.answer_text`, each
+family's layouts): the first value of a piece, before it, is words the model wrote."""
+PROSE_FAMILIES = frozenset({"writing"})
+"""Families whose agents stream prose (the writing family's Writer): the streamed text lag and the piece lags are
+measured on their first streamed prose call. The other families stream JSON answers, and a prose call of theirs
+(a Supervisor's tool turn) is streamed only to heartbeat, never shown."""
+LAYOUT_MARK = "- "
+"""What a layout puts before a list's item: not the model's words."""
 
 
 def run_calls(simulator: Simulator, run: TimedRun) -> list[LoggedCall]:
@@ -31,7 +37,7 @@ def run_calls(simulator: Simulator, run: TimedRun) -> list[LoggedCall]:
 
 def first_words(sample: str) -> str:
     """The beginning of a streamed text that the model wrote as it stands (before a layout's first join)."""
-    return LAYOUT_JOINS.split(sample.lstrip())[0].strip()[:12]
+    return LAYOUT_JOINS.split(sample.lstrip().removeprefix(LAYOUT_MARK))[0].strip()[:12]
 
 
 def written_at(call: LoggedCall, words: str) -> float | None:
@@ -114,8 +120,8 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "status": run.status,
         "error": run.error,
         "timeline": timeline(calls, run.posted),
-        "stream_lag_ms": stream_lag(calls, run),
-        "piece_lags_ms": piece_lags(calls, run),
+        "stream_lag_ms": stream_lag(calls, run) if run.family in PROSE_FAMILIES else None,
+        "piece_lags_ms": piece_lags(calls, run) if run.family in PROSE_FAMILIES else [],
     }
     if run.first_text is not None:
         numbers["first_token_ms"] = (run.first_text - run.posted) * 1000

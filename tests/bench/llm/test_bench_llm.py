@@ -201,3 +201,30 @@ def test_the_first_words_of_a_json_answer_are_timed_by_the_token_that_began_them
 
     assert numbers["model_first_token_ms"] == pytest.approx(100)
     assert numbers["first_words_written_ms"] == pytest.approx(220), "the id's token, written 0.12 s after the brace"
+
+
+def test_a_content_runs_first_list_item_is_timed_by_its_words_and_its_prose_turns_are_not_piece_lags() -> None:
+    answer = json.dumps({"brief": {"keyMessages": ["每天一杯"]}}, ensure_ascii=False)
+    simulator = Simulator()
+    simulator.log.append(call(1, 0.1, 0.9, "先调用工具。", first=0.2, token_times=[0.2, 0.3]))  # a Supervisor turn
+    simulator.log.append(
+        call(
+            2,
+            0.95,
+            2.0,
+            answer,
+            first=1.0,
+            kind="json",
+            token_times=[1.0 + i / 100 for i in range(len(tokens(answer)))],
+        )
+    )
+    run = TimedRun(
+        "content", posted=0.0, ended=2.0, first_text=1.2, first_text_sample="- 每天一杯\n", status="completed"
+    )
+    run.texts = [(1.2, "- 每天一杯\n")]
+
+    numbers = sequential_numbers(simulator, run)
+
+    assert numbers["model_first_token_ms"] == pytest.approx(1000), "the list mark is the layout's, not the model's"
+    assert numbers["first_words_written_ms"] is not None and numbers["first_words_written_ms"] > 1000
+    assert numbers["stream_lag_ms"] is None and numbers["piece_lags_ms"] == []
