@@ -6,7 +6,9 @@ reads its own earlier document and returns it updated for the change (its `versi
 writes the document's `content` as JSON in the seed's schema (one repair round inside the client when it does
 not fit), narrowed for the request where it names what an earlier document made: the UI expert's component
 styles name components of the architect's tree (`content_model`). A content that still does not fit is
-DOCUMENT_INVALID, non-retryable, naming the agent and the fields, which stops the layer. Without a model the
+DOCUMENT_INVALID, non-retryable, naming the agent and the fields, which stops the layer. While the model writes,
+the document's readable values stream to the run when the request says where (`activities.app_builder.answer_text`);
+the document is the parsed answer. Without a model the
 offline agent writes it (labelled offline); a message that names none of the kinds it builds is
 OFFLINE_APP_UNSUPPORTED, non-retryable, naming the kinds and telling the user to configure a model.
 """
@@ -16,8 +18,10 @@ import uuid
 
 from pydantic import BaseModel, ValidationError
 
+from activities.app_builder.answer_text import ANALYSIS_LAYOUTS
 from activities.app_builder.offline.analysis import UnsupportedApp, analysis_document
 from activities.app_builder.prompts import ANALYSIS_ROLES, analysis_input
+from activities.common.answer_text import shown_answer
 from activities.common.failures import permanent
 from activities.common.llm_calls import JsonQuestion, choice, json_answer, narrowed
 from llm import LLMClient, Message
@@ -99,12 +103,14 @@ class AnalysisAgents:
     async def _ask(self, llm: LLMClient, request: AnalysisRequest) -> dict[str, object]:
         agent = request.agent_id
         schema = content_model(agent, request.previous_documents)
+        shown = shown_answer(request.stream, agent.value, ANALYSIS_LAYOUTS.get(agent))
         question = JsonQuestion(
             node=agent.value,
             schema=schema,
             messages=[Message.user(analysis_input(request.brief, request.previous_documents, request.earlier))],
             system=ANALYSIS_ROLES[agent],
             temperature=LLM_TEMPERATURE,
+            shown=shown,
         )
         answer = await json_answer(
             llm,
@@ -112,6 +118,8 @@ class AnalysisAgents:
             code=AppBuilderErrorCode.DOCUMENT_INVALID,
             message=lambda err: _invalid_message(agent, err.errors),
         )
+        if shown is not None:
+            await shown.finish(answer)
         dumped: dict[str, object] = answer.model_dump(mode="json", by_alias=True)
         return dumped
 

@@ -6,10 +6,11 @@ issues) in a schema built for the request from the registries (`plan_answer_mode
 repair agent's too) names one of those agents and tools of the registry including `write_file`, a quality task
 the quality agent; a task outside them goes back to the model in the client's repair round, with the reason. An
 answer that still does not parse as tasks is returned as a `schema` issue, so the workflow's one repair round
-covers it like any other refusal. In a follow-up round the prompt also lists the existing project's files (path,
-size) and asks for only the tasks the change needs. Without a model the offline planner writes the seed's wave
-graph. The workflow validates every plan (`workflows.app_builder.plan_checks`); this activity does not judge its
-own plan.
+covers it like any other refusal. Each task's id and goal stream to the run as the model writes them, when the
+request says where (`activities.app_builder.answer_text`). In a follow-up round the prompt also lists the
+existing project's files (path, size) and asks for only the tasks the change needs. Without a model the offline
+planner writes the seed's wave graph. The workflow validates every plan (`workflows.app_builder.plan_checks`);
+this activity does not judge its own plan.
 """
 
 import asyncio
@@ -19,9 +20,11 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
 
+from activities.app_builder.answer_text import PLAN_LAYOUT
 from activities.app_builder.documents_store import store_documents
 from activities.app_builder.offline.planner import offline_plan
 from activities.app_builder.prompts import PLANNER_SYSTEM, planning_input
+from activities.common.answer_text import shown_answer
 from activities.common.llm_calls import JsonQuestion, choice, choices, json_answer_or_invalid, narrowed
 from llm import LLMClient, Message
 from llm.errors import OutputValidationError
@@ -86,12 +89,14 @@ class Planner:
         if request.project is not None:
             project = await asyncio.to_thread(workspace_listing, self._blobs, request.project)
         prompt = planning_input(request.brief, request.documents, request.rejected_plan, request.issues, project)
+        shown = shown_answer(request.stream, nodes.PLANNER.node, PLAN_LAYOUT)
         question = JsonQuestion(
             node=nodes.PLANNER.node,
             schema=plan_answer_model(),
             messages=[Message.user(prompt)],
             system=PLANNER_SYSTEM,
             temperature=LLM_TEMPERATURE,
+            shown=shown,
         )
         answer = await json_answer_or_invalid(self._llm, question)
         if isinstance(answer, OutputValidationError):
@@ -101,6 +106,8 @@ class Planner:
             )
             issue = PlanIssue(code="schema", message=f"the plan is not valid JSON in the plan's schema: {problems}")
             return PlanDraft(plan=None, issues=[issue], documents_ref=documents_ref, offline=False)
+        if shown is not None:
+            await shown.finish(answer)
         tasks = [ExecutionPlanTask.model_validate(task.model_dump()) for task in answer.tasks]
         plan = ExecutionPlan(id=plan_id, created_at=created_at, tasks=tasks)
         return PlanDraft(plan=plan, documents_ref=documents_ref, offline=False)

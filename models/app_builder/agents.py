@@ -9,6 +9,7 @@ from models.app_builder.plan import ExecutionPlan, ExecutionPlanTask, PlanIssue
 from models.app_builder.quality import Finding
 from models.app_builder.workspace import PatchIntent, WorkspaceRef
 from models.base import CamelModel
+from models.streaming import StreamTarget
 
 
 class AppBrief(CamelModel):
@@ -33,6 +34,8 @@ class AnalysisRequest(CamelModel):
     """A follow-up round: this agent's own document of the base run, to update for the change."""
     use_llm: bool = False
     run_id: str = ""
+    stream: StreamTarget | None = None
+    """Where the agent streams its document's readable text while the model writes it (None: nowhere)."""
 
 
 class AnalysisOutcome(CamelModel):
@@ -54,6 +57,8 @@ class PlanningRequest(CamelModel):
     """A follow-up round: the project as the base run left it; the planner plans only what the change needs."""
     use_llm: bool = False
     run_id: str = ""
+    stream: StreamTarget | None = None
+    """Where the planner streams its tasks' readable text while the model writes them (None: nowhere)."""
 
 
 class PlanDraft(CamelModel):

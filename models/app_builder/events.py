@@ -1,6 +1,8 @@
 """The app run's events: each type with its payload model; `done` ends a run.
 
-A run streams `layer_started` for analysis, planning and execution; `document_ready` per Session_Document;
+A run streams `layer_started` for analysis, planning and execution; `content` while an analysis agent or the
+planner writes with a model (its answer's readable values as they are written, `models.streaming`);
+`document_ready` per Session_Document;
 `plan_ready` with the validated plan and its waves; `wave_started`; `task_started` and `task_finished` for every
 task (also a skipped one); `conflict` for every file two tasks changed (merged, or kept both); `quality_result`
 per quality round and `repair_round` per repair; `app_ready` with what the workspace holds; `thought_log` for
@@ -19,6 +21,7 @@ from models.app_builder.state import Layer, TaskStatus
 from models.base import CamelModel
 from models.errors import ErrorInfo
 from models.events import EventCatalog, RunEnd
+from models.streaming import ContentChunk
 
 
 class AppThought(CamelModel):
@@ -154,6 +157,7 @@ class AppReady(CamelModel):
 APP_BUILDER_EVENT_PAYLOADS: dict[str, type[BaseModel]] = {
     "thought_log": AppThought,
     "layer_started": LayerStarted,
+    "content": ContentChunk,
     "document_ready": DocumentReady,
     "plan_ready": PlanReady,
     "wave_started": WaveStarted,

@@ -5,7 +5,9 @@ the base run). A document that is not the agent's own stops the layer and names 
 The agents of one wave (`ANALYSIS_WAVES`: the UI and UX experts, who do not read each other) write at once: the
 wave's first node schedules every agent's activity of the wave, and each node takes its own result in
 `ANALYSIS_ORDER`, so the documents, the `document_ready` events and the recorded transitions keep their order
-(behind `workflow.patched(ANALYSIS_WAVES_AT_ONCE)`; a run recorded before writes one after the other)."""
+(behind `workflow.patched(ANALYSIS_WAVES_AT_ONCE)`; a run recorded before writes one after the other). An agent with
+a model streams its document's readable text to the run while it writes (`content` events of its node, behind
+`workflow.patched(AGENTS_STREAM_TEXT)`)."""
 
 import asyncio
 
@@ -15,6 +17,7 @@ from workflows import policies
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import PLANNER, analysis_node
 from workflows.app_builder.summaries import document_summary
+from workflows.common.agent_stream import this_run
 from workflows.common.run import NodeFailed, RunFailed
 
 with workflow.unsafe.imports_passed_through():
@@ -24,9 +27,12 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.errors import AppBuilderErrorCode
     from models.app_builder.events import DocumentReady
     from models.errors import ErrorInfo
+    from models.streaming import StreamTarget
 
 ANALYSIS_WAVES_AT_ONCE = "app-analysis-waves-at-once"
 """`workflow.patched` id: the agents of one analysis wave write their documents at once."""
+AGENTS_STREAM_TEXT = "app-agents-stream-text"
+"""`workflow.patched` id: the analysis agents and the planner with a model stream their answers' text to the run."""
 
 
 class AnalysisNodes:
@@ -84,18 +90,21 @@ class AnalysisNodes:
 
     async def _write(self, agent: AnalysisAgentID, documents: list[SessionDocument]) -> AnalysisOutcome:
         context = self._context
+        use_llm = context.input.llm_configured
         request = AnalysisRequest(
             agent_id=agent,
             brief=context.state.brief,
             previous_documents=documents,
             earlier=self._earlier(agent),
-            use_llm=context.input.llm_configured,
+            use_llm=use_llm,
             run_id=context.run_id,
+            stream=stream_target(use_llm),
         )
         options = policies.APP_ANALYSIS_AGENT if request.use_llm else policies.APP_ANALYSIS_OFFLINE
-        return await context.run.call(
-            nodes.ANALYSIS[agent], request, options, summary=f"{agent.value}: Session_Document"
-        )
+        with context.stream.taking(agent.value, analysis_node(agent)):
+            return await context.run.call(
+                nodes.ANALYSIS[agent], request, options, summary=f"{agent.value}: Session_Document"
+            )
 
     def _earlier(self, agent: AnalysisAgentID) -> SessionDocument | None:
         """`agent`'s own document of the base run (a follow-up round updates it)."""
@@ -110,3 +119,8 @@ class AnalysisNodes:
                 task.exception()
             task.cancel()
         self._started.clear()
+
+
+def stream_target(use_llm: bool) -> StreamTarget | None:
+    """Where an agent with a model streams its text: this run, unless it was recorded before the agents streamed."""
+    return this_run() if use_llm and workflow.patched(AGENTS_STREAM_TEXT) else None

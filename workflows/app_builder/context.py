@@ -1,5 +1,5 @@
 """What every phase of an app run shares (`AppRun`): its input, blackboard (state; a follow-up round's starts with
-its round, its base and the base's final workspace), event log and `GraphRun`,
+its round, its base and the base's final workspace), event log, `GraphRun` and its agents' streamed text,
 where execution stands (the wave, the quality gate of that wave, its repair round and the workspace it last
 checked), and the steps every phase
 takes on a plan task's record (started, finished, skipped) and on the timeline (a layer starts, a thought)."""
@@ -7,6 +7,7 @@ takes on a plan task's record (started, finished, skipped) and on the timeline (
 from temporalio import workflow
 
 from workflows.app_builder.graph import ERROR_HANDLER, GRAPH
+from workflows.common.agent_stream import AgentStream
 from workflows.common.event_log import EventLog
 from workflows.common.run import GraphRun
 
@@ -36,6 +37,8 @@ class AppRun:
             self.state.workspace = base.workspace
         self.events = EventLog(APP_BUILDER_EVENTS)
         self.run = GraphRun(GRAPH, self.events, self.state, error_node=ERROR_HANDLER)
+        self.stream = AgentStream(self.events, self.run, one_text=False)
+        """The analysis agents' and the planner's text as they write it (`content` events)."""
         self.wave_index = 0
         """Waves started so far."""
         self.gates: list[ExecutionPlanTask] = []

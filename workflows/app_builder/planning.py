@@ -1,11 +1,13 @@
 """The planning layer's nodes: the Execution_Plan from the four documents, validated (`plan_checks`; a plan of
 only repair tasks is refused too, behind `ONLY_REPAIR_TASKS_REFUSED`); a refused
 plan gets one repair round with its issues (`plan_repair`), then the run fails naming them. An accepted plan and
-its waves go on the blackboard."""
+its waves go on the blackboard. The planner with a model streams its tasks' readable text to the run (`content`
+events, behind the analysis layer's `workflow.patched(AGENTS_STREAM_TEXT)`)."""
 
 from temporalio import workflow
 
 from workflows import policies
+from workflows.app_builder.analysis import stream_target
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import PLAN_REPAIR, WAVE
 from workflows.app_builder.plan_checks import nothing_to_build, plan_issues, schedule_waves
@@ -64,12 +66,14 @@ class PlanningNodes:
             project=context.input.base.workspace if context.input.base is not None else None,
             use_llm=context.input.llm_configured,
             run_id=context.run_id,
+            stream=stream_target(context.input.llm_configured),
         )
         options = policies.APP_PLANNER if request.use_llm else policies.APP_PLANNER_OFFLINE
         summary = "Execution_Plan (repair round)" if rejected or issues else "Execution_Plan"
-        draft = await context.run.call_or_fail(
-            nodes.PLANNER, request, options, summary=summary, code=AppBuilderErrorCode.PLANNING_FAILED
-        )
+        with context.stream.taking(nodes.PLANNER.node):
+            draft = await context.run.call_or_fail(
+                nodes.PLANNER, request, options, summary=summary, code=AppBuilderErrorCode.PLANNING_FAILED
+            )
         context.state.documents_ref = draft.documents_ref
         return draft
 

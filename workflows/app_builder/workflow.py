@@ -62,6 +62,7 @@ with workflow.unsafe.imports_passed_through():
     from models.app_builder.runs import AppRunInput, AppRunResult
     from models.app_builder.state import AppBuilderState
     from models.events import RunStatus
+    from models.streaming import CONTENT_SIGNAL, ContentDelta
 
 
 @workflow.defn
@@ -80,6 +81,11 @@ class AppBuilderWorkflow:
     @workflow.query(name="state")
     def state(self) -> AppBuilderState:
         return self._context.state
+
+    @workflow.signal(name=CONTENT_SIGNAL)
+    def content_delta(self, delta: ContentDelta) -> None:
+        """A batch of an agent's answer text: shown as `content`, once, in order (`workflows.common.agent_stream`)."""
+        self._context.stream.receive(delta)
 
     @workflow.run
     async def run(self, input: AppRunInput) -> AppRunResult:
