@@ -17,7 +17,7 @@ Phases:
    token that began its words (a JSON answer's first value comes some tokens after its first brace); each
    streamed piece of the Writer's prose against the simulator's write times of its first and last token
    (`numbers.piece_lags`, p50 and p99 pooled over the runs); the run's history events and its `content_delta`
-   signals (the Writer's: what its chapter cost). The person of the writing chain answers "B" as soon as
+   signals (the writing Writer's too: what its chapter cost). The person of the writing chain answers "B" as soon as
    `user_input_required` arrives (so the wall time includes no human time).
 3. The LangGraph baseline of the writing chain (`baseline`): the same model requests on the same simulator,
    grouped as the project's run issued them, in a LangGraph graph with a durable SQLite checkpointer, an
@@ -145,8 +145,8 @@ class PeakMemory:
         await asyncio.gather(self._task, return_exceptions=True)
 
 
-async def writing_history(client: Client, workflow_id: str) -> dict[str, Any]:
-    """What a writing run's streamed text cost its history: all its events, the `content_delta` signals, and the
+async def run_history(client: Client, workflow_id: str) -> dict[str, Any]:
+    """What a run's streamed text cost its history: all its events, the `content_delta` signals, and the writing
     Writer's (its chapter)."""
     events = await history(client, workflow_id)
     agents = [
@@ -220,8 +220,9 @@ async def bench(
                     f"round {round_ + 1} {family.name}: wall {numbers['wall_s']:.2f} s, critical path "
                     f"{numbers['critical_path_s']:.2f} s, {numbers['calls']} calls, {run.status}, {run.error or 'ok'}"
                 )
+                if run.ok and run.run_id is not None:
+                    numbers |= await run_history(temporal, run.run_id)
                 if family.name == "writing" and run.ok and run.run_id is not None:
-                    numbers |= await writing_history(temporal, run.run_id)
                     writing_calls, writing_answered = run_calls(simulator, run), run.answered
                     source = text_call(writing_calls, run.first_text_sample, run.first_text or run.posted)
                     writing_text = source.number if source is not None else None
@@ -301,7 +302,7 @@ def table(report: dict[str, Any]) -> str:
     rows = [
         "| family | wall s | critical path s | ratio | calls | first text ms (client) | its model first token ms "
         "| its first words written ms | streamed text lag ms | piece lag p50 / p99 ms (last token; first token) "
-        "| history events (Writer's signals) |",
+        "| history events (content signals; the Writer's) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     entries = [(name, s) for name, s in report["families"].items()]
@@ -312,7 +313,7 @@ def table(report: dict[str, Any]) -> str:
             f"{_num(s['calls'], 0)} | {_num(s['first_token_ms'], 0)} | {_num(s['model_first_token_ms'], 0)} | "
             f"{_num(s.get('first_words_written_ms'), 0)} | "
             f"{_num(s['stream_lag_ms'], 0)} | {_lags(s)} | {_num(s.get('history_events'), 0)} "
-            f"({_num(s.get('writer_signals'), 0)}) |"
+            f"({_num(s.get('content_signals'), 0)}; {_num(s.get('writer_signals'), 0)}) |"
         )
     rows += [
         "",
