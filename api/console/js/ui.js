@@ -1,5 +1,6 @@
 // Small DOM helpers shared by every page: `h` builds elements, `eventTimeline` lists a run's events (with a
-// progress bar fed by `progress` events, and `eventText` a short line for each), `errorBanner` shows a failure.
+// progress bar fed by `progress` events, and `eventText` a short line for each), `agentTexts` shows what each agent
+// is writing (`content` events), `errorBanner` shows a failure.
 
 import { registerStrings, t } from './i18n.js';
 
@@ -17,6 +18,7 @@ registerStrings({
     'ui.ev.quality': '第 {round} 轮：检查了 {files} 个文件',
     'ui.ev.repair': '修复 {round}/{max}：{findings} 个问题',
     'ui.ev.app': '{files} 个文件，{size}',
+    'ui.agentTexts': '智能体正在写',
   },
   en: {
     'ui.progress': 'Progress',
@@ -31,6 +33,7 @@ registerStrings({
     'ui.ev.quality': 'round {round}: {files} files checked',
     'ui.ev.repair': 'repair {round}/{max}: {findings} findings',
     'ui.ev.app': '{files} files, {size}',
+    'ui.agentTexts': 'What the agents are writing',
   },
 });
 
@@ -139,6 +142,41 @@ export function eventText(evt) {
 }
 
 /** A list of events (node, type, text), newest last; `progress` events also move the progress bar. */
+// A run's `content` events as one block of text per agent, as the model writes it: a piece with `restart`
+// replaces what its agent showed (a repair round, a retried attempt, the agent's next call). Hidden until the
+// first text; a run without a model streams none.
+export function agentTexts() {
+  const blocks = new Map();
+  const list = h('div', { class: 'agent-texts' });
+  const element = h(
+    'section',
+    { class: 'card', hidden: true, 'aria-live': 'polite' },
+    h('h2', { 'data-i18n': 'ui.agentTexts' }, t('ui.agentTexts')),
+    list,
+  );
+
+  function add(payload) {
+    let body = blocks.get(payload.agent);
+    if (!body) {
+      body = h('pre', { class: 'agent-text' });
+      list.append(h('div', { class: 'agent-text-block' }, h('span', { class: 'tag node' }, payload.agent), body));
+      blocks.set(payload.agent, body);
+    }
+    if (payload.restart) body.textContent = '';
+    body.append(payload.text ?? '');
+    body.scrollTop = body.scrollHeight;
+    element.hidden = false;
+  }
+
+  function clear() {
+    blocks.clear();
+    list.replaceChildren();
+    element.hidden = true;
+  }
+
+  return { element, add, clear };
+}
+
 export function eventTimeline() {
   const bar = h('progress', { max: 100, value: 0, 'aria-label': t('ui.progress'), 'data-i18n-label': 'ui.progress' });
   const barText = h('span', { class: 'progress-text' });

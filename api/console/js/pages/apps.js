@@ -8,7 +8,7 @@
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, showRunId, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
-import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
+import { agentTexts, errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 import { previewView } from './app_preview.js';
 import { downloadZip, roundsPanel } from './app_rounds.js';
 
@@ -405,6 +405,7 @@ export async function mount(root, ctx) {
     status,
   );
   const timeline = eventTimeline();
+  const texts = agentTexts();
   const slot = h('div', { class: 'ab-run' });
 
   root.append(
@@ -413,7 +414,13 @@ export async function mount(root, ctx) {
     h(
       'div',
       { class: 'app-builder' },
-      h('div', { class: 'stack' }, form, h('section', { class: 'card' }, text('h2', 'apps.events'), timeline.element)),
+      h(
+        'div',
+        { class: 'stack' },
+        form,
+        texts.element,
+        h('section', { class: 'card' }, text('h2', 'apps.events'), timeline.element),
+      ),
       slot,
     ),
   );
@@ -428,6 +435,7 @@ export async function mount(root, ctx) {
       h('div', { class: 'stack' }, progress.element, preview.element, workspace.element, rounds.element),
     );
     timeline.clear();
+    texts.clear();
     startButton.disabled = true;
     let ended = false;
     try {
@@ -440,6 +448,7 @@ export async function mount(root, ctx) {
         onEvent: (evt) => {
           const p = payloadOf(evt) || {};
           if (evt.event === 'admitted') runId = p.runId;
+          if (evt.event === 'content') return texts.add(p); // many small pieces: shown as text, not timeline rows
           timeline.add(evt);
           progress.add(evt);
           rounds.add(evt);

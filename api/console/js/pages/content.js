@@ -9,7 +9,7 @@
 import { apiFetch, apiJson, downloadFile, errorFrom, streamSse, uploadBlob } from '../api.js';
 import { field, hinted, questionCard, showRunId, text } from '../forms.js';
 import { onLangChange, registerStrings, t } from '../i18n.js';
-import { errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
+import { agentTexts, errorBanner, eventTimeline, h, nodeOf, payloadOf } from '../ui.js';
 import { editActions, restyleForm, versionsList } from './content_edits.js';
 
 registerStrings({
@@ -417,6 +417,7 @@ export async function mount(root, ctx) {
   const route = h('ol', { class: 'cs-route', 'aria-label': t('content.route'), 'data-i18n-label': 'content.route' });
   const questionBox = h('div', { class: 'cs-questions' });
   const timeline = eventTimeline();
+  const texts = agentTexts();
   let postBody = text('p', 'content.noPost', { class: 'muted' });
   const postCard = h(
     'section',
@@ -431,7 +432,7 @@ export async function mount(root, ctx) {
     h(
       'div',
       { class: 'content-studio' },
-      h('div', { class: 'stack' }, form, questionBox, postCard),
+      h('div', { class: 'stack' }, form, questionBox, texts.element, postCard),
       h(
         'div',
         { class: 'stack' },
@@ -455,6 +456,7 @@ export async function mount(root, ctx) {
     let runId = joined;
     const questions = new Map();
     timeline.clear();
+    texts.clear();
     graph?.reset();
     delete current.dataset.node;
     current.dataset.i18n = 'content.idle';
@@ -465,6 +467,7 @@ export async function mount(root, ctx) {
 
     function onEvent(evt) {
       const p = payloadOf(evt) || {};
+      if (evt.event === 'content') return texts.add(p); // many small pieces: shown as text, not timeline rows
       timeline.add(evt);
       const node = nodeOf(evt);
       if (evt.id !== null && graph?.show(node)) {
