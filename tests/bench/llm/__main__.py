@@ -93,14 +93,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=5, help="sequential rounds, one run of each family (default 5)")
     parser.add_argument("--concurrency", type=int, nargs="*", default=[10, 50], help="runs at once (default 10 50)")
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiplies the profile's delays (default 1)")
-    parser.add_argument("--families", nargs="*", default=[f.name for f in FAMILIES], help="families to run")
+    parser.add_argument(
+        "--families", nargs="*", default=[f.name for f in FAMILIES], help="families to run (spaces or commas between)"
+    )
     parser.add_argument(
         "--concurrency-time-scale",
         type=float,
         default=None,
         help="time scale of the runs-at-once phases (default: --time-scale)",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.families = [name for names in args.families for name in names.split(",") if name]
+    unknown = sorted(set(args.families) - {f.name for f in FAMILIES})
+    if unknown:
+        parser.error(f"unknown families: {', '.join(unknown)}")
+    return args
 
 
 async def one_run(http: httpx.AsyncClient, family: Family, gateway: str, index: int, tag: str) -> TimedRun:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench.llm.__main__ import table
+from tests.bench.llm.__main__ import parse_args, table
 from tests.bench.llm.baseline import steps
 from tests.bench.llm.client import TimedRun
 from tests.bench.llm.critical_path import Span, critical_path, spans
@@ -228,3 +228,10 @@ def test_a_content_runs_first_list_item_is_timed_by_its_words_and_its_prose_turn
     assert numbers["model_first_token_ms"] == pytest.approx(1000), "the list mark is the layout's, not the model's"
     assert numbers["first_words_written_ms"] is not None and numbers["first_words_written_ms"] > 1000
     assert numbers["stream_lag_ms"] is None and numbers["piece_lags_ms"] == []
+
+
+def test_families_are_named_with_spaces_or_commas_and_an_unknown_one_is_refused() -> None:
+    assert parse_args(["--families", "content,app"]).families == ["content", "app"]
+    assert parse_args(["--families", "content", "app"]).families == ["content", "app"]
+    with pytest.raises(SystemExit):
+        parse_args(["--families", "contents"])
