@@ -10,6 +10,7 @@ COLON_ZH = COLON[False]
 
 ANALYSIS_LAYOUTS: dict[AnalysisAgentID, Layout] = {
     AnalysisAgentID.PRODUCT_MANAGER: {
+        ("functionalRequirements", "*", "id"): ("", ". "),
         ("functionalRequirements", "*", "title"): ("", COLON_ZH),
         ("functionalRequirements", "*", "description"): ("", "\n"),
         ("userStories", "*", "persona"): ("", COLON_ZH),
@@ -32,7 +33,9 @@ ANALYSIS_LAYOUTS: dict[AnalysisAgentID, Layout] = {
         ("usabilityRecommendations", "*", "recommendation"): ("- ", "\n"),
     },
 }
-"""Each analysis agent's document content, as it reads."""
+"""Each analysis agent's document content, as it reads. A requirement reads with its id first ("FR-1. 添加待办：..."):
+the priority order names requirements by id, and the id is the first value the model writes, so the document's
+first words show as soon as it writes them."""
 
 PLAN_LAYOUT: Layout = {("tasks", "*", "id"): ("", ". "), ("tasks", "*", "goal"): ("", "\n")}
 """The planner's tasks, one a line."""

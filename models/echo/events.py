@@ -1,10 +1,12 @@
-"""The echo family's events: its reply, its tool's answer, its question (the shared human-input events), its end."""
+"""The echo family's events: the model's reply as it is written (`content`, `models.streaming`), the reply, its
+tool's answer, its question (the shared human-input events), its end."""
 
 from models.base import CamelModel
 from models.echo.runs import Reply, WordCount
 from models.errors import ErrorInfo
 from models.events import EventCatalog, RunEnd
 from models.human_input import HUMAN_INPUT_EVENTS
+from models.streaming import ContentChunk
 
 
 class EchoReady(CamelModel):
@@ -22,6 +24,7 @@ class Degraded(CamelModel):
 
 ECHO_EVENTS = EventCatalog(
     payloads={
+        "content": ContentChunk,
         "reply_ready": Reply,
         "degraded": Degraded,
         "tool_result": WordCount,

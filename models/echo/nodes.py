@@ -3,6 +3,7 @@
 from models.base import CamelModel
 from models.echo.runs import Reply, WordCount
 from models.nodes import ActivitySpec
+from models.streaming import StreamTarget
 
 
 class ReplyRequest(CamelModel):
@@ -10,6 +11,8 @@ class ReplyRequest(CamelModel):
 
     text: str
     use_llm: bool
+    stream: StreamTarget | None = None
+    """Where the model's reply streams while it is written (None: nowhere; a run recorded before it streamed)."""
 
 
 class CountRequest(CamelModel):

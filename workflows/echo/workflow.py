@@ -1,4 +1,5 @@
-"""EchoWorkflow, the template family: one LLM node with a degrade path, one tool call, one question to a person.
+"""EchoWorkflow, the template family: one LLM node with a degrade path (its reply streamed as the model writes it),
+one tool call, one question to a person.
 
 Small enough to read in one sitting; `docs/adding-a-family.md` walks through it. Every node is a method that does
 its work and names the next node; `GraphRun` walks the declared graph (`workflows.echo.graph`), checks each
@@ -11,6 +12,7 @@ from datetime import timedelta
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.agent_stream import AgentStream, this_run
 from workflows.common.event_log import EventLog
 from workflows.common.human_input import HumanInput
 from workflows.common.run import GraphRun, NodeFailed
@@ -22,8 +24,11 @@ with workflow.unsafe.imports_passed_through():
     from models.echo.events import ECHO_EVENTS, Degraded, EchoReady
     from models.echo.runs import EchoResult, EchoRunInput, EchoState, Reply
     from models.human_input import InputOption
+    from models.streaming import CONTENT_SIGNAL, ContentDelta
 
 CHOICES = [InputOption(id="keep", label="保持原样"), InputOption(id="shout", label="全部大写")]
+REPLY_STREAMS = "echo-reply-streams-text"
+"""`workflow.patched` id: the model's reply streams to the run while it is written (`content` events)."""
 
 
 @workflow.defn
@@ -37,10 +42,16 @@ class EchoWorkflow:
         self._events = EventLog(ECHO_EVENTS)
         self._human = HumanInput(self._events)
         self._run = GraphRun(GRAPH, self._events, self._state, error_node=ERROR_HANDLER)
+        self._stream = AgentStream(self._events, self._run)
 
     @workflow.query(name="state")
     def state(self) -> EchoState:
         return self._state.model_copy(update={"awaiting_input": self._human.awaiting})
+
+    @workflow.signal(name=CONTENT_SIGNAL)
+    def content_delta(self, delta: ContentDelta) -> None:
+        """A batch of the reply as the model writes it: shown as `content`, once, in order."""
+        self._stream.receive(delta)
 
     @workflow.run
     async def run(self, input: EchoRunInput) -> EchoResult:
@@ -57,19 +68,24 @@ class EchoWorkflow:
         return EchoResult(status=status, final_text=self._state.final_text)
 
     async def _reply(self) -> str:
-        """The LLM node: the model when one is configured, the offline rule when it is not or has failed for good."""
-        reply = await self._run.call_with_degrade(
-            nodes.REPLY,
-            nodes.ReplyRequest(text=self._input.text, use_llm=True),
-            policies.ECHO_REPLY,
-            summary="reply (LLM)",
-            use_llm=self._input.llm_configured,
-            offline=nodes.ReplyRequest(text=self._input.text, use_llm=False),
-            offline_options=policies.ECHO_REPLY_OFFLINE,
-            offline_summary="reply (offline)",
-            degraded=self._degraded,
-            code=EchoErrorCode.REPLY_FAILED,
-        )
+        """The LLM node: the model when one is configured (its reply streamed to the run while it is written), the
+        offline rule when it is not or has failed for good."""
+        request = nodes.ReplyRequest(text=self._input.text, use_llm=True)
+        if self._input.llm_configured and workflow.patched(REPLY_STREAMS):
+            request = request.model_copy(update={"stream": this_run()})
+        with self._stream.taking(REPLY, REPLY):
+            reply = await self._run.call_with_degrade(
+                nodes.REPLY,
+                request,
+                policies.ECHO_REPLY,
+                summary="reply (LLM)",
+                use_llm=self._input.llm_configured,
+                offline=nodes.ReplyRequest(text=self._input.text, use_llm=False),
+                offline_options=policies.ECHO_REPLY_OFFLINE,
+                offline_summary="reply (offline)",
+                degraded=self._degraded,
+                code=EchoErrorCode.REPLY_FAILED,
+            )
         self._state.reply = reply
         self._events.emit("reply_ready", REPLY, reply)
         return COUNT_WORDS

@@ -26,14 +26,20 @@ def model_reply(simulator: Simulator) -> str:
     return reply
 
 
-async def test_an_echo_run_replies_with_the_simulated_model_s_answer(simulated: Gateway, simulator: Simulator) -> None:
+async def test_an_echo_run_replies_with_the_simulated_model_s_answer_streamed_as_it_is_written(
+    simulated: Gateway, simulator: Simulator
+) -> None:
     started = time.monotonic()
     run_id = await start(simulated, "EchoWorkflow", {"text": "今天天气不错，我们去西湖走走吧"})
 
-    events = await answer_and_read(simulated, run_id, "keep")
+    streamed = await answer_and_read(simulated, run_id, "keep", text=True)
 
     [call] = simulator.log
     assert call.request.schema is not None and call.kind == "json" and call.generation_seconds > 0.4
+    pieces = [event.data["data"] for event in streamed[: [e.event for e in streamed].index("reply_ready")]]
+    assert len(pieces) > 1 and {piece["agent"] for piece in pieces} == {"reply"}, "the reply as it was written"
+    assert "".join(piece["text"] for piece in pieces) == model_reply(simulator), "its text alone, no braces"
+    events = [event for event in streamed if event.event != "content"]
     assert events[0].event == "reply_ready" and events[0].data["data"] == {
         "text": model_reply(simulator),
         "offline": False,

@@ -27,13 +27,15 @@ async def modelled(
         yield gateway
 
 
-async def answer_and_read(gateway: Gateway, run_id: str, answer: str) -> list[SseEvent]:
-    """Wait for the run's question, answer it over HTTP, and read the run's events to its end."""
+async def answer_and_read(gateway: Gateway, run_id: str, answer: str, *, text: bool = False) -> list[SseEvent]:
+    """Wait for the run's question, answer it over HTTP, and read the run's events to its end; the `content`
+    events (the model's reply as it was written) only with `text`."""
     view = await eventually(gateway, f"/v1/runs/{run_id}", lambda body: body["awaitingInput"] is not None)
     assert view["awaitingInput"]["prompt"] == "保持这个回答，还是全部大写？", view
     answered = await gateway.http.post(f"/v1/runs/{run_id}/input", json={"answer": answer})
     assert answered.status_code == 200, answered.text
-    return parse_sse((await gateway.http.get(f"/v1/runs/{run_id}/events")).text)
+    events = parse_sse((await gateway.http.get(f"/v1/runs/{run_id}/events")).text)
+    return events if text else [event for event in events if event.event != "content"]
 
 
 def transitions(view: dict[str, Any]) -> list[tuple[str, str]]:

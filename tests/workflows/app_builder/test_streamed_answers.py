@@ -39,8 +39,14 @@ def agent_content(outcome: AppOutcome, agent: str) -> list[dict[str, Any]]:
     return [e.data for e in outcome.of_type("content") if e.data["agent"] == agent]
 
 
+def before_restart(pieces: list[dict[str, Any]]) -> str:
+    """The text shown before the first restart replaced it."""
+    restart = next((i for i, piece in enumerate(pieces) if piece["restart"]), len(pieces))
+    return "".join(piece["text"] for piece in pieces[:restart])
+
+
 def requirement_lines(content: dict[str, Any]) -> list[str]:
-    return [f"{r['title']}：{r['description']}" for r in content["functionalRequirements"]]
+    return [f"{r['id']}. {r['title']}：{r['description']}" for r in content["functionalRequirements"]]
 
 
 async def test_a_document_streams_as_readable_content_before_its_call_returns(
@@ -88,7 +94,7 @@ async def test_a_document_repaired_in_the_repair_round_restarts_the_text_shown(
     outcome = await scripted.run()
 
     pieces = agent_content(outcome, PM.value)
-    assert pieces[0]["text"].startswith("作废") and sum(bool(p["restart"]) for p in pieces) == 1
+    assert before_restart(pieces).startswith("r1. 作废") and sum(bool(p["restart"]) for p in pieces) == 1
     assert shown_text(pieces).startswith("\n".join(requirement_lines(CONTENT)))
     [document] = [d for d in outcome.state.documents if d.agent_id == PM]
     assert document.content == ProductManagerContent.model_validate(CONTENT)
@@ -102,7 +108,7 @@ async def test_a_retried_attempt_restarts_the_documents_text(scripted: AppHarnes
     outcome = await scripted.run()
 
     pieces = agent_content(outcome, PM.value)
-    assert pieces[0]["text"].startswith("旧的") and pieces[0]["attempt"] == 1
+    assert before_restart(pieces).startswith("r1. ") and pieces[0]["attempt"] == 1, "the cut answer's first words"
     restarted = [p for p in pieces if p["restart"]]
     assert len(restarted) == 1 and restarted[0]["attempt"] == 2
     assert shown_text(pieces).startswith("\n".join(requirement_lines(CONTENT)))
