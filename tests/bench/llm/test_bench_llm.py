@@ -180,20 +180,16 @@ def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
     assert [[c.number for c in step] for step in steps(log)] == [[1, 2], [3, 4], [5]]
 
 
+def json_call(number: int, answer: str) -> LoggedCall:
+    """A JSON answer admitted at 0.95 s whose tokens were written from 1 s on, one every 10 ms."""
+    token_times = [1.0 + i / 100 for i in range(len(tokens(answer)))]
+    return call(number, 0.95, 2.0, answer, first=1.0, kind="json", token_times=token_times)
+
+
 def test_the_first_words_of_a_json_answer_are_timed_by_the_token_that_began_them() -> None:
     answer = json.dumps({"options": [{"id": "A", "title": "怀表"}]}, indent=2)  # "A" is its 13th token
     simulator = Simulator()
-    simulator.log.append(
-        call(
-            1,
-            0.95,
-            2.0,
-            answer,
-            first=1.0,
-            kind="json",
-            token_times=[1.0 + i / 100 for i in range(len(tokens(answer)))],
-        )
-    )
+    simulator.log.append(json_call(1, answer))
     run = TimedRun("writing", posted=0.9, ended=2.0, first_text=1.2, first_text_sample="A. ", status="completed")
     run.texts = [(1.2, "A. ")]
 
@@ -207,17 +203,7 @@ def test_a_content_runs_first_list_item_is_timed_by_its_words_and_its_prose_turn
     answer = json.dumps({"brief": {"keyMessages": ["每天一杯"]}}, ensure_ascii=False)
     simulator = Simulator()
     simulator.log.append(call(1, 0.1, 0.9, "先调用工具。", first=0.2, token_times=[0.2, 0.3]))  # a Supervisor turn
-    simulator.log.append(
-        call(
-            2,
-            0.95,
-            2.0,
-            answer,
-            first=1.0,
-            kind="json",
-            token_times=[1.0 + i / 100 for i in range(len(tokens(answer)))],
-        )
-    )
+    simulator.log.append(json_call(2, answer))
     run = TimedRun(
         "content", posted=0.0, ended=2.0, first_text=1.2, first_text_sample="- 每天一杯\n", status="completed"
     )
