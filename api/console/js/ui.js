@@ -141,7 +141,6 @@ export function eventText(evt) {
   return clip(JSON.stringify(p));
 }
 
-/** A list of events (node, type, text), newest last; `progress` events also move the progress bar. */
 // A run's `content` events as one block of text per agent, as the model writes it: a piece with `restart`
 // replaces what its agent showed (a repair round, a retried attempt, the agent's next call). Hidden until the
 // first text; a run without a model streams none.
@@ -177,6 +176,7 @@ export function agentTexts() {
   return { element, add, clear };
 }
 
+/** A list of events (node, type, text), newest last; `progress` events also move the progress bar. */
 export function eventTimeline() {
   const bar = h('progress', { max: 100, value: 0, 'aria-label': t('ui.progress'), 'data-i18n-label': 'ui.progress' });
   const barText = h('span', { class: 'progress-text' });
