@@ -1,7 +1,8 @@
 """Follow-up changes on the app builder's page (issue 27 item 2), on the real stack with the model simulator as its
 model: a run builds an app, the "change this app" box starts round 2 from it (streamed like any run), and the
 rounds panel lists both rounds with their change counts, round 2's per-file diff (the text the diff API serves),
-each round's zip and "use as base"."""
+each round's zip and "use as base". While the run goes, what each agent writes shows as one text per agent (its
+`content` events, a restart replacing its text)."""
 
 import io
 import zipfile
@@ -13,7 +14,9 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import app_builder_stack, screenshot
 from tests.simulator.server import Simulator
+from tests.sse import parse_sse
 from tests.stack_process import Stack
+from tests.workflows.streaming import shown_text
 
 TODO = "做一个待办事项应用：可以添加、完成和删除待办"
 DARK_MODE = "add a dark mode toggle"
@@ -74,3 +77,27 @@ def test_a_follow_up_round_is_listed_with_its_diff_zip_and_use_as_base(
     rounds.first.get_by_role("button", name="Use as base").click()
     expect(page.locator(".ab-base")).to_contain_text(f"Changes round 1 ({first})")
     expect(rounds.first).to_have_attribute("data-base", "true")
+
+
+def test_what_each_agent_writes_shows_as_one_text_per_agent(page: Page, console_stack: Stack) -> None:
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/apps")
+    page.get_by_label("What app shall we build?").fill(TODO)
+    page.get_by_role("button", name="Build").click()
+    expect(page.locator(".ab-round")).to_have_count(1)
+    run_id = page.locator(".ab-round").first.get_attribute("data-run")
+
+    events = parse_sse(page.request.get(f"/v1/runs/{run_id}/events").text())
+    written: dict[str, list[dict[str, object]]] = {}
+    for event in events:
+        if event.event == "content":
+            piece = event.data["data"]
+            written.setdefault(str(piece["agent"]), []).append(piece)
+    assert {"product-manager", "planner"} <= set(written), sorted(written)
+    expect(page.get_by_role("heading", name="What the agents are writing")).to_be_visible()
+    blocks = page.locator(".agent-text-block")
+    expect(blocks).to_have_count(len(written))
+    for agent, pieces in written.items():
+        block = blocks.filter(has=page.locator(".tag", has_text=agent))
+        expect(block.locator("pre.agent-text")).to_have_text(shown_text(pieces))
+    screenshot(page, "app_builder_agent_texts", full_page=True)
