@@ -37,6 +37,7 @@ class ContentChunk(CamelModel):
     attempt: int = 1
     restart: bool = False
     """True on the first piece of a retried attempt, a repair round, or a later call of the agent (in the writing
-    family, of any agent): what was shown before it is void."""
+    family, of any agent): what was shown before it is void. An empty piece with `restart`: the agent's model
+    failed for good and its text so far is void (its offline version answers instead)."""
     offline: bool = False
     """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""

@@ -4,7 +4,8 @@ its text afterwards.
 An agent with an LLM streams its text into the run as `content_delta` signals (`models.streaming`: batches,
 numbered per attempt and round); `AgentStream.receive` shows each batch as a `content` event, once and in order,
 of the agent calls the run is taking (`taking`: one at a time, or several at once, each agent at most once), and
-a new attempt or round voids the text before it (its first piece says `restart`). A later call of an agent that
+a new attempt or round voids the text before it (its first piece says `restart`), and a call whose model failed
+for good voids its text with an empty piece that says `restart` (`discard`). A later call of an agent that
 streamed before restarts too; in a run that shows one text (`one_text`: the writing family, whose chain's later
 agent replaces the earlier one's text) a later call of any agent does. An answer that did not stream reaches the
 events in pieces of at most `CONTENT_EVENT_CHARS` once the agent has returned (`AgentStream.show_text`), with
@@ -88,6 +89,15 @@ class AgentStream:
         chunk = ContentChunk(agent=delta.agent, text=delta.text, attempt=delta.attempt, restart=restart)
         self._events.emit("content", call.node, chunk)
         self._events.publish()
+
+    def discard(self, agent: str) -> None:
+        """The text `agent`'s current call streamed is void (its model failed for good, and the offline agent
+        answers instead): an empty piece that says `restart`, so no reader keeps a text the run did not use."""
+        call = self._calls.get(str(agent))
+        if call is None or call.chars == 0:
+            return
+        call.chars = 0
+        self._events.emit("content", call.node, ContentChunk(agent=call.agent, text="", restart=True))
 
     def show_text(self, node: str, agent: str, text: str, *, offline: bool) -> None:
         """An answer that did not stream, as `content` events in pieces (`offline`: an offline agent's)."""

@@ -129,7 +129,8 @@ class ContentRun:
         )
 
     def degraded(self, node: str, err: NodeFailed) -> None:
-        """An LLM that failed for good: reported, and the offline version answers instead."""
+        """An LLM that failed for good: reported, what it streamed void, and the offline version answers instead."""
+        self.stream.discard(node)
         said = f"{node} 的大模型调用失败，改用离线版本"
         self.degraded_because(node, f"{said}：{err.cause}", said)
 

@@ -126,7 +126,9 @@ class EchoWorkflow:
         return GRAPH.end
 
     def _degraded(self, err: NodeFailed) -> None:
-        """The event that says the model failed for good and the offline rule answers instead."""
+        """The event that says the model failed for good and the offline rule answers instead (what the model
+        streamed is void)."""
+        self._stream.discard(REPLY)
         self._events.emit("degraded", REPLY, Degraded(node=REPLY, reason=str(err.cause)[:500]))
 
     def _require_reply(self) -> Reply:

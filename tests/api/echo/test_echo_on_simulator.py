@@ -12,6 +12,7 @@ from tests.api.echo.test_echo_over_http import answer_and_read
 from tests.api.test_runs_on_a_dev_server import start
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
+from tests.workflows.streaming import shown_text
 
 TIME_SCALE = 0.25
 """The realistic profile 4× faster: a reply of about 40 tokens takes about 0.8 s instead of 2.5 s."""
@@ -101,8 +102,12 @@ async def test_a_model_whose_answers_are_always_cut_short_degrades_and_says_so(
     simulator.quirks = [QuirkRule(Quirk.TRUNCATE)]
     run_id = await start(simulated, "EchoWorkflow", {"text": "今天天气不错"})
 
-    events = await answer_and_read(simulated, run_id, "keep")
+    streamed = await answer_and_read(simulated, run_id, "keep", text=True)
 
+    pieces = [event.data["data"] for event in streamed if event.event == "content"]
+    assert pieces and pieces[0]["text"], "the cut reply showed while it was written"
+    assert shown_text(pieces) == "", "and is void once the model failed for good (an empty restart)"
+    events = [event for event in streamed if event.event != "content"]
     assert [e.event for e in events[:2]] == ["degraded", "reply_ready"]
     assert events[1].data["data"] == {"text": "（离线回声）今天天气不错", "offline": True}
     assert [(call.quirk, call.finish) for call in simulator.log] == [(Quirk.TRUNCATE, "length")], "no repair round"

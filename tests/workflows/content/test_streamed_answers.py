@@ -91,3 +91,21 @@ async def test_reasoning_before_the_json_is_never_shown(scripted: ContentHarness
     pieces = writer_content(outcome)
     assert not any(p["restart"] for p in pieces) and shown_text(pieces) == SHOWN
     assert "草稿" not in "".join(p["text"] for p in pieces)
+
+
+async def test_a_post_whose_model_fails_for_good_voids_the_text_it_streamed(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    too_long = {"title": "太长的标题" * 30, "body": "作废"}  # invalid in the first round and in the repair round
+    queue_writer(loopback, chat_stream(streamed(too_long)), chat_stream(streamed(too_long)))
+
+    outcome = await scripted.run(TOPIC, max_iterations=2)
+
+    pieces = writer_content(outcome)
+    assert pieces[0]["text"].startswith("太长"), "the model's text showed while it was written"
+    assert (pieces[-1]["text"], pieces[-1]["restart"]) == ("", True), "an empty restart voids it"
+    assert shown_text(pieces) == "", "nothing the run did not use stays on screen"
+    [degraded] = [e for e in outcome.of_type("error") if e.node == "writer_agent"]
+    assert degraded.data["code"] == "AGENT_DEGRADED"
+    content = outcome.state.generated_content
+    assert content is not None and content.title != too_long["title"], "the offline writer's post"
