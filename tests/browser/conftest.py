@@ -114,6 +114,14 @@ def app_builder_stack(
             simulator.stop()
 
 
+def build_app(page: "Page", request: str) -> None:
+    """On the app builder page, in English, ask for `request` and press Build."""
+    page.add_init_script("localStorage.setItem('console.lang', 'en')")
+    page.goto("/#/apps")
+    page.get_by_label("What app shall we build?").fill(request)
+    page.get_by_role("button", name="Build").click()
+
+
 def screenshot(page: "Page", name: str, *, full_page: bool = False) -> Path:
     """Save what the page shows now (the whole page with `full_page`) as `test-artifacts/<name>.png`."""
     ARTIFACTS.mkdir(exist_ok=True)

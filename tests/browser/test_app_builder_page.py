@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import build_app, screenshot
 from tests.stack_process import Stack
 
 TODO = "做一个待办事项应用：可以添加、完成和删除待办，并按状态筛选"
@@ -75,10 +75,7 @@ def test_the_app_builder_shows_the_waves_opens_a_file_and_downloads_the_zip(
 def test_issue_27_offline_a_request_for_another_kind_of_app_is_refused_on_the_page(
     page: Page, console_stack: Stack
 ) -> None:
-    page.add_init_script("localStorage.setItem('console.lang', 'en')")
-    page.goto("/#/apps")
-    page.get_by_label("What app shall we build?").fill("a weather dashboard with a city search")
-    page.get_by_role("button", name="Build").click()
+    build_app(page, "a weather dashboard with a city search")
 
     banner = page.locator(".error-banner")
     expect(banner).to_contain_text("OFFLINE_APP_UNSUPPORTED")
@@ -88,10 +85,7 @@ def test_issue_27_offline_a_request_for_another_kind_of_app_is_refused_on_the_pa
 
 
 def test_issue_27_offline_the_rounds_panel_says_follow_ups_need_a_model(page: Page, console_stack: Stack) -> None:
-    page.add_init_script("localStorage.setItem('console.lang', 'en')")
-    page.goto("/#/apps")
-    page.get_by_label("What app shall we build?").fill(TODO)
-    page.get_by_role("button", name="Build").click()
+    build_app(page, TODO)
 
     expect(page.locator(".ab-round")).to_have_count(1)
     expect(page.locator(".ab-followup-offline")).to_contain_text("Follow-up changes need a configured model")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import app_builder_stack, screenshot
+from tests.browser.conftest import app_builder_stack, build_app, screenshot
 from tests.simulator.server import Simulator
 from tests.sse import parse_sse
 from tests.stack_process import Stack
@@ -32,10 +32,7 @@ def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 def test_a_follow_up_round_is_listed_with_its_diff_zip_and_use_as_base(
     page: Page, console_stack: Stack, tmp_path: Path
 ) -> None:
-    page.add_init_script("localStorage.setItem('console.lang', 'en')")
-    page.goto("/#/apps")
-    page.get_by_label("What app shall we build?").fill(TODO)
-    page.get_by_role("button", name="Build").click()
+    build_app(page, TODO)
     rounds = page.locator(".ab-round")
     expect(rounds).to_have_count(1)
     first = rounds.first.get_attribute("data-run")
@@ -80,10 +77,7 @@ def test_a_follow_up_round_is_listed_with_its_diff_zip_and_use_as_base(
 
 
 def test_what_each_agent_writes_shows_as_one_text_per_agent(page: Page, console_stack: Stack) -> None:
-    page.add_init_script("localStorage.setItem('console.lang', 'en')")
-    page.goto("/#/apps")
-    page.get_by_label("What app shall we build?").fill(TODO)
-    page.get_by_role("button", name="Build").click()
+    build_app(page, TODO)
     expect(page.locator(".ab-round")).to_have_count(1)
     run_id = page.locator(".ab-round").first.get_attribute("data-run")
 
