@@ -101,9 +101,12 @@ class Grounding:
     # choices
 
     def pick(self, options: Sequence[T], salt: str) -> T:
-        """One of `options`, chosen by the request (and `salt`, so that different choices differ)."""
+        """One of `options`, chosen by the request's words (and `salt`, so that different choices differ).
+
+        Not by the project's id: the same request gets the same placeholder, in any project and on every run.
+        """
         request = self.request
-        return options[stable_number(request.project_id, request.agent, request.text, salt) % len(options)]
+        return options[stable_number(request.agent, request.text, salt) % len(options)]
 
     @property
     def english(self) -> bool:
