@@ -20,6 +20,7 @@ from temporalio.worker import Interceptor, UnsandboxedWorkflowRunner, Worker
 from temporalio.worker._workflow_instance import _WorkflowLogicFlag
 
 from activities.common.dependencies import Overrides, WorkerDependencies
+from activities.common.live_text import LiveTextConfigError, LiveTextInterceptor, live_poster
 from llm.errors import ConfigurationError
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
@@ -119,9 +120,15 @@ async def running_workers(
     *,
     interceptors: Sequence[Interceptor] = (),
 ) -> AsyncIterator[list[Worker]]:
-    """Run every family's worker until the block ends, then shut them all down."""
+    """Run every family's worker until the block ends, then shut them all down; with `LIVE_TEXT_URLS`, their
+    activities post their agents' text to those gateways as it is written (`activities.common.live_text`)."""
+    poster = live_poster(settings)
+    if poster is not None:
+        interceptors = [*interceptors, LiveTextInterceptor(poster)]
     built = build_workers(client, settings, activities, registry, interceptors=interceptors)
     async with AsyncExitStack() as stack:
+        if poster is not None:
+            stack.push_async_callback(poster.aclose)
         workers = [await stack.enter_async_context(w) for w in built]
         yield workers
 
@@ -146,6 +153,8 @@ async def run(settings: Settings) -> None:
     async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
         llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
+        poster = live_poster(settings)  # a live text without its secret stops the worker here too
+        log.info("live text: %s", f"posted to {', '.join(poster.urls)}" if poster else "off (LIVE_TEXT_URLS unset)")
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
         # VECTOR_STORE=weaviate: the collections are created now, and a bad server stops the worker here too
@@ -179,7 +188,7 @@ def main() -> None:
     except ConfigurationError as err:
         log.error("cannot start: %s", err.message)
         raise SystemExit(2) from None
-    except (BlobStoreConfigError, VectorStoreConfigError) as err:
+    except (BlobStoreConfigError, VectorStoreConfigError, LiveTextConfigError) as err:
         log.error("cannot start: %s", err)
         raise SystemExit(2) from None
 

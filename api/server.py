@@ -16,6 +16,7 @@ from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
 from temporalio.client import Client
 from temporalio.service import RPCError
 
+from api import live_text
 from api.admission import Admission, RateLimiter, principal_share
 from api.blob_urls import signing_secret
 from api.bodies import add_documented_schemas
@@ -108,6 +109,7 @@ def create_app(
         for router in gateway.capability_routers:
             app.include_router(router)  # the same: their signed URLs work in an <iframe src>
     app.include_router(console.router)  # the web console's static files: no data, no key
+    app.include_router(live_text.router)  # the workers' live text: their shared secret is the key
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

@@ -35,8 +35,10 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from api.blob_urls import BlobLinks
 from api.errors import QUERY_TIMEOUT, temporal_unavailable, unanswered
+from api.live_text import LIVE_READERS, live_sse
 from models.errors import ErrorCode
 from models.events import EventPage, RunEvent
+from models.streaming import LivePiece
 from workflows.common.event_log import EVENTS_MEMO, EVENTS_QUERY
 
 log = logging.getLogger("api.streaming")
@@ -307,7 +309,7 @@ class Interruption:
 
 KEEPALIVE = None
 """What `stream_items` yields after `KEEPALIVE_SECONDS` without anything to send."""
-StreamItem = RunEvent | Interruption | None
+StreamItem = RunEvent | LivePiece | Interruption | None
 
 
 async def stream_items(
@@ -317,8 +319,10 @@ async def stream_items(
     `KEEPALIVE` while nothing happens, and an `Interruption` last when the run could not be read to its end. When
     Temporal cannot be reached mid-stream, it subscribes again from its last event for up to `RECONNECT_SECONDS`,
     then ends with an interruption naming the last event id, so the client knows to resume later from there. Any
-    other failure to read the run is logged and ends it the same way: a client never sees a stream cut mid-way."""
-    queue: asyncio.Queue[RunEvent | Interruption | None] = asyncio.Queue()
+    other failure to read the run is logged and ends it the same way: a client never sees a stream cut mid-way.
+    Among the events come the agents' `LivePiece`s this gateway receives for the run while the stream is open
+    (`api.live_text`)."""
+    queue: asyncio.Queue[RunEvent | LivePiece | Interruption | None] = asyncio.Queue()
 
     async def pump() -> None:
         offset, attempt, give_up_at = from_offset, 0, None
@@ -346,15 +350,16 @@ async def stream_items(
 
     task = asyncio.create_task(pump())
     try:
-        while True:
-            try:
-                item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
-            except TimeoutError:
-                yield KEEPALIVE
-                continue
-            if item is None:
-                break
-            yield item
+        with LIVE_READERS.reading(run_id, queue):
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield KEEPALIVE
+                    continue
+                if item is None:
+                    break
+                yield item
     finally:
         task.cancel()
         with suppress(asyncio.CancelledError):
@@ -371,6 +376,8 @@ async def sse_stream(
             yield ": keepalive\n\n"
         elif isinstance(item, Interruption):
             yield interrupted_sse(item.last_event_id, item.message)
+        elif isinstance(item, LivePiece):
+            yield live_sse(item)
         else:
             yield await asyncio.to_thread(format_sse, item, links)
 

@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import pwd
+import secrets
 import shutil
 import signal
 import socket
@@ -177,6 +178,14 @@ def healthy(url: str) -> bool:
         return False
 
 
+def live_text_env(settings: Settings, gateway: str) -> dict[str, str]:
+    """The workers post their agents' live text to the stack's gateway (`LIVE_TEXT_URLS`), with a secret made for
+    this start; settings that name their own gateways and secret are kept."""
+    if settings.live_text_urls.strip():
+        return {}
+    return {"LIVE_TEXT_URLS": gateway, "LIVE_TEXT_SECRET": secrets.token_urlsafe(32)}
+
+
 class Stack:
     """Starts and supervises the embedded stack: Temporal dev server, worker, gateway."""
 
@@ -188,6 +197,7 @@ class Stack:
         self.temporal = f"{client_host(settings.temporal_host)}:{settings.temporal_port}"
         self.gateway = f"http://{client_host(settings.api_host)}:{settings.api_port}"
         self.record = self.data_dir / "stack.json"
+        self.live_text = live_text_env(settings, self.gateway)
 
     def run(self) -> None:
         """Start everything, then supervise until a stop is requested; raise `StackError` on failure."""
@@ -285,16 +295,20 @@ class Stack:
 
     def child_env(self) -> dict[str, str]:
         s = self.s
-        return os.environ | {
-            "TEMPORAL_HOST": s.temporal_host,
-            "TEMPORAL_PORT": str(s.temporal_port),
-            "TEMPORAL_UI_PORT": str(s.temporal_ui_port),
-            "TEMPORAL_NAMESPACE": s.temporal_namespace,
-            "API_HOST": s.api_host,
-            "API_PORT": str(s.api_port),
-            "DATA_DIR": str(self.data_dir),
-            "PYTHONUNBUFFERED": "1",
-        }
+        return (
+            os.environ
+            | {
+                "TEMPORAL_HOST": s.temporal_host,
+                "TEMPORAL_PORT": str(s.temporal_port),
+                "TEMPORAL_UI_PORT": str(s.temporal_ui_port),
+                "TEMPORAL_NAMESPACE": s.temporal_namespace,
+                "API_HOST": s.api_host,
+                "API_PORT": str(s.api_port),
+                "DATA_DIR": str(self.data_dir),
+                "PYTHONUNBUFFERED": "1",
+            }
+            | self.live_text
+        )
 
     def start(self, name: str, argv: list[str], env: dict[str, str] | None = None, user: int | None = None) -> None:
         """Start child `name`; `env`: its own settings, over the stack's; `user`: the uid it runs as."""

@@ -147,6 +147,16 @@ class Settings(BaseSettings):
     app_max_rounds: int = 50
     """The longest chain of follow-up changes (`fromRun`): a follow-up of a run of this round is refused."""
 
+    live_text_urls: str = ""
+    """The gateways (base URLs, comma-separated) an agent posts its text to while the model writes it, for their
+    readers to see at once (`content_live` events; `activities.common.live_text`); the `content` events record it
+    in batches of `LIVE_BATCH_SECONDS`. Empty: no live text, and the `content` batches go every tenth of a second.
+    `make run` and `make run-scaled` set it (and `LIVE_TEXT_SECRET`) for their own gateway. A reader on a gateway
+    not listed sees the batches only."""
+    live_text_secret: SecretStr = SecretStr("")
+    """Shared by the workers and the gateways: a live piece without it is refused (403). Required with
+    `LIVE_TEXT_URLS` on the worker; on a gateway, empty: it takes no live text."""
+
     worker_max_concurrent_activities: int = 100
     """Activities (and, separately, local activities) one worker process runs at once. A model call holds its slot
     while it waits on the model, so runs at once need about one each: with 32, 50 content runs at once (time scale 1)

@@ -41,3 +41,34 @@ class ContentChunk(CamelModel):
     failed for good and its text so far is void (its offline version answers instead)."""
     offline: bool = False
     """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""
+
+
+LIVE_EVENT = "content_live"
+"""The event type a gateway streams an agent's live text as (no `id:`: not one of the run's durable events)."""
+
+
+class LivePiece(CamelModel):
+    """`content_live`: the next piece of an agent's text as the model writes it, sent by the activity straight to
+    the gateways (`activities.common.live_text`), ahead of the `content` events that record it in batches.
+
+    Provisional: a reader shows an agent's live text until the agent's first `content` event, then while it begins
+    with the text that agent's `content` events gave it (same `attempt`) and is longer; otherwise the `content`
+    text. A piece whose `offset` is not where the
+    reader's live text of its `call`, `attempt` and `round` ends (it missed one) is dropped; a piece of another call,
+    attempt or round starts the live text again when its `offset` is 0."""
+
+    workflow_id: str
+    agent: str
+    call: str
+    """The activity's id within its run: a later call of the same agent is another call."""
+    attempt: int
+    round: int
+    offset: int
+    """Characters of this call, attempt and round sent before this piece."""
+    text: str
+
+
+class LiveBatch(CamelModel):
+    """What a worker posts to a gateway: the live pieces written since its last post."""
+
+    pieces: list[LivePiece]

@@ -10,16 +10,24 @@ starts streaming, marks its first piece as a restart. A new round (`restart`) vo
 a JSON answer that came back in the repair round, or a streamed draft that differs from the answer as it was
 parsed. Every batch is also a heartbeat: an activity that stops streaming is noticed after its heartbeat
 timeout.
+
+When the worker posts live text (`activities.common.live_text`: every piece to the gateways as it is written),
+the readers see the words from there, and the signals are only the durable record: after the first, a batch
+goes every `LIVE_BATCH_SECONDS` or `LIVE_BATCH_CHARS`, a tenth of the signals (measured: README, Model-bound
+runs).
 """
 
 import time
 
 from temporalio import activity
 
+from activities.common.live_text import live_text
 from models.streaming import CONTENT_SIGNAL, ContentDelta, StreamTarget
 
 BATCH_CHARS = 200
 BATCH_SECONDS = 0.1
+LIVE_BATCH_CHARS = 2000
+LIVE_BATCH_SECONDS = 1.0
 
 
 class ContentStreamer:
@@ -28,6 +36,10 @@ class ContentStreamer:
 
     def __init__(self, target: StreamTarget, agent: str) -> None:
         self._handle = activity.client().get_workflow_handle(target.workflow_id, run_id=target.run_id)
+        self._live = live_text(target, agent)
+        self._batch_chars, self._batch_seconds = (
+            (BATCH_CHARS, BATCH_SECONDS) if self._live is None else (LIVE_BATCH_CHARS, LIVE_BATCH_SECONDS)
+        )
         self._agent = agent
         self._attempt = activity.info().attempt
         self._round = 0
@@ -41,10 +53,12 @@ class ContentStreamer:
         """Whether any round signalled text."""
 
     async def add(self, text: str) -> None:
+        if self._live is not None:
+            self._live.add(text)
         self._pending.append(text)
         self._pending_chars += len(text)
-        due = time.monotonic() - self._last_sent >= BATCH_SECONDS
-        if self._index == 0 or self._pending_chars >= BATCH_CHARS or due:
+        due = time.monotonic() - self._last_sent >= self._batch_seconds
+        if self._index == 0 or self._pending_chars >= self._batch_chars or due:
             await self.flush()
 
     async def flush(self) -> None:
@@ -62,6 +76,8 @@ class ContentStreamer:
 
     def restart(self) -> None:
         """What comes next replaces what this round sent (and drops what it holds unsent)."""
+        if self._live is not None:
+            self._live.restart()
         if self._index == 0:
             self._pending, self._pending_chars = [], 0
             return

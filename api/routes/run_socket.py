@@ -2,7 +2,8 @@
 
 The same source (`api.streaming.stream_items`) feeds both transports, so the socket sends what SSE sends: each event
 as one JSON text message, the envelope of SSE's `data:` (`seq`, `type`, `node`, `data`, `ts`, `terminal`), from
-the start or after `?after=<id>`, ending with the run's terminal event and a normal close (1000). Every other
+the start or after `?after=<id>`, ending with the run's terminal event and a normal close (1000); between them an
+agent's live text as `{"type": "content_live", "data": ...}` (no `seq`: see SSE's `content_live`). Every other
 message is `{"error": {"code", "message", "requestId", ...}}`, the HTTP API's error body, followed by a close whose
 code is 4000 + the HTTP status the same refusal gets over HTTP: 4401 `UNAUTHORIZED`, 4404 `RUN_NOT_FOUND` (a run
 that does not exist or is another principal's), 4409 `NO_EVENT_STREAM`, 4422 `INVALID_REQUEST` (a bad `after`),
@@ -33,9 +34,11 @@ from api.blob_urls import BlobLinks
 from api.deps import keyed_principal, principal_links
 from api.errors import ApiError, error_body, invalid_body, request_id, temporal_unavailable
 from api.launch import registered
+from api.live_text import live_body
 from api.routes.runs import owned_run
 from api.streaming import KEEPALIVE, MAX_EVENT_ID, Interruption, format_json, stream_items
 from models.errors import ErrorCode
+from models.streaming import LIVE_EVENT, LivePiece
 
 log = logging.getLogger("api.run_socket")
 router = APIRouter(tags=["runs"])
@@ -139,6 +142,9 @@ async def _send_events(websocket: WebSocket, client: Client, run_id: str, links:
             body["error"]["lastEventId"] = item.last_event_id
             await _close_with(websocket, body, INTERNAL_CLOSE if item.failed else TRY_AGAIN_LATER)
             return
+        if isinstance(item, LivePiece):
+            await websocket.send_text(json.dumps({"type": LIVE_EVENT, "data": live_body(item)}, ensure_ascii=False))
+            continue
         await websocket.send_text(await asyncio.to_thread(format_json, item, links))
     await websocket.close(NORMAL_CLOSE)
 

@@ -2,15 +2,11 @@
 is served by uvicorn on a loopback port (a WebSocket needs a real socket) and read with the `websockets` client,
 as a browser or a script would: the key as a `bearer.<key>` subprotocol or an `Authorization` header."""
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-import uvicorn
-from fastapi import FastAPI
 from temporalio.service import RPCError, RPCStatusCode
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
@@ -18,26 +14,10 @@ from websockets.exceptions import ConnectionClosedError
 from api import streaming
 from api.routes.run_socket import EVENTS_PROTOCOL
 from tests.api.conftest import ALICE, BOB, Gateway
+from tests.api.sockets import on_a_socket
 from tests.sse import parse_sse
-from tests.stack_process import free_port
 
 ALICE_IN_A_BROWSER = [EVENTS_PROTOCOL, "bearer.alice-key"]
-
-
-@asynccontextmanager
-async def on_a_socket(app: FastAPI) -> AsyncIterator[str]:
-    """`app` (its lifespan already running) served by uvicorn on a free loopback port; yields its ws:// base."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning"))
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.01)
-    try:
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await serving
 
 
 @pytest.fixture

@@ -141,11 +141,49 @@ export function eventText(evt) {
   return clip(JSON.stringify(p));
 }
 
-// A run's `content` events as one block of text per agent, as the model writes it: a piece with `restart`
-// replaces what its agent showed (a repair round, a retried attempt, the agent's next call). Hidden until the
+// What each agent has written, from its `content` events (the run's durable record, in batches; a piece with
+// `restart` replaces its agent's text: a repair round, a retried attempt, the agent's next call) and its
+// `content_live` pieces (as the model writes them, ahead of the record; pieces of one call, attempt and round come
+// with their offsets, and one that does not follow on is dropped). An agent shows its live text until its first
+// `content` event, then while that text begins with the recorded one of the same attempt and is longer; else its
+// recorded text. `content(p)` and `live(p)`
+// answer the agent's text to show (`live`: null when the piece changes nothing).
+export function agentTextMerger() {
+  const recorded = new Map();
+  const written = new Map();
+
+  function shown(agent) {
+    const r = recorded.get(agent);
+    const w = written.get(agent);
+    if (!r) return w ? w.text : '';
+    const ahead = w && r.text && w.attempt === r.attempt && w.text.length > r.text.length && w.text.startsWith(r.text);
+    return ahead ? w.text : r.text;
+  }
+
+  function content(p) {
+    const before = recorded.get(p.agent);
+    const text = p.restart || !before ? (p.text ?? '') : before.text + (p.text ?? '');
+    recorded.set(p.agent, { text, attempt: p.attempt ?? 1 });
+    return shown(p.agent);
+  }
+
+  function live(p) {
+    const key = `${p.call}/${p.attempt}/${p.round}`;
+    const w = written.get(p.agent);
+    if (w && w.key === key && p.offset === w.text.length) w.text += p.text;
+    else if (p.offset === 0) written.set(p.agent, { key, attempt: p.attempt, text: p.text });
+    else return null;
+    return shown(p.agent);
+  }
+
+  return { content, live };
+}
+
+// A run's agent texts (`agentTextMerger`) as one block of text per agent, as the model writes it. Hidden until the
 // first text; a run without a model streams none.
 export function agentTexts() {
   const blocks = new Map();
+  let merger = agentTextMerger();
   const list = h('div', { class: 'agent-texts' });
   const element = h(
     'section',
@@ -154,21 +192,28 @@ export function agentTexts() {
     list,
   );
 
-  function add(payload) {
-    let body = blocks.get(payload.agent);
+  function show(agent, text) {
+    if (text === null) return;
+    let body = blocks.get(agent);
     if (!body) {
       body = h('pre', { class: 'agent-text' });
-      list.append(h('div', { class: 'agent-text-block' }, h('span', { class: 'tag node' }, payload.agent), body));
-      blocks.set(payload.agent, body);
+      list.append(h('div', { class: 'agent-text-block' }, h('span', { class: 'tag node' }, agent), body));
+      blocks.set(agent, body);
     }
-    if (payload.restart) body.textContent = '';
-    body.append(payload.text ?? '');
+    body.textContent = text;
     body.scrollTop = body.scrollHeight;
     element.hidden = false;
   }
 
+  // `evt`: a `content` or `content_live` event
+  function add(evt) {
+    const p = payloadOf(evt) || {};
+    show(p.agent, evt.event === 'content_live' ? merger.live(p) : merger.content(p));
+  }
+
   function clear() {
     blocks.clear();
+    merger = agentTextMerger();
     list.replaceChildren();
     element.hidden = true;
   }

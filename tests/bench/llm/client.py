@@ -16,8 +16,45 @@ import httpx
 from tests.sse import SseEvent, sse_stream
 
 TERMINAL = frozenset({"done", "stream_end"})
-TEXT_EVENTS = frozenset({"content"})
-"""Events that carry the model's text as it is written (the agents of the writing, content and app families)."""
+
+
+class ShownText:
+    """The text a client shows of each agent (as the console does, `agentTextMerger`): its `content_live` text
+    before its first `content` event, then while that text begins with the recorded one (same attempt) and is
+    longer; else its `content` events' text."""
+
+    def __init__(self) -> None:
+        self.recorded: dict[str, tuple[str, int]] = {}
+        self.written: dict[str, tuple[str, int, str]] = {}
+        """Each agent's live text: its call/attempt/round key, its attempt, and the text so far."""
+
+    def shown(self, agent: str) -> str:
+        _, live_attempt, live = self.written.get(agent, ("", 0, ""))
+        if agent not in self.recorded:
+            return live
+        text, attempt = self.recorded[agent]
+        ahead = text and live_attempt == attempt and len(live) > len(text) and live.startswith(text)
+        return live if ahead else text
+
+    def add(self, event: str, data: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The agent's text before and after a `content` or `content_live` event; None for another event."""
+        agent = str(data.get("agent", ""))
+        before = self.shown(agent)
+        piece = str(data.get("text") or "")
+        if event == "content":
+            text, _ = self.recorded.get(agent, ("", 0))
+            fresh = data.get("restart") or agent not in self.recorded
+            self.recorded[agent] = (piece if fresh else text + piece, int(data.get("attempt", 1)))
+        elif event == "content_live":
+            key = f"{data['call']}/{data['attempt']}/{data['round']}"
+            current, attempt, live = self.written.get(agent, ("", 0, ""))
+            if current == key and data["offset"] == len(live):
+                self.written[agent] = (key, attempt, live + piece)
+            elif data["offset"] == 0:
+                self.written[agent] = (key, int(data["attempt"]), piece)
+        else:
+            return None
+        return before, self.shown(agent)
 
 
 @dataclass
@@ -33,7 +70,9 @@ class TimedRun:
     """When the first event carrying the model's text arrived."""
     first_text_sample: str = ""
     texts: list[tuple[float, str]] = field(default_factory=list)
-    """Every event carrying the model's text: when it arrived, and the text."""
+    """Every piece of the model's text the client could show, in order (the new end of an agent's text, or all of
+    it after a restart): when it arrived, and the text."""
+    shown: ShownText = field(default_factory=ShownText)
     answered: float | None = None
     """When the person's answer was sent (a run that asked one)."""
     run_id: str | None = None
@@ -82,11 +121,14 @@ async def timed_run(
 async def _seen(http: httpx.AsyncClient, run: TimedRun, event: SseEvent, answer: Mapping[str, Any] | None) -> None:
     now = time.monotonic()
     run.events.append(event)
-    data = event.data.get("data") or {}
-    if event.event in TEXT_EVENTS and data.get("text"):
-        run.texts.append((now, str(data["text"])))
+    data = event.data if event.event == "content_live" else event.data.get("data") or {}
+    change = run.shown.add(event.event, data)
+    if change is not None and change[1] != change[0]:
+        before, after = change
+        new = after[len(before) :] if after.startswith(before) else after
+        run.texts.append((now, new))
         if run.first_text is None:
-            run.first_text, run.first_text_sample = now, str(data["text"])
+            run.first_text, run.first_text_sample = now, new
     if event.event == "user_input_required" and answer is not None and run.answered is None:
         run.answered = time.monotonic()
         response = await http.post(f"/v1/runs/{run.run_id}/input", json=dict(answer))

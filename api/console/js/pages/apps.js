@@ -448,7 +448,7 @@ export async function mount(root, ctx) {
         onEvent: (evt) => {
           const p = payloadOf(evt) || {};
           if (evt.event === 'admitted') runId = p.runId;
-          if (evt.event === 'content') return texts.add(p); // many small pieces: shown as text, not timeline rows
+          if (evt.event === 'content' || evt.event === 'content_live') return texts.add(evt); // text, not rows
           timeline.add(evt);
           progress.add(evt);
           rounds.add(evt);

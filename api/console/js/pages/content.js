@@ -467,7 +467,7 @@ export async function mount(root, ctx) {
 
     function onEvent(evt) {
       const p = payloadOf(evt) || {};
-      if (evt.event === 'content') return texts.add(p); // many small pieces: shown as text, not timeline rows
+      if (evt.event === 'content' || evt.event === 'content_live') return texts.add(evt); // text, not timeline rows
       timeline.add(evt);
       const node = nodeOf(evt);
       if (evt.id !== null && graph?.show(node)) {

@@ -10,7 +10,7 @@
 import { apiFetch, apiJson, errorFrom, streamSse } from '../api.js';
 import { field, hinted, questionCard, text } from '../forms.js';
 import { registerStrings, t } from '../i18n.js';
-import { errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
+import { agentTextMerger, errorBanner, eventTimeline, h, payloadOf } from '../ui.js';
 import {
   conflictNotice,
   draftActions,
@@ -505,17 +505,23 @@ export async function mount(root, ctx) {
       return bubbles.get(agent);
     }
 
+    const texts = agentTextMerger();
+
     function onEvent(evt) {
       const p = payloadOf(evt) || {};
+      if (evt.event === 'content_live') {
+        const shown = texts.live(p); // the words as the model writes them: text, not timeline rows
+        if (shown !== null) bubbleFor(p.agent).textContent = shown;
+        return;
+      }
       timeline.add(evt);
       if (evt.event === 'admitted') runId = p.runId;
       else if (evt.event === 'agent_started') bubbleFor(p.agent);
       else if (evt.event === 'content') {
         const target = bubbleFor(p.agent);
-        if (p.restart) target.textContent = '';
         if (p.offline && !target.parentElement.querySelector('.tag.offline'))
           target.before(h('span', { class: 'tag offline' }, t('writing.offlineDraft')));
-        target.append(p.text);
+        target.textContent = texts.content(p);
       } else if (evt.event === 'user_input_required') {
         const card = questionCard(runId, p);
         questions.set(p.questionId, card);
