@@ -180,8 +180,8 @@ def healthy(url: str) -> bool:
 
 def live_text_env(settings: Settings, gateway: str) -> dict[str, str]:
     """The workers post their agents' live text to the stack's gateway (`LIVE_TEXT_URLS`), with a secret made for
-    this start; settings that name their own gateways and secret are kept."""
-    if settings.live_text_urls.strip():
+    this start; a `LIVE_TEXT_URLS` the settings give is kept (empty: no live text)."""
+    if "live_text_urls" in settings.model_fields_set:
         return {}
     return {"LIVE_TEXT_URLS": gateway, "LIVE_TEXT_SECRET": secrets.token_urlsafe(32)}
 

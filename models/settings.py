@@ -151,8 +151,8 @@ class Settings(BaseSettings):
     """The gateways (base URLs, comma-separated) an agent posts its text to while the model writes it, for their
     readers to see at once (`content_live` events; `activities.common.live_text`); the `content` events record it
     in batches of `LIVE_BATCH_SECONDS`. Empty: no live text, and the `content` batches go every tenth of a second.
-    `make run` and `make run-scaled` set it (and `LIVE_TEXT_SECRET`) for their own gateway. A reader on a gateway
-    not listed sees the batches only."""
+    `make run` and `make run-scaled` set it (and `LIVE_TEXT_SECRET`) for their own gateway unless it is set
+    (`LIVE_TEXT_URLS=` turns live text off there). A reader on a gateway not listed sees the batches only."""
     live_text_secret: SecretStr = SecretStr("")
     """Shared by the workers and the gateways: a live piece without it is refused (403). Required with
     `LIVE_TEXT_URLS` on the worker; on a gateway, empty: it takes no live text."""

@@ -6,9 +6,9 @@ The live path bypasses Temporal: the activity posts each piece over HTTP to ever
 open (`api.live_text`). One post is in flight per worker process: it carries every piece written since the last
 one, of every run, a call's pieces joined into one. One run alone gets each chunk of its model as it comes; 50 at
 once share a post per few milliseconds instead of sending one per chunk, so a busy worker or gateway gets fewer,
-larger posts, never a queue. Best effort: a piece that cannot be
-posted is lost to the live readers only (the `content` events still carry it; a reader drops a live text with a
-gap), and a gateway that refuses or cannot be reached is logged at most once a minute.
+larger posts, never a queue. Best effort: a piece that cannot be posted is lost to the live readers only (the
+`content` events still carry it; a reader drops a live text with a gap), and a gateway that refuses or cannot be
+reached is logged at most once a minute.
 
 The worker installs its `LivePoster` for every activity it runs (`LiveTextInterceptor`); `live_text()` is the
 running activity's live text for one agent call, None when the worker posts none.

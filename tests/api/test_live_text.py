@@ -6,6 +6,7 @@ secret."""
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,27 @@ async def test_the_websocket_carries_the_live_text_too(live: tuple[Gateway, str]
     assert all("seq" not in message for message in messages if message["type"] == "content_live")
     assert "".join(piece["text"] for piece in pieces) == simulator.log[-1].value["reply"]
     await answer_and_read(gateway, run_id, "keep")
+
+
+async def test_a_gateway_that_cannot_be_reached_costs_its_readers_the_live_text_only(
+    env: WorkflowEnvironment,
+    tmp_path: Path,
+    api_style_store: LanceStyleStore,
+    simulator: Simulator,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    simulator.profile, simulator.time_scale = REALISTIC, TIME_SCALE
+    nowhere = {"live_text_urls": f"http://127.0.0.1:{free_port()}", "live_text_secret": SECRET}
+    fields: dict[str, Any] = simulator_settings(simulator, "openai_chat") | nowhere
+    with caplog.at_level(logging.WARNING, logger="activities.live_text"):
+        async with running_gateway(env, tmp_path, api_style_store, **fields) as gateway:
+            run_id = await start(gateway, "EchoWorkflow", {"text": "周末一起去看海吧，带上相机"})
+            events = await answer_and_read(gateway, run_id, "keep", text=True)
+
+    content = [event.data["data"] for event in events if event.event == "content"]
+    assert shown_text(content) == simulator.log[-1].value["reply"] and events[-1].event == "done"
+    warnings = [record.getMessage() for record in caplog.records if record.name == "activities.live_text"]
+    assert len(warnings) == 1 and "readers see the batched text only" in warnings[0], warnings
 
 
 async def test_the_route_takes_a_piece_only_with_the_workers_secret(live: tuple[Gateway, str]) -> None:

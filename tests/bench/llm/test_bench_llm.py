@@ -9,7 +9,7 @@ import pytest
 
 from tests.bench.llm.__main__ import parse_args, table
 from tests.bench.llm.baseline import steps
-from tests.bench.llm.client import TimedRun
+from tests.bench.llm.client import ShownText, TimedRun
 from tests.bench.llm.critical_path import Span, critical_path, spans
 from tests.bench.llm.families import marker
 from tests.bench.llm.numbers import (
@@ -221,3 +221,22 @@ def test_families_are_named_with_spaces_or_commas_and_an_unknown_one_is_refused(
     assert parse_args(["--families", "content", "app"]).families == ["content", "app"]
     with pytest.raises(SystemExit):
         parse_args(["--families", "contents"])
+
+
+def live(text: str, offset: int, *, call: str = "1", attempt: int = 1) -> dict[str, Any]:
+    return {"agent": "writer", "call": call, "attempt": attempt, "round": 0, "offset": offset, "text": text}
+
+
+def test_the_client_shows_live_text_ahead_of_its_record_and_the_record_when_they_part() -> None:
+    shown = ShownText()
+
+    assert shown.add("content_live", live("雨夜", 0)) == ("", "雨夜"), "before any record: the live text"
+    assert shown.add("content", {"agent": "writer", "text": "雨", "attempt": 1}) == ("雨夜", "雨夜")
+    assert shown.add("content_live", live("，林舟", 2)) == ("雨夜", "雨夜，林舟")
+    assert shown.add("content_live", live("推门", 9)) == ("雨夜，林舟", "雨夜，林舟"), "a gap: dropped"
+    retried = {"agent": "writer", "text": "清晨", "attempt": 2, "restart": True}
+    assert shown.add("content", retried) == ("雨夜，林舟", "清晨"), "a restart voids the live text of attempt 1"
+    assert shown.add("content_live", live("清晨，苏念", 0, attempt=2)) == ("清晨", "清晨，苏念")
+    void = {"agent": "writer", "text": "", "attempt": 1, "restart": True}
+    assert shown.add("content", void) == ("清晨，苏念", ""), "a discarded call shows nothing, live or not"
+    assert shown.add("progress", {"agent": "writer"}) is None
