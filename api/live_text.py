@@ -7,7 +7,8 @@ dictionary lookup. A reader that falls `READER_BACKLOG` items behind misses piec
 their offsets (`models.streaming.LivePiece`); the `content` events carry the same text durably. The route takes a
 piece only with the `LIVE_TEXT_SECRET` the workers share (401 `UNAUTHORIZED` otherwise; 404 on a gateway that has
 none): a reader can trust that a live piece came from the run's own agent. It is not part of the public API and is
-not in `/openapi.json`; its body is held to the limit of a route that declares none.
+not in `/openapi.json`; its body is read after the secret is checked, and held to the limit of a route that
+declares none.
 """
 
 import asyncio
@@ -19,6 +20,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from api.bodies import parse_body
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.settings import Settings
@@ -85,8 +87,11 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(from_a_worker)
 
 
 @router.post("/internal/live-text", status_code=204)
-async def post_live_text(batch: LiveBatch) -> Response:
-    """Pieces of agents' text from a worker, for this gateway's readers of their runs."""
+async def post_live_text(request: Request) -> Response:
+    """Pieces of agents' text from a worker (a `LiveBatch`), for this gateway's readers of their runs. The body is
+    read only once the secret is checked, and it is parsed here (not as a declared body, which FastAPI would read
+    first): at most the 64 KiB of a route that declares none, parsed by the rule every body is (`parse_body`)."""
+    batch = parse_body(LiveBatch, [await request.body()])
     for piece in batch.pieces:
         LIVE_READERS.publish(piece)
     return Response(status_code=204)

@@ -3,6 +3,8 @@
 run shows it as (`ContentChunk`). `agent` is the family's agent name (its `AgentName` or `AnalysisAgentID`
 value); the JSON shape is the writing family's, whose recorded histories replay unchanged."""
 
+from pydantic import Field
+
 from models.base import CamelModel
 
 CONTENT_SIGNAL = "content_delta"
@@ -43,6 +45,8 @@ class ContentChunk(CamelModel):
     """True when the text is an offline agent's placeholder (no model wrote it; it starts with its label)."""
 
 
+LIVE_PIECE_CHARS = 8000
+"""The most text one live piece carries (a worker splits a longer one)."""
 LIVE_EVENT = "content_live"
 """The event type a gateway streams an agent's live text as (no `id:`: not one of the run's durable events)."""
 
@@ -57,18 +61,18 @@ class LivePiece(CamelModel):
     reader's live text of its `call`, `attempt` and `round` ends (it missed one) is dropped; a piece of another call,
     attempt or round starts the live text again when its `offset` is 0."""
 
-    workflow_id: str
-    agent: str
-    call: str
+    workflow_id: str = Field(max_length=1000)
+    agent: str = Field(max_length=100)
+    call: str = Field(max_length=100)
     """The activity's id within its run: a later call of the same agent is another call."""
-    attempt: int
-    round: int
-    offset: int
+    attempt: int = Field(ge=1, le=1_000_000)
+    round: int = Field(ge=0, le=1_000_000)
+    offset: int = Field(ge=0, le=10**12)
     """Characters of this call, attempt and round sent before this piece."""
-    text: str
+    text: str = Field(max_length=LIVE_PIECE_CHARS)
 
 
 class LiveBatch(CamelModel):
     """What a worker posts to a gateway: the live pieces written since its last post."""
 
-    pieces: list[LivePiece]
+    pieces: list[LivePiece] = Field(max_length=1000)

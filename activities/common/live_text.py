@@ -26,14 +26,14 @@ from temporalio import activity
 from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
 
 from models.settings import Settings
-from models.streaming import LivePiece, StreamTarget
+from models.streaming import LIVE_PIECE_CHARS, LivePiece, StreamTarget
 
 log = logging.getLogger("activities.live_text")
 
 LIVE_PATH = "/internal/live-text"
-POST_CHARS = 8000
-"""The most text one post carries (a gateway takes bodies of 64 KiB), unless one piece alone is longer (a model's
-chunk is far shorter); more waits for the next post."""
+POST_CHARS = LIVE_PIECE_CHARS
+"""The most text one post carries (a gateway takes bodies of 64 KiB); more waits for the next post (a longer piece
+goes in parts)."""
 POST_TIMEOUT_SECONDS = 2.0
 """The longest one post may take; the pieces written meanwhile wait for the next one."""
 _QUIET_SECONDS = 60.0
@@ -89,8 +89,14 @@ class LivePoster:
             batch: list[dict[str, Any]] = []
             chars = 0
             for key in list(self._pending):
-                piece = self._pending[key]
-                if batch and chars + len(piece.text) > POST_CHARS:
+                piece, room = self._pending[key], POST_CHARS - chars
+                if room <= 0:
+                    break
+                if len(piece.text) > room:  # its first `room` characters now, the rest with the next post
+                    self._pending[key] = piece.model_copy(
+                        update={"text": piece.text[room:], "offset": piece.offset + room}
+                    )
+                    batch.append(piece.model_copy(update={"text": piece.text[:room]}).model_dump(mode="json"))
                     break
                 batch.append(self._pending.pop(key).model_dump(mode="json"))
                 chars += len(piece.text)

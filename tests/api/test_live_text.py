@@ -137,6 +137,8 @@ async def test_the_route_takes_a_piece_only_with_the_workers_secret(live: tuple[
     large = {"pieces": [piece | {"text": "字" * 40_000}]}
     assert (await gateway.http.post("/internal/live-text", json=large, headers=WORKER)).status_code == 413
     assert (await gateway.http.post("/internal/live-text", json=piece, headers=WORKER)).status_code == 422
+    broken = await gateway.http.post("/internal/live-text", content=b'{"pieces": [', headers=WORKER)
+    assert broken.status_code == 422 and broken.json()["error"]["code"] == "INVALID_REQUEST"
     assert "/internal/live-text" not in (await gateway.http.get("/openapi.json")).json()["paths"]
 
 
