@@ -123,6 +123,7 @@ async def running_workers(
     """Run every family's worker until the block ends, then shut them all down; with `LIVE_TEXT_URLS`, their
     activities post their agents' text to those gateways as it is written (`activities.common.live_text`)."""
     poster = live_poster(settings)
+    log.info("live text: %s", f"posted to {', '.join(poster.urls)}" if poster else "off (LIVE_TEXT_URLS unset)")
     if poster is not None:
         interceptors = [*interceptors, LiveTextInterceptor(poster)]
     built = build_workers(client, settings, activities, registry, interceptors=interceptors)
@@ -153,8 +154,7 @@ async def run(settings: Settings) -> None:
     async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
         llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
-        poster = live_poster(settings)  # a live text without its secret stops the worker here too
-        log.info("live text: %s", f"posted to {', '.join(poster.urls)}" if poster else "off (LIVE_TEXT_URLS unset)")
+        live_poster(settings)  # checked before connecting: a live text without its secret stops the worker here
         blobs = await asyncio.to_thread(open_blob_store, settings)  # a bad blob store stops it here too
         client = await connect(settings)
         # VECTOR_STORE=weaviate: the collections are created now, and a bad server stops the worker here too
