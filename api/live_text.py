@@ -24,7 +24,7 @@ from api.bodies import parse_body
 from api.errors import ApiError
 from models.errors import ErrorCode
 from models.settings import Settings
-from models.streaming import LIVE_EVENT, LiveBatch, LivePiece
+from models.streaming import LIVE_EVENT, LIVE_TEXT_PATH, LiveBatch, LivePiece
 
 READER_BACKLOG = 1000
 """Items a reader's queue may hold before the live pieces for it are dropped."""
@@ -86,7 +86,7 @@ def from_a_worker(request: Request) -> None:
 router = APIRouter(include_in_schema=False, dependencies=[Depends(from_a_worker)])
 
 
-@router.post("/internal/live-text", status_code=204)
+@router.post(LIVE_TEXT_PATH, status_code=204)
 async def post_live_text(request: Request) -> Response:
     """Pieces of agents' text from a worker (a `LiveBatch`), for this gateway's readers of their runs. The body is
     read only once the secret is checked, and it is parsed here (not as a declared body, which FastAPI would read

@@ -30,6 +30,7 @@ from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
 from api.routes import blobs, console, run_socket, runs, workflows
 from models.errors import ErrorCode
 from models.settings import Settings
+from runtime.quiet_logs import quiet_live_text_posts
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_backends import BlobStoreConfigError, open_blob_store
@@ -179,6 +180,7 @@ def main() -> None:
         raise SystemExit(f"gateway: {err}") from None
     configure_tracing(settings, "gateway")
     app = create_app(settings, blob_store=blob_store)
+    quiet_live_text_posts("uvicorn.access")  # a worker's live text comes several times a second per run
     uvicorn.run(app, host=settings.api_host, port=settings.api_port, log_level="info")
 
 

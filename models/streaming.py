@@ -49,6 +49,8 @@ LIVE_PIECE_CHARS = 8000
 """The most text one live piece carries (a worker splits a longer one)."""
 LIVE_EVENT = "content_live"
 """The event type a gateway streams an agent's live text as (no `id:`: not one of the run's durable events)."""
+LIVE_TEXT_PATH = "/internal/live-text"
+"""The gateway's route the workers post their agents' live text to."""
 
 
 class LivePiece(CamelModel):

@@ -26,11 +26,10 @@ from temporalio import activity
 from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
 
 from models.settings import Settings
-from models.streaming import LIVE_PIECE_CHARS, LivePiece, StreamTarget
+from models.streaming import LIVE_PIECE_CHARS, LIVE_TEXT_PATH, LivePiece, StreamTarget
 
 log = logging.getLogger("activities.live_text")
 
-LIVE_PATH = "/internal/live-text"
 POST_CHARS = LIVE_PIECE_CHARS
 """The most text one post carries (a gateway takes bodies of 64 KiB); more waits for the next post (a longer piece
 goes in parts)."""
@@ -65,7 +64,7 @@ class LivePoster:
     written since the last one (a call's pieces joined into one), through one HTTP client."""
 
     def __init__(self, urls: Sequence[str], secret: str) -> None:
-        self.urls = [url.rstrip("/") + LIVE_PATH for url in urls]
+        self.urls = [url.rstrip("/") + LIVE_TEXT_PATH for url in urls]
         self._headers = {"Authorization": f"Bearer {secret}"}
         self._client: httpx.AsyncClient | None = None
         self._failed_at: dict[str, float] = {}

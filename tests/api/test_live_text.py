@@ -1,12 +1,13 @@
 """An agent's live text: the worker posts each piece to the gateway as the model writes it, the gateway hands it to
 the run's open readers as `content_live` (SSE and WebSocket), and the `content` events record the same text in
-fewer, larger batches. The gateway runs on a loopback socket (the worker posts to it over HTTP, as in `make run`);
+batches of a second. The gateway runs on a loopback socket (the worker posts to it over HTTP, as in `make run`);
 the model is the simulator at the realistic profile, 4× faster. The route takes a piece only with the workers'
 secret."""
 
 import asyncio
 import json
 import logging
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,11 @@ from temporalio.testing import WorkflowEnvironment
 from websockets.asyncio.client import connect
 
 from activities.common.live_text import LiveTextConfigError, live_poster
+from activities.common.streaming import LIVE_BATCH_SECONDS
 from api.live_text import READER_BACKLOG, LiveReaders
 from models.settings import Settings
-from models.streaming import LivePiece
+from models.streaming import LIVE_TEXT_PATH, LivePiece
+from runtime.quiet_logs import WITHOUT_LIVE_TEXT_POSTS
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, running_gateway
 from tests.api.echo.test_echo_over_http import answer_and_read
@@ -68,7 +71,7 @@ async def read_until_question(base: str, run_id: str) -> list[SseEvent]:
     return events
 
 
-async def test_a_reader_gets_the_agent_s_text_live_and_the_record_in_fewer_pieces(
+async def test_a_reader_gets_the_agent_s_text_live_and_the_record_in_batches(
     live: tuple[Gateway, str], simulator: Simulator
 ) -> None:
     gateway, base = live
@@ -86,7 +89,10 @@ async def test_a_reader_gets_the_agent_s_text_live_and_the_record_in_fewer_piece
     recorded = [event.data["data"] for event in await answer_and_read(gateway, run_id, "keep", text=True)]
     content = [data for data in recorded if "agent" in data]
     assert shown_text(content) == reply, "the content events record the same text"
-    assert len(content) < len(pieces), "in fewer pieces than the live text"
+    call = simulator.log[-1]
+    assert call.first_token is not None and call.ended is not None
+    batches = 1 + math.ceil((call.ended - call.first_token) / LIVE_BATCH_SECONDS)
+    assert len(content) <= batches, "recorded in batches of a second (the first piece at once), whatever the load"
 
 
 async def test_the_websocket_carries_the_live_text_too(live: tuple[Gateway, str], simulator: Simulator) -> None:
@@ -124,6 +130,29 @@ async def test_a_gateway_that_cannot_be_reached_costs_its_readers_the_live_text_
     assert shown_text(content) == simulator.log[-1].value["reply"] and events[-1].event == "done"
     warnings = [record.getMessage() for record in caplog.records if record.name == "activities.live_text"]
     assert len(warnings) == 1 and "readers see the batched text only" in warnings[0], warnings
+
+
+async def test_the_posts_are_not_logged_one_by_one(
+    live: tuple[Gateway, str], simulator: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    gateway, base = live
+    with caplog.at_level(logging.INFO, logger="httpx"):
+        run_id = await start(gateway, "EchoWorkflow", {"text": "明天早上去爬山，记得带水和雨衣"})
+        seen = await read_until_question(base, run_id)
+
+    assert any(event.event == "content_live" for event in seen), "the worker posted live text"
+    sent = [record.getMessage() for record in caplog.records if record.name == "httpx"]
+    assert any("/v1/chat/completions" in line for line in sent), "the worker's other requests are still logged"
+    assert not any(LIVE_TEXT_PATH in line for line in sent), sent
+
+
+def test_the_gateway_s_access_log_leaves_out_the_live_posts_only() -> None:
+    def access(path: str) -> logging.LogRecord:  # uvicorn's access log record
+        args = ("127.0.0.1:50000", "POST", path, "1.1", 204)
+        return logging.LogRecord("uvicorn.access", logging.INFO, __file__, 0, '%s - "%s %s HTTP/%s" %d', args, None)
+
+    assert not WITHOUT_LIVE_TEXT_POSTS.filter(access(LIVE_TEXT_PATH))
+    assert WITHOUT_LIVE_TEXT_POSTS.filter(access("/v1/runs/echo-1/input"))
 
 
 async def test_the_route_takes_a_piece_only_with_the_workers_secret(live: tuple[Gateway, str]) -> None:
