@@ -24,7 +24,9 @@ Phases:
    `interrupt()` for the person and `stream_mode="messages"` token streaming; the same numbers.
 4. For each n in `--concurrency`, for each family: n runs at once (writing: n projects), each with an HTTP client
    of its own pool: throughput (completed runs / phase wall time) against the model-bound ideal, errors (non-200,
-   a stream without its terminal event), runs not completed, p50/p99 wall time, the worker's peak RSS, and the
+   a stream without its terminal event), runs not completed, runs that completed degraded (they reported an
+   `error` event and went on without a part, such as a writing run's preprocessing task that timed out), the
+   model seconds of the phase's calls per run (the simulator's pace), p50/p99 wall time, the worker's peak RSS, and the
    CPU seconds over the phase of the worker (also per run), the gateway, the Temporal server and this process
    (the simulator and the clients), and the share of the machine's cores they kept busy (near 100 %, the runs
    waited on the machine rather than on their model).
@@ -186,14 +188,15 @@ async def concurrent_phase(
         wall = time.monotonic() - started
         spent = CpuSampler.spent(before, sampler.sample())
     per_run = None
+    phase_calls = [call for call in list(simulator.log) if started <= call.started]
+    model_s = sum(call.ended - call.started for call in phase_calls if call.ended is not None)
     if family.marked is not None:
-        phase_calls = [call for call in list(simulator.log) if started <= call.started]
         by_run, unmarked = marked_calls(phase_calls, [marker(tag) for tag in tags])
         if unmarked:
             log(f"  {unmarked} of {len(phase_calls)} calls quote no run's marker: the ideal is the sequential one")
         else:
             per_run = per_run_paths(runs, by_run)
-    return concurrency_numbers(runs, wall, critical_s, spent, memory.peak_bytes, per_run)
+    return concurrency_numbers(runs, wall, critical_s, spent, memory.peak_bytes, per_run, model_s)
 
 
 async def bench(
@@ -304,6 +307,12 @@ def _ideal_from(phase: dict[str, Any]) -> str:
     return f"its runs | {calls['min']}–{calls['max']} | {_num(ratios['p50'])} / {_num(ratios['p99'])}"
 
 
+def _degraded(phase: dict[str, Any]) -> str:
+    """How many completed runs reported an error and went on, and the codes they reported most."""
+    codes = ", ".join(f"{code} ×{count}" for code, count in (phase.get("reported_codes") or {}).items())
+    return f"{phase.get('degraded', 0)}" + (f" ({codes})" if codes else "")
+
+
 def table(report: dict[str, Any]) -> str:
     """The report's numbers as Markdown tables."""
     rows = [
@@ -325,15 +334,16 @@ def table(report: dict[str, Any]) -> str:
     rows += [
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | ideal from | each run's calls "
-        "| each run's wall / critical path p50 / p99 | errors | not completed | p99 s | worker CPU s "
-        "| worker CPU s/run | bench CPU s | machine busy | worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| each run's wall / critical path p50 / p99 | errors | not completed | degraded (codes) | model s/run "
+        "| p99 s | worker CPU s | worker CPU s/run | bench CPU s | machine busy | worker peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():
             rows.append(
                 f"| {n} | {name} | {_num(c['runs_per_s'])} | {_num(c['ideal_runs_per_s'])} | {_num(c['of_ideal'])} | "
-                f"{_ideal_from(c)} | {c['errors']} | {c['not_completed']} | {_num(c['p99_s'])} | "
+                f"{_ideal_from(c)} | {c['errors']} | {c['not_completed']} | {_degraded(c)} | "
+                f"{_num(c.get('model_s_per_run'), 1)} | {_num(c['p99_s'])} | "
                 f"{_num(c['worker_cpu_s'], 1)} | "
                 f"{_num(c['worker_cpu_s_per_run'], 2)} | {_num(c['cpu_s']['bench'], 1)} | "
                 f"{_num(c['busy'] * 100, 0)} % | {_num(c['worker_peak_rss_mb'], 0)} |"

@@ -80,6 +80,9 @@ class TimedRun:
     """The terminal event's status (completed, failed, ...)."""
     events: list[SseEvent] = field(default_factory=list)
     error: str | None = None
+    reported: list[str] = field(default_factory=list)
+    """The codes of the run's `error` events: what it could not do and went on without (a writing run's
+    preprocessing task, a content run's image), so a run that completed this way is counted as degraded."""
 
     @property
     def ok(self) -> bool:
@@ -134,5 +137,7 @@ async def _seen(http: httpx.AsyncClient, run: TimedRun, event: SseEvent, answer:
         response = await http.post(f"/v1/runs/{run.run_id}/input", json=dict(answer))
         if response.status_code != 200:
             run.error = f"the answer was refused: {response.status_code} {response.text[:200]}"
+    if event.event == "error":
+        run.reported.append(str(data.get("code")))
     if event.event in TERMINAL:
         run.ended, run.status = now, data.get("status")

@@ -9,6 +9,7 @@ import os
 import re
 import statistics
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -119,6 +120,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "first_words_written_ms": None,
         "status": run.status,
         "error": run.error,
+        "reported": run.reported,
         "timeline": timeline(calls, run.posted),
         "stream_lag_ms": stream_lag(calls, run) if run.family in PROSE_FAMILIES else None,
         "piece_lags_ms": piece_lags(calls, run) if run.family in PROSE_FAMILIES else [],
@@ -227,6 +229,7 @@ def concurrency_numbers(
     cpu_s: Mapping[str, float],
     worker_peak_rss: int,
     per_run: Mapping[str, Any] | None = None,
+    model_s: float | None = None,
     cores: int = os.cpu_count() or 1,
 ) -> dict[str, Any]:
     """One phase of n runs at once: throughput (completed runs per second of the phase) against the model-bound
@@ -237,7 +240,10 @@ def concurrency_numbers(
     apart (`per_run`, `per_run_paths`), n over the longest of their own critical paths (all start at once, and
     the phase lasts until the last ends); otherwise n over the family's sequential critical path (`critical_s`).
     `busy`: the share of the machine's `cores` the processes measured (`cpu_s`) used over the phase; near 1, the
-    runs waited on the machine, not on their model."""
+    runs waited on the machine, not on their model. `degraded`: completed runs that reported an `error` event (they
+    went on without a part: `TimedRun.reported`), with the codes reported most. `model_s_per_run`: the model
+    seconds of the phase's calls per run (`model_s` / n); near the sequential runs' `model_s`, the simulator kept
+    its pace, and what the runs took beyond it was spent between their calls."""
     n = len(runs)
     walls = [r.wall_s for r in runs if r.ok]
     per_s = sum(r.completed for r in runs) / wall_s
@@ -252,6 +258,9 @@ def concurrency_numbers(
         "of_ideal": ratio(per_s, ideal) if ideal else None,
         "errors": sum(not r.ok for r in runs),
         "not_completed": sum(r.ok and not r.completed for r in runs),
+        "degraded": sum(r.completed and bool(r.reported) for r in runs),
+        "reported_codes": dict(Counter(code for r in runs for code in r.reported).most_common(3)),
+        "model_s_per_run": model_s / n if model_s is not None and n else None,
         "p50_s": percentile(walls, 50),
         "p99_s": percentile(walls, 99),
         "phase_s": wall_s,

@@ -5,11 +5,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.bench.llm.__main__ import parse_args, table
 from tests.bench.llm.baseline import steps
-from tests.bench.llm.client import ShownText, TimedRun
+from tests.bench.llm.client import ShownText, TimedRun, timed_run
 from tests.bench.llm.critical_path import Span, critical_path, spans
 from tests.bench.llm.families import marker
 from tests.bench.llm.numbers import (
@@ -135,6 +136,32 @@ def test_a_piece_that_is_not_the_prose_s_next_text_ends_its_lags() -> None:
     run.texts = [(0.55, "甲"), (0.9, "X"), (0.95, "乙丙")]
 
     assert sequential_numbers(simulator, run)["piece_lags_ms"] == [pytest.approx((50, 50))]
+
+
+def test_a_run_that_completed_without_a_part_is_counted_as_degraded_not_as_clean() -> None:
+    clean = TimedRun("writing", posted=0.0, ended=2.0, status="completed")
+    degraded = TimedRun("writing", posted=0.0, ended=2.0, status="completed", reported=["PREPROCESSING_TASK_FAILED"])
+    failed = TimedRun("writing", posted=0.0, ended=2.0, status="failed", reported=["AGENT_FAILED"])
+
+    phase = concurrency_numbers([clean, degraded, failed], 4.0, 2.0, {"worker": 1.0, "bench": 0.1}, 0, model_s=9.0)
+
+    assert (phase["errors"], phase["not_completed"], phase["degraded"]) == (0, 1, 1)
+    assert phase["reported_codes"] == {"PREPROCESSING_TASK_FAILED": 1, "AGENT_FAILED": 1}
+    assert phase["model_s_per_run"] == pytest.approx(3.0), "9 model seconds over 3 runs"
+
+
+async def test_the_client_keeps_the_codes_of_the_errors_a_run_reported_on_its_way() -> None:
+    def event(seq: int, kind: str, data: dict[str, Any]) -> str:
+        return f"id: {seq}\nevent: {kind}\ndata: {json.dumps({'type': kind, 'data': data})}\n\n"
+
+    body = event(0, "error", {"code": "PREPROCESSING_TASK_FAILED", "message": "plot_loops"})
+    body += event(1, "done", {"status": "completed"})
+    gateway = httpx.MockTransport(lambda request: httpx.Response(200, text=body, headers={"x-run-id": "writing-1"}))
+
+    async with httpx.AsyncClient(transport=gateway, base_url="http://gateway") as http:
+        run = await timed_run(http, "writing", "/v1/writing/projects/p/chat", {"text": "写"}, None)
+
+    assert run.completed and run.reported == ["PREPROCESSING_TASK_FAILED"]
 
 
 def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -> None:
