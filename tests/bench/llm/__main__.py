@@ -28,8 +28,8 @@ Phases:
    `error` event and went on without a part, such as a writing run's preprocessing task that timed out), the
    model seconds of the phase's calls per run (the simulator's pace), p50/p99 wall time, the worker's peak RSS, and the
    CPU seconds over the phase of the worker (also per run), the gateway, the Temporal server and this process
-   (the simulator and the clients), and the share of the machine's cores they kept busy (near 100 %, the runs
-   waited on the machine rather than on their model).
+   (the simulator and the clients), the share of the machine's cores they kept busy (near 100 %, the runs
+   waited on the machine rather than on their model), and the cores they would keep busy at the ideal throughput.
    `--concurrency-time-scale` runs these phases at another time scale than the sequential ones (the critical
    path, and so the ideal, scaled with it): CPU per run does not shrink with the time scale, so at 0.25 a run's
    model time is a quarter of the profile's while its CPU is not, and 50 runs at once can be bound by the
@@ -335,8 +335,9 @@ def table(report: dict[str, Any]) -> str:
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | ideal from | each run's calls "
         "| each run's wall / critical path p50 / p99 | errors | not completed | degraded (codes) | model s/run "
-        "| p99 s | worker CPU s | worker CPU s/run | bench CPU s | machine busy | worker peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| p99 s | worker CPU s | worker CPU s/run | bench CPU s | machine busy | cores for the ideal "
+        "| worker peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n, phase in report["concurrency"].items():
         for name, c in phase.items():
@@ -346,7 +347,8 @@ def table(report: dict[str, Any]) -> str:
                 f"{_num(c.get('model_s_per_run'), 1)} | {_num(c['p99_s'])} | "
                 f"{_num(c['worker_cpu_s'], 1)} | "
                 f"{_num(c['worker_cpu_s_per_run'], 2)} | {_num(c['cpu_s']['bench'], 1)} | "
-                f"{_num(c['busy'] * 100, 0)} % | {_num(c['worker_peak_rss_mb'], 0)} |"
+                f"{_num(c['busy'] * 100, 0)} % | {_num(c.get('cores_for_ideal'), 1)} | "
+                f"{_num(c['worker_peak_rss_mb'], 0)} |"
             )
     profile = report["profile"]
     rows.append(

@@ -243,7 +243,9 @@ def concurrency_numbers(
     runs waited on the machine, not on their model. `degraded`: completed runs that reported an `error` event (they
     went on without a part: `TimedRun.reported`), with the codes reported most. `model_s_per_run`: the model
     seconds of the phase's calls per run (`model_s` / n); near the sequential runs' `model_s`, the simulator kept
-    its pace, and what the runs took beyond it was spent between their calls."""
+    its pace, and what the runs took beyond it was spent between their calls. `cores_for_ideal`: the cores the
+    measured processes would keep busy at the ideal throughput, at this phase's CPU per run (more than `cores`: the
+    machine cannot reach the ideal without less CPU per run)."""
     n = len(runs)
     walls = [r.wall_s for r in runs if r.ok]
     per_s = sum(r.completed for r in runs) / wall_s
@@ -269,6 +271,7 @@ def concurrency_numbers(
         "worker_cpu_s_per_run": cpu_s["worker"] / n if n else None,
         "cpu_s": dict(cpu_s),
         "busy": sum(cpu_s.values()) / (wall_s * cores),
+        "cores_for_ideal": sum(cpu_s.values()) / n * ideal if ideal and n else None,
         "worker_peak_rss_mb": worker_peak_rss / 2**20,
         "error_examples": sorted({r.error or "" for r in runs if not r.ok})[:3],
     }

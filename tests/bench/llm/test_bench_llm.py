@@ -173,6 +173,7 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     assert phase["p99_s"] == pytest.approx(2.0) and phase["worker_peak_rss_mb"] == pytest.approx(300)
     assert phase["worker_cpu_s_per_run"] == pytest.approx(0.5) and phase["cpu_s"]["bench"] == pytest.approx(0.6)
     assert phase["busy"] == pytest.approx(2.1 / 8), "2.1 CPU seconds of the 4 s × 2 cores"
+    assert phase["cores_for_ideal"] == pytest.approx(2.1 / 3 * 1.5), "0.7 CPU s per run at 1.5 runs/s"
     report = {
         "profile": {
             "name": "bench",
@@ -198,7 +199,7 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
         assert set(written["concurrency"][n]["writing"]) >= {"runs_per_s", "ideal_runs_per_s", "errors", "p99_s"}
     rendered = table(report)
     assert "| writing (LangGraph) |" in rendered and "| 50 | writing |" in rendered
-    assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 26 % | 300 |" in rendered
+    assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 26 % | 1.1 | 300 |" in rendered
     assert "time scale 0.25 (runs at once: 1)" in rendered
 
 
