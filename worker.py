@@ -24,7 +24,6 @@ from activities.common.live_text import LiveTextConfigError, LiveTextInterceptor
 from llm.errors import ConfigurationError
 from models.settings import Settings
 from runtime.llm_client import build_llm_client
-from runtime.quiet_logs import quiet_live_text_posts
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
 from stores.blob_backends import BlobStoreConfigError, open_blob_store
@@ -127,7 +126,6 @@ async def running_workers(
     log.info("live text: %s", f"posted to {', '.join(poster.urls)}" if poster else "off (LIVE_TEXT_URLS unset)")
     if poster is not None:
         interceptors = [*interceptors, LiveTextInterceptor(poster)]
-        quiet_live_text_posts("httpx")  # its posts, several a second per run, are not logged one by one
     built = build_workers(client, settings, activities, registry, interceptors=interceptors)
     async with AsyncExitStack() as stack:
         if poster is not None:

@@ -1,7 +1,8 @@
-"""Keeps the live text's posts out of the logs: a worker posts its agents' text to the gateways several times a
-second while a model writes (`activities.common.live_text`), and each post was a line in the worker's log (httpx
-logs every request it sends) and another in the gateway's (uvicorn's access log): 2 955 of the 3 525 lines of a
-benchmark's stack log. A post that fails is still logged, by the poster itself."""
+"""Keeps the live text's posts out of the gateway's access log: a worker posts its agents' text to the gateways
+several times a second while a model writes (`activities.common.live_text`), and each post was a line in uvicorn's
+access log (and another in the worker's, from httpx: half of the 2 955 such lines among the 3 525 of a benchmark's
+stack log). The worker's lines stay: the same filter on the worker's `httpx` logger shifted the timing of a content
+run whose deadline passes while its image tasks start enough to hit an SDK fault (README, Performance)."""
 
 import logging
 

@@ -132,20 +132,6 @@ async def test_a_gateway_that_cannot_be_reached_costs_its_readers_the_live_text_
     assert len(warnings) == 1 and "readers see the batched text only" in warnings[0], warnings
 
 
-async def test_the_posts_are_not_logged_one_by_one(
-    live: tuple[Gateway, str], simulator: Simulator, caplog: pytest.LogCaptureFixture
-) -> None:
-    gateway, base = live
-    with caplog.at_level(logging.INFO, logger="httpx"):
-        run_id = await start(gateway, "EchoWorkflow", {"text": "明天早上去爬山，记得带水和雨衣"})
-        seen = await read_until_question(base, run_id)
-
-    assert any(event.event == "content_live" for event in seen), "the worker posted live text"
-    sent = [record.getMessage() for record in caplog.records if record.name == "httpx"]
-    assert any("/v1/chat/completions" in line for line in sent), "the worker's other requests are still logged"
-    assert not any(LIVE_TEXT_PATH in line for line in sent), sent
-
-
 def test_the_gateway_s_access_log_leaves_out_the_live_posts_only() -> None:
     def access(path: str) -> logging.LogRecord:  # uvicorn's access log record
         args = ("127.0.0.1:50000", "POST", path, "1.1", 204)
