@@ -180,7 +180,7 @@ def main() -> None:
         raise SystemExit(f"gateway: {err}") from None
     configure_tracing(settings, "gateway")
     app = create_app(settings, blob_store=blob_store)
-    quiet_live_text_posts("uvicorn.access")  # a worker's live text comes several times a second per run
+    quiet_live_text_posts()  # a worker's live text comes several times a second per run
     uvicorn.run(app, host=settings.api_host, port=settings.api_port, log_level="info")
 
 

@@ -10,7 +10,7 @@ from models.streaming import LIVE_TEXT_PATH
 
 
 class WithoutLiveTextPosts(logging.Filter):
-    """Drops the records that name the live text route (a request line of httpx or uvicorn)."""
+    """Drops the records that name the live text route (uvicorn's request lines)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return LIVE_TEXT_PATH not in record.getMessage()
@@ -19,7 +19,6 @@ class WithoutLiveTextPosts(logging.Filter):
 WITHOUT_LIVE_TEXT_POSTS = WithoutLiveTextPosts()
 
 
-def quiet_live_text_posts(*logger_names: str) -> None:
-    """Installs the filter on these loggers (once each, however often it is called)."""
-    for name in logger_names:
-        logging.getLogger(name).addFilter(WITHOUT_LIVE_TEXT_POSTS)
+def quiet_live_text_posts() -> None:
+    """Installs the filter on uvicorn's access log (once, however often it is called)."""
+    logging.getLogger("uvicorn.access").addFilter(WITHOUT_LIVE_TEXT_POSTS)

@@ -72,6 +72,7 @@ from tests.bench.llm.numbers import (
     concurrency_numbers,
     family_summary,
     marked_calls,
+    model_seconds,
     per_run_paths,
     run_calls,
     sequential_numbers,
@@ -189,7 +190,7 @@ async def concurrent_phase(
         spent = CpuSampler.spent(before, sampler.sample())
     per_run = None
     phase_calls = [call for call in list(simulator.log) if started <= call.started]
-    model_s = sum(call.ended - call.started for call in phase_calls if call.ended is not None)
+    model_s = model_seconds(phase_calls)
     if family.marked is not None:
         by_run, unmarked = marked_calls(phase_calls, [marker(tag) for tag in tags])
         if unmarked:

@@ -106,6 +106,11 @@ def piece_lags(calls: Sequence[LoggedCall], run: TimedRun) -> list[tuple[float, 
     return lags
 
 
+def model_seconds(calls: Sequence[LoggedCall]) -> float:
+    """The simulator's time spent answering `calls` (those that finished), added up."""
+    return sum(call.ended - call.started for call in calls if call.ended is not None)
+
+
 def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
     calls = run_calls(simulator, run)
     path = critical_path(spans(calls, run.posted, run.ended or time.monotonic()))
@@ -114,7 +119,7 @@ def sequential_numbers(simulator: Simulator, run: TimedRun) -> dict[str, Any]:
         "critical_path_s": path,
         "ratio": ratio(run.wall_s, path),
         "calls": len(calls),
-        "model_s": sum(c.ended - c.started for c in calls if c.ended is not None),
+        "model_s": model_seconds(calls),
         "first_token_ms": None,
         "model_first_token_ms": None,
         "first_words_written_ms": None,
