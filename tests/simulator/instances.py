@@ -8,9 +8,10 @@ Covers what pydantic's `model_json_schema()` emits: objects (every property, req
 Strings are in the request's language and sized by what the field is called: a `title` is a few words, a
 `content` paragraphs.
 
-References, as a model writes them: an object's `id` is not one an earlier object of the answer already has, and
-a list of strings named like a reference to siblings (`dependsOn`, `depends_on`, `after`, `requires`) takes some
-of the ids of objects completed earlier in the answer (possibly none), never its own or an enclosing object's.
+References, as a model writes them: an object's own id (`id`, or one named after it: an `ImagePlan`'s `planId`)
+is not one an earlier object of the answer already has (a patterned one is numbered on, `p1`, `p2`), and a list
+of strings named like a reference to siblings (`dependsOn`, `depends_on`, `after`, `requires`) takes some of the
+ids of objects completed earlier in the answer (possibly none), never its own or an enclosing object's.
 """
 
 import random
@@ -49,6 +50,20 @@ class Sizes:
     array_items: tuple[int, int] = (2, 4)
     unit_interval: tuple[float, float] = (0.0, 1.0)
     """Where a number bounded to 0–1 (a score, a share) falls: a model rating work it was shown is seldom harsh."""
+
+
+def own_id_key(schema: dict[str, Any]) -> str | None:
+    """The property that names an object itself: `id`, or one named after the object (an `ImagePlan`'s `planId`
+    or `plan_id`; a `LayoutSlot`'s `blockId` names another object)."""
+    properties: dict[str, Any] = schema.get("properties") or {}
+    if "id" in properties:
+        return "id"
+    title = re.sub(r"[^a-z]", "", str(schema.get("title", "")).lower())
+    for key in properties:
+        named = re.fullmatch(r"([a-z]+)(?:Id|_id)", key)
+        if named and title.endswith(named.group(1).lower()):
+            return key
+    return None
 
 
 def instance(schema: dict[str, Any], rng: random.Random, language: Language, sizes: Sizes = Sizes()) -> Any:
@@ -100,24 +115,39 @@ class _Maker:
         extra = schema.get("additionalProperties")
         if not properties and isinstance(extra, dict):
             value = {phrase(self.rng, self.language, 1) + str(i): self.make(extra, field) for i in range(2)}
-        self._identified(value, properties.get("id"))
+        key = own_id_key(schema)
+        if key is not None:
+            self._identified(value, key, properties[key])
         return value
 
-    def _identified(self, value: dict[str, Any], id_schema: dict[str, Any] | None) -> None:
-        """Makes a completed object's string `id` one no earlier object has (a free-form one gets a number), and
-        remembers it for later references."""
-        made = value.get("id")
+    def _identified(self, value: dict[str, Any], key: str, id_schema: dict[str, Any]) -> None:
+        """Makes a completed object's string id (`value[key]`) one no earlier object has (a free-form one gets a
+        number), and remembers it for later references."""
+        made = value.get(key)
         if not isinstance(made, str):
             return
-        schema = self.resolve(id_schema or {})
+        schema = self.resolve(id_schema)
         free = not any(key in schema for key in ("enum", "const", "pattern", "format"))
         number = 2
         while free and made in self.ids:
             suffix = f"-{number}"
-            made = value["id"][: max(1, schema.get("maxLength", len(made) + len(suffix)) - len(suffix))] + suffix
+            made = value[key][: max(1, schema.get("maxLength", len(made) + len(suffix)) - len(suffix))] + suffix
             number += 1
-        value["id"] = made
+        if made in self.ids and "pattern" in schema:
+            made = self._renumbered(made, schema["pattern"])
+        value[key] = made
         self.ids.append(made)
+
+    def _renumbered(self, made: str, pattern: str) -> str:
+        """A patterned id no earlier object has, numbered as a model numbers them (`p3` after `p1`, `p2`); `made`
+        when no number of 1–999 in place of its digits fits the pattern."""
+        if not re.search(r"[0-9]", made):
+            return made
+        for number in range(1, 1000):
+            candidate = re.sub(r"[0-9]+", str(number), made, count=1)
+            if candidate not in self.ids and re.search(pattern, candidate):
+                return candidate
+        return made
 
     def _references(self, schema: dict[str, Any]) -> list[str]:
         """Some of the ids written so far (possibly none), in the order they were written."""

@@ -61,6 +61,27 @@ def test_across_seeds_references_are_sometimes_made_and_sometimes_not() -> None:
     assert 0 in counts and max(counts) >= 2
 
 
+class ImagePlan(BaseModel):
+    """A plan with a patterned id named after it, as the content family's image plans have (`p1`, `p2`)."""
+
+    plan_id: str = Field(pattern=r"^p[0-9]{1,2}$")
+    prompt: str
+
+
+class Plans(BaseModel):
+    """Several plans."""
+
+    plans: list[ImagePlan] = Field(min_length=4, max_length=6)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_patterned_ids_are_numbered_on_and_never_repeat(seed: int) -> None:
+    made = Plans.model_validate(instance(Plans.model_json_schema(), random.Random(seed), "zh"))
+
+    ids = [plan.plan_id for plan in made.plans]
+    assert len(set(ids)) == len(ids) >= 4
+
+
 class Tools(BaseModel):
     """At most two tools, one of them `write`."""
 

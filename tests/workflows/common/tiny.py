@@ -40,6 +40,8 @@ CPU_FAN_OUT = 4
 """`cpu_fan_out` asks this many CPU-bound echoes at once, each with `CPU_WORK_SECONDS` of blocking work: together
 longer than one's start-to-close on one thread."""
 CPU_WORK_SECONDS = 0.8
+FAN_OUT = 6
+"""`fan_out` asks this many echoes at once on the family's own queue (more than the SDK's default of 3 eager)."""
 
 PROBE_GRAPH = Graph(
     name="GraphProbeWorkflow",
@@ -114,6 +116,9 @@ class GraphProbeWorkflow:
             await workflow.sleep(timedelta(hours=1))
         if behaviour == "cpu_fan_out":
             return await self._cpu_fan_out()
+        if behaviour == "fan_out":
+            requests = [EchoRequest(text=f"echo {i}") for i in range(FAN_OUT)]
+            await asyncio.gather(*(self._run.call(ECHO, r, ECHO_OPTIONS, summary=r.text) for r in requests))
         if behaviour in ("activity_ok", "activity_fails"):
             request = EchoRequest(text="hello", fail=behaviour == "activity_fails")
             try:

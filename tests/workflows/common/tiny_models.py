@@ -46,7 +46,9 @@ class AskInput(CamelModel):
 class ProbeInput(CamelModel):
     """How GraphProbeWorkflow's first node behaves."""
 
-    behaviour: Literal["ok", "undeclared", "crash", "slow", "activity_fails", "activity_ok", "cpu_fan_out"] = "ok"
+    behaviour: Literal[
+        "ok", "undeclared", "crash", "slow", "activity_fails", "activity_ok", "cpu_fan_out", "fan_out"
+    ] = "ok"
     deadline_seconds: float = 60
 
 
