@@ -15,17 +15,13 @@ from temporalio.testing import WorkflowEnvironment
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, api_style_store, running_gateway
 from tests.live.mode import live_provider, live_requested
-from tests.simulator.answers import AnswerStyle
+from tests.simulator.answers import ON_TASK
 from tests.simulator.fixtures import simulator_settings
-from tests.simulator.instances import Sizes
 from tests.simulator.profiles import FAST, PROFILES
 from tests.simulator.server import Simulator
 
 __all__ = ["api_style_store"]
 
-ON_TASK = AnswerStyle(tool_policies={"generate_image": "always"}, sizes=Sizes(unit_interval=(0.65, 0.95)))
-"""The simulator as a model that does its task: the image agent draws every plan it is asked for (one call per
-turn until none is left), and a reviewer scores a post it was shown as passable, as real models mostly do."""
 LIVE_TIMEOUT_SECONDS = 1800
 """A real model writes an app's documents, plan and files in minutes, not the 5 the suite allows a test."""
 

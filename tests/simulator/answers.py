@@ -57,6 +57,13 @@ class AnswerStyle:
     """Who writes a JSON answer's value when it has something to say for the request (None: made up)."""
 
 
+ON_TASK = AnswerStyle(tool_policies={"generate_image": "always"}, sizes=Sizes(unit_interval=(0.65, 0.95)))
+"""The simulator as a model that does its task: the image agent draws every plan it is asked for (one call per
+turn until none is left), and a reviewer scores a post it was shown as passable, as real models mostly do. The
+default style calls a tool once and then writes prose, so a content run's image agent leaves plans undrawn and
+the run goes on with offline images (`AGENT_DEGRADED`)."""
+
+
 @dataclass(frozen=True)
 class SimToolCall:
     """One tool call of an answer."""

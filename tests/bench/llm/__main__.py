@@ -1,7 +1,9 @@
 """`make bench-llm` / `python -m tests.bench.llm`: how much longer than its model each family's run takes.
 
 Set-up: the model simulator (tests/simulator) in this process, on loopback, at the `bench` latency profile (600 ms
-to the first token, 40 tokens/s; `--time-scale` shrinks it for a quick look, and the report says so); the real
+to the first token, 40 tokens/s; `--time-scale` shrinks it for a quick look, and the report says so), writing as
+a model that does its task (`answers.ON_TASK`: the image agent draws every plan, a reviewer passes a passable
+post); the real
 embedded stack (`python -m deploy.stack`: Temporal dev server, worker, gateway as their own processes, as a user
 runs them) configured with the simulator as its OpenAI-compatible model; the client is this process. Not the
 in-process gateway of the simulator's API tests: it shares the test's event loop with the worker and runs on the
@@ -80,6 +82,7 @@ from tests.bench.llm.numbers import (
 )
 from tests.bench.measure import CpuSampler, history, http_client, progress_log, wait_quiet
 from tests.bench.report import write_json
+from tests.simulator.answers import ON_TASK
 from tests.simulator.fixtures import simulator_settings
 from tests.simulator.profiles import BENCH
 from tests.simulator.server import LoggedCall, Simulator
@@ -367,7 +370,7 @@ def main(argv: list[str] | None = None) -> None:
     work = out / "llm"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    simulator = Simulator(profile=BENCH, time_scale=args.time_scale)
+    simulator = Simulator(profile=BENCH, time_scale=args.time_scale, style=ON_TASK)
     simulator.start()
     env = {key.upper(): str(value) for key, value in simulator_settings(simulator).items()} | {"OTEL_EXPORTER": "none"}
     log(f"starting the stack with the simulator at {simulator.base_url} as its model (data under {work})")
