@@ -71,12 +71,12 @@ enables the flag by default."""
 
 EAGER_ACTIVITIES_PER_WORKFLOW_TASK = 10
 """How many of the activities one workflow task schedules on its own queue start in that task's completion
-(eager execution), where the SDK's default is 3: a node that fans out (the writing preprocessing's four tasks)
-gets all of them back at once instead of sending the rest through the task queue. Under load the queued ones
-waited: with 50 writing runs at once, 24 of the 50 `plot_loops` reads (the fourth task, a 20 ms read) were
-recorded as started and did not finish inside their 5 s start-to-close, while the three eager tasks beside them
-did, and those runs went on without them; with every task eager, none (README, Performance). A reservation takes
-a free activity slot only, so a busy worker still sends the activity through the queue."""
+(eager execution), where the SDK's default is 3: a node that fans out (the writing preprocessing's four tasks, a
+Supervisor turn's tool calls, the app's writers) gets all of them back at once instead of sending the rest through
+the task queue. With the default, 50 writing runs at once lost 24 runs' `plot_loops` read (the fourth task, a 20 ms
+read recorded as started that did not finish inside its 5 s, while the three eager tasks beside it did); with ten,
+0, 1 and 12 runs lost tasks in three bursts (README, Performance). A reservation takes a free activity slot only,
+so a busy worker still sends the activity through the queue."""
 
 
 def build_workers(

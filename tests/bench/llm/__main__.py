@@ -335,7 +335,21 @@ def table(report: dict[str, Any]) -> str:
             f"{_num(s['stream_lag_ms'], 0)} | {_lags(s)} | {_num(s.get('history_events'), 0)} "
             f"({_num(s.get('content_signals'), 0)}; {_num(s.get('writer_signals'), 0)}) |"
         )
-    rows += [
+    if report["concurrency"]:
+        rows += _concurrency_rows(report["concurrency"])
+    profile = report["profile"]
+    rows.append(
+        f"\nprofile {profile['name']} ({profile['first_token_s'] * 1000:.0f} ms to the first token, "
+        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g} (runs at once: "
+        f"{profile['concurrency_time_scale']:g}); medians of "
+        f"{report['runs']} sequential runs; load average at the end {report['machine']['load_average_at_end']:.2f}"
+    )
+    return "\n".join(rows) + "\n"
+
+
+def _concurrency_rows(concurrency: dict[str, Any]) -> list[str]:
+    """The runs-at-once table (a report without such phases has none)."""
+    rows = [
         "",
         "| runs at once | family | runs/s | ideal runs/s | of ideal | ideal from | each run's calls "
         "| each run's wall / critical path p50 / p99 | errors | not completed | degraded (codes) | model s/run "
@@ -343,7 +357,7 @@ def table(report: dict[str, Any]) -> str:
         "| worker peak RSS MB |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for n, phase in report["concurrency"].items():
+    for n, phase in concurrency.items():
         for name, c in phase.items():
             rows.append(
                 f"| {n} | {name} | {_num(c['runs_per_s'])} | {_num(c['ideal_runs_per_s'])} | {_num(c['of_ideal'])} | "
@@ -354,14 +368,7 @@ def table(report: dict[str, Any]) -> str:
                 f"{_num(c['busy'] * 100, 0)} % | {_num(c.get('cores_for_ideal'), 1)} | "
                 f"{_num(c['worker_peak_rss_mb'], 0)} |"
             )
-    profile = report["profile"]
-    rows.append(
-        f"\nprofile {profile['name']} ({profile['first_token_s'] * 1000:.0f} ms to the first token, "
-        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g} (runs at once: "
-        f"{profile['concurrency_time_scale']:g}); medians of "
-        f"{report['runs']} sequential runs; load average at the end {report['machine']['load_average_at_end']:.2f}"
-    )
-    return "\n".join(rows) + "\n"
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -201,6 +201,7 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     assert "| writing (LangGraph) |" in rendered and "| 50 | writing |" in rendered
     assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 26 % | 1.1 | 300 |" in rendered
     assert "time scale 0.25 (runs at once: 1)" in rendered
+    assert "| runs at once |" not in table(report | {"concurrency": {}}), "no phases, no empty table"
 
 
 def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
