@@ -127,7 +127,7 @@ class _Maker:
         if not isinstance(made, str):
             return
         schema = self.resolve(id_schema)
-        free = not any(key in schema for key in ("enum", "const", "pattern", "format"))
+        free = not any(facet in schema for facet in ("enum", "const", "pattern", "format"))
         number = 2
         while free and made in self.ids:
             suffix = f"-{number}"
