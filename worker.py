@@ -71,12 +71,12 @@ enables the flag by default."""
 
 EAGER_ACTIVITIES_PER_WORKFLOW_TASK = 10
 """How many of the activities one workflow task schedules on its own queue start in that task's completion
-(eager execution), where the SDK's default is 3: a node that fans out (the writing preprocessing's four tasks, a
-Supervisor turn's tool calls, the app's writers) gets all of them back at once instead of sending the rest through
-the task queue. With the default, 50 writing runs at once lost 24 runs' `plot_loops` read (the fourth task, a 20 ms
-read recorded as started that did not finish inside its 5 s, while the three eager tasks beside it did); with ten,
-0, 1 and 12 runs lost tasks in three bursts (README, Performance). A reservation takes a free activity slot only,
-so a busy worker still sends the activity through the queue."""
+(eager execution), where the SDK's default is 3: a node that fans out (tasks side by side, a turn's tool calls)
+gets all of them back at once instead of sending the rest through the task queue. With the default, 50 runs at
+once of a family whose node starts four tasks lost the fourth in 24 runs (a 20 ms read recorded as started that
+did not finish inside its 5 s, while the three eager tasks beside it did); with ten, 0, 1 and 12 runs lost tasks
+in three bursts (README, Performance, "Every activity of a fan-out starts eagerly"). A reservation takes a free
+activity slot only, so a busy worker still sends the activity through the queue."""
 
 
 def build_workers(
