@@ -1,9 +1,8 @@
 """Keeps the live text's posts out of the gateway's access log: a worker posts its agents' text to the gateways
 several times a second while a model writes (`activities.common.live_text`), and each post was a line in uvicorn's
 access log (and another in the worker's, from httpx: half of the 2 955 such lines among the 3 525 of a benchmark's
-stack log). The worker's lines stay: with the same filter on the worker's `httpx` logger, a content test whose
-deadline passes while its image tasks start failed on an SDK fault, which later runs did not reproduce (README,
-Performance)."""
+stack log). The worker's lines stay (a content test failed while the same filter was on the worker's `httpx`
+logger; the time-skipping test server turned out to be the cause, README, Performance)."""
 
 import logging
 

@@ -134,11 +134,13 @@ async def test_a_task_that_never_finishes_is_cancelled_when_its_wait_is_spent(
 
 
 async def test_a_run_whose_deadline_passes_while_tasks_run_cancels_them_at_the_provider(
-    hosted: ContentHarness, loopback: Loopback
+    hosted_on_a_dev_server: ContentHarness, loopback: Loopback
 ) -> None:
     fake = double(loopback, never_finishes=True)
 
-    outcome = await hosted.run(TOPIC, image_gen_provider="qwen-image", deadline_seconds=20, max_clarifications=0)
+    outcome = await hosted_on_a_dev_server.run(
+        TOPIC, image_gen_provider="qwen-image", deadline_seconds=20, max_clarifications=0
+    )
 
     assert outcome.result.status == "timeout"
     assert fake.calls["accepted"] >= 1 and fake.calls["cancel"] == fake.calls["accepted"], "every task cancelled"
