@@ -61,7 +61,7 @@ def own_id_key(schema: dict[str, Any]) -> str | None:
     title = re.sub(r"[^a-z]", "", str(schema.get("title", "")).lower())
     for key in properties:
         named = re.fullmatch(r"([a-z]+)(?:Id|_id)", key)
-        if named and title.endswith(named.group(1).lower()):
+        if named and title.endswith(named.group(1)):
             return key
     return None
 

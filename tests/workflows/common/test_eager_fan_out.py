@@ -3,18 +3,12 @@ task's completion (eager execution, `worker.EAGER_ACTIVITIES_PER_WORKFLOW_TASK`)
 three: under load the ones sent through the task queue did not finish inside their start-to-close."""
 
 from datetime import timedelta
-from pathlib import Path
 
 from temporalio.api.enums.v1 import EventType
-from temporalio.testing import WorkflowEnvironment
 
-from models.settings import Settings
-from stores.blob_store import BlobStore
 from tests.workflows.common.conftest import Tiny
-from tests.workflows.common.tiny import FAN_OUT, TINY_ACTIVITIES, TINY_WORKFLOWS
+from tests.workflows.common.tiny import FAN_OUT
 from tests.workflows.common.tiny_models import ProbeInput
-from tests.workflows.harness import running_family
-from workflows.common.registration import Registry
 
 SAME_TRANSACTION = timedelta(milliseconds=1)
 """An eager activity is recorded as started in the transaction that schedules it (about 40 µs apart); one sent
@@ -22,17 +16,11 @@ through the task queue waits for the server to match it to a poll."""
 
 
 async def test_every_activity_of_a_fan_out_starts_in_the_completion_of_the_task_that_scheduled_it(
-    dev_env: WorkflowEnvironment, tmp_path: Path
+    dev_tiny: Tiny,
 ) -> None:
-    def harness(settings: Settings, blobs: BlobStore) -> Tiny:
-        return Tiny(dev_env, settings)
-
-    async with running_family(
-        dev_env, tmp_path, harness, activities=TINY_ACTIVITIES, registry=Registry(TINY_WORKFLOWS)
-    ) as tiny:
-        handle = await tiny.start("GraphProbeWorkflow", ProbeInput(behaviour="fan_out"))
-        assert await handle.result() == "completed"
-        history = await handle.fetch_history()
+    handle = await dev_tiny.start("GraphProbeWorkflow", ProbeInput(behaviour="fan_out"))
+    assert await handle.result() == "completed"
+    history = await handle.fetch_history()
 
     scheduled = {
         event.event_id: event.event_time.ToDatetime()
