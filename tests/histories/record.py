@@ -32,6 +32,7 @@ from stores.style_library import load_style_library
 from stores.style_store import LanceStyleStore
 from tests.conftest import TEST_SERVER, register_search_attributes
 from tests.histories.replay import HISTORY_DIR
+from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
 from tests.workflows.app_builder.harness import app_harness
 from tests.workflows.app_builder.scripts import ScriptedModel, task
@@ -44,6 +45,8 @@ from tests.workflows.content.scripts import REFUSED, decide, tools
 from tests.workflows.content.test_offline_runs import waiting
 from tests.workflows.harness import FamilyHarness, question_of, running_family
 from tests.workflows.image.harness import agent_harness
+from tests.workflows.image.test_planner_llm import INTENT as IMAGE_INTENT
+from tests.workflows.image.test_planner_llm import REVIEW as IMAGE_REVIEW
 from tests.workflows.image.test_session import OWNER, result_of, submit
 from tests.workflows.writing.conftest import CHAPTERS, CHARACTERS, PLOT_LOOPS, STYLE_SAMPLES
 from tests.workflows.writing.harness import writing_harness
@@ -69,18 +72,26 @@ class Recording:
 
 
 async def image(rec: Recording) -> Histories:
-    """A run on its own, and a session whose second turn was queued behind the first."""
+    """A run on its own, a session whose second turn was queued behind the first, and a run with the LLM (the
+    Critic's review of the prompt asked while the Executor draws)."""
     async with agent_harness(rec.env, rec.data_dir, rec.style_store) as harness:
         alone = await harness.run("生成一只赛博朋克风格的猫")
         await submit(harness, "history", "生成一只赛博朋克风格的猫")
         queued = await submit(harness, "history", "再调整一下，大一点")
         await result_of(harness.env, queued.run_id)
         session = harness.env.client.get_workflow_handle(session_workflow_id(OWNER, "history"))
-        return {
+        histories = {
             "ImageAgentWorkflow": await alone.handle.fetch_history(),
             "ImageAgentWorkflow-queued": await harness.env.client.get_workflow_handle(queued.run_id).fetch_history(),
             "ImageSessionWorkflow": await session.fetch_history(),
         }
+    llm_dir = rec.data_dir / "llm"
+    async with agent_harness(rec.env, llm_dir, rec.style_store, llm_base_url=rec.loopback.base_url) as harness:
+        rec.loopback.reset()
+        rec.loopback.queue(chat_completion(IMAGE_INTENT), chat_completion(IMAGE_REVIEW))
+        with_llm = await harness.run("生成一只赛博朋克风格的猫")
+        histories["ImageAgentWorkflow-llm"] = await with_llm.handle.fetch_history()
+    return histories
 
 
 async def writing(rec: Recording) -> Histories:
