@@ -1,8 +1,10 @@
 """The nodes of the agents without tools (brief, reference intelligence, layout, image planning, writer, review):
 one activity each, on the LLM with its offline agent as the degrade path. An agent writes only its own state
 fields (`workflows.content.patches`); one that needs the user asks (the clarification node); the review decides,
-by seed 001's `shouldContinueReview()`, whether the run ends approved. An agent with a model streams its answer's
-readable text to the run (`content` events, behind `workflow.patched(AGENTS_STREAM_TEXT)`)."""
+by seed 001's `shouldContinueReview()`, whether the run ends approved (an approval ends only a post that may end:
+one whose planned images are not all drawn goes back to the Supervisor, behind `workflow.patched`). An agent with
+a model streams its answer's readable text to the run (`content` events, behind
+`workflow.patched(AGENTS_STREAM_TEXT)`)."""
 
 from temporalio import workflow
 
@@ -12,7 +14,7 @@ from workflows.content.context import Asking, ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE, fallback_table, fix_for
 from workflows.content.graph import CLARIFICATION
 from workflows.content.patches import apply_patch
-from workflows.content.routing import SUPERVISOR, quality_fallback, should_continue_review
+from workflows.content.routing import SUPERVISOR, missing_for_end, quality_fallback, should_continue_review
 
 with workflow.unsafe.imports_passed_through():
     from models.content import nodes
@@ -24,6 +26,9 @@ with workflow.unsafe.imports_passed_through():
 
 AGENTS_STREAM_TEXT = "content-agents-stream-text"
 """`workflow.patched` id: an agent with a model streams its answer's text to the run (`content` events)."""
+APPROVAL_ENDS_ONLY_A_COMPLETE_POST = "content-approval-ends-only-a-complete-post"
+"""`workflow.patched` id: an approved review of a post whose images are not all drawn goes back to the Supervisor;
+before it, the approval ended the run and finalize reported the post incomplete."""
 
 
 class AgentNodes:
@@ -97,6 +102,10 @@ class AgentNodes:
         )
         context.events.emit("review_result", AgentName.REVIEW, result)
         if should_continue_review(feedback.approved, scores) == END:
+            missing = missing_for_end(context.state)
+            if missing and workflow.patched(APPROVAL_ENDS_ONLY_A_COMPLETE_POST):
+                context.thought(AgentName.REVIEW, f"审核通过，但还不能结束：{'，'.join(missing)}")
+                return SUPERVISOR
             english = written_in_english(context.input.topic)
             said = "Approved by the review: every quality dimension passes" if english else "审核通过，各质量维度均达标"
             return context.end("approved", said)

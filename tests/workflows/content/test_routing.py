@@ -380,6 +380,25 @@ async def test_an_approved_review_with_every_dimension_passing_ends_the_run(
     assert outcome.state.metadata.end_reason == "approved"
 
 
+async def test_an_approval_before_the_images_are_drawn_goes_back_to_the_supervisor(
+    scripted: ContentHarness, loopback: Loopback
+) -> None:
+    """A Supervisor that asks for the review before the images (seed 001 asks the review for the body only): the
+    approval does not end a post whose images are missing; the Supervisor goes on to them."""
+    loopback.queue(decide("brief_compiler_agent"), REFUSED, decide("writer_agent"), REFUSED)
+    loopback.queue(decide("review_agent"), review(GOOD_SCORES, approved=True), *offline_steps(6))
+
+    outcome = await scripted.run(TOPIC, max_iterations=9)
+
+    review_at = outcome.path.index("review_agent")
+    assert outcome.path[review_at + 1] == "supervisor"
+    said = [e.data["message"] for e in outcome.of_type("thought_log") if e.data["node"] == "review_agent"]
+    assert any("审核通过，但还不能结束" in message and "配图未完成" in message for message in said)
+    assert outcome.path.index("image_agent") > review_at
+    assert outcome.path[-3:] == ["review_agent", "finalize", "done"]  # reviewed again, with its images
+    assert outcome.state.metadata.end_reason == "approved" and outcome.result.post.complete
+
+
 async def test_an_approval_with_a_low_dimension_is_not_enough(scripted: ContentHarness, loopback: Loopback) -> None:
     """`approved && isQualityApproved()`: the reviewer's yes alone does not end the run."""
     loopback.queue(*offline_steps(6), REFUSED, review(low(QualityDimension.INFO_DENSITY, 0.5), approved=True))
