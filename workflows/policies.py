@@ -132,12 +132,10 @@ IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
 """Renders (or, with an image API, generates) the image: a regular activity, so the events before it stream
 while it runs. No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the deadline)."""
 IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10))
-"""The LLM's review of the prompt (`image.critic_review`, asked while the Executor draws; histories from before
-ask it inside the Critic's activity). After 10 s of failures it is announced and the checks answer alone (seed 000
-§3.4): a fast failure is retried once."""
+"""With the LLM's prompt review. After 10 s of failures the image counts as passed (seed 000 §3.4): a fast
+failure is retried once."""
 IMAGE_CRITIC_CHECKS = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10), local=True)
-"""The pixel and keyword checks, with the LLM's review of the prompt when it came (no LLM configured, or its review
-failed: keywords judge the prompt): local."""
+"""The pixel and keyword checks alone (no LLM configured, or its review failed earlier in the run): local."""
 
 IMAGE_SUBMIT = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=20))
 """A hosted model's Executor submits its task: one HTTP call, the Executor's 5 s and 5/10/20 s retries (a
