@@ -396,7 +396,8 @@ async def test_an_approval_before_the_images_are_drawn_goes_back_to_the_supervis
     assert any("审核通过，但还不能结束" in message and "配图未完成" in message for message in said)
     assert outcome.path.index("image_agent") > review_at
     assert outcome.path[-3:] == ["review_agent", "finalize", "done"]  # reviewed again, with its images
-    assert outcome.state.metadata.end_reason == "approved" and outcome.result.post.complete
+    post = outcome.result.post
+    assert outcome.state.metadata.end_reason == "approved" and post is not None and post.complete
 
 
 async def test_an_approval_with_a_low_dimension_is_not_enough(scripted: ContentHarness, loopback: Loopback) -> None:
