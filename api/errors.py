@@ -61,12 +61,12 @@ QUERY_TIMEOUT = timedelta(seconds=5)
 
 
 def unanswered(err: RPCError) -> bool:
-    """Whether a query timed out unanswered (no worker has the run now: killed, its successor not up yet): the
-    server says its deadline passed, or the SDK's own `rpc_timeout` expired first (which the SDK reports as
-    CANCELLED, "Timeout expired")."""
-    if err.status == RPCStatusCode.DEADLINE_EXCEEDED:
-        return True
-    return err.status == RPCStatusCode.CANCELLED and "timeout expired" in err.message.lower()
+    """Whether a query timed out unanswered (no worker has the run now: killed, its successor not up yet, or too
+    busy to answer in time): the server says its deadline passed, or the call was cancelled at it. Which of these
+    a caller sees is a race: the SDK's own `rpc_timeout` expiring ("Timeout expired") or the server resetting the
+    HTTP/2 stream at the same deadline ("h2 protocol error") both come back as CANCELLED. A gateway's own
+    cancellation of a call is an `asyncio.CancelledError`, never this."""
+    return err.status in (RPCStatusCode.DEADLINE_EXCEEDED, RPCStatusCode.CANCELLED)
 
 
 def error_body(

@@ -151,3 +151,38 @@ async def test_the_state_of_a_run_no_worker_answers_for_is_a_503_to_retry_not_a_
 
     assert response.status_code == 503 and response.json()["error"]["code"] == "WORKER_UNAVAILABLE"
     assert response.headers["retry-after"]
+
+
+async def test_a_query_the_server_cuts_off_at_its_deadline_is_a_503_to_retry_not_a_500(
+    dev_env: WorkflowEnvironment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker busy past the query's deadline (or one just killed): the server may reset the call's HTTP/2 stream
+    at that deadline before the SDK's own timeout fires. It is the same unanswered query, not a gateway failure."""
+    settings = settings_for(tmp_path)
+    app = create_app(settings, client=dev_env.client, registry=REGISTRY.extended(*TINY_WORKFLOWS))
+    service = dev_env.client.workflow_service
+    queries = 0
+
+    async def cut_off(*args: Any, **kwargs: Any) -> Any:
+        nonlocal queries
+        queries += 1
+        raise RPCError("h2 protocol error: http2 error", RPCStatusCode.CANCELLED, b"")
+
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gateway") as http,
+        running_workers(dev_env.client, settings, TINY_ACTIVITIES, Registry(TINY_WORKFLOWS)),
+    ):
+        started = await http.post("/v1/runs", json={"workflow": "AskWorkflow", "input": {"lingerSeconds": 3600}})
+        run_id = started.json()["runId"]
+        try:
+            await question_of(dev_env.client.get_workflow_handle(run_id))
+            monkeypatch.setattr(service, "query_workflow", cut_off)
+            response = await http.get(f"/v1/runs/{run_id}")
+        finally:
+            monkeypatch.undo()
+            await terminate_running(dev_env.client, {run_id})
+
+    assert queries == 1, "the state was asked of the run's worker"
+    assert response.status_code == 503 and response.json()["error"]["code"] == "WORKER_UNAVAILABLE", response.text
+    assert response.headers["retry-after"]
