@@ -74,7 +74,16 @@ class LivePiece(CamelModel):
     text: str = Field(max_length=LIVE_PIECE_CHARS)
 
 
+class EndedCall(CamelModel):
+    """An agent call whose activity attempt has ended: no more pieces of it will come."""
+
+    workflow_id: str = Field(max_length=1000)
+    call: str = Field(max_length=100)
+
+
 class LiveBatch(CamelModel):
-    """What a worker posts to a gateway: the live pieces written since its last post."""
+    """What a worker posts to a gateway: the live pieces written since its last post, then the calls that ended
+    after their last piece was posted."""
 
     pieces: list[LivePiece] = Field(max_length=1000)
+    ended: list[EndedCall] = Field(default_factory=list, max_length=1000)

@@ -11,7 +11,9 @@ larger posts, never a queue. Best effort: a piece that cannot be posted is lost 
 reached is logged at most once a minute.
 
 The worker installs its `LivePoster` for every activity it runs (`LiveTextInterceptor`); `live_text()` is the
-running activity's live text for one agent call, None when the worker posts none.
+running activity's live text for one agent call, None when the worker posts none. When the activity ends, its calls
+are posted as ended (after their last pieces), so a gateway forgets the text it kept of them for readers who
+connect mid-call.
 """
 
 import asyncio
@@ -26,7 +28,7 @@ from temporalio import activity
 from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
 
 from models.settings import Settings
-from models.streaming import LIVE_PIECE_CHARS, LIVE_TEXT_PATH, LivePiece, StreamTarget
+from models.streaming import LIVE_PIECE_CHARS, LIVE_TEXT_PATH, EndedCall, LivePiece, StreamTarget
 
 log = logging.getLogger("activities.live_text")
 
@@ -38,7 +40,12 @@ POST_TIMEOUT_SECONDS = 2.0
 _QUIET_SECONDS = 60.0
 """A gateway whose posts fail is logged at most once this often."""
 
+ENDED_PER_POST = 1000
+"""The most ended calls one post names (what a gateway takes)."""
+
 _poster: ContextVar["LivePoster | None"] = ContextVar("live_poster", default=None)
+_calls: ContextVar[list["EndedCall"]] = ContextVar("live_calls")
+"""The running activity's calls with live text: when the activity ends, they have ended."""
 
 
 class LiveTextConfigError(Exception):
@@ -70,6 +77,8 @@ class LivePoster:
         self._failed_at: dict[str, float] = {}
         self._pending: dict[tuple[str, str, int, int], LivePiece] = {}
         """The pieces for the next post, by run/call/attempt/round (insertion order: the order they were written)."""
+        self._ended: list[EndedCall] = []
+        """Calls that ended, posted once every piece written before has been (so a gateway forgets their text)."""
         self._task: asyncio.Task[None] | None = None
 
     def send(self, piece: LivePiece) -> None:
@@ -80,11 +89,19 @@ class LivePoster:
             self._pending[key] = waiting.model_copy(update={"text": waiting.text + piece.text})
         else:
             self._pending[key] = piece
+        self._start_posting()
+
+    def end(self, call: EndedCall) -> None:
+        """Tell the gateways that `call` sends no more pieces, after the ones it sent."""
+        self._ended.append(call)
+        self._start_posting()
+
+    def _start_posting(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._post_pending())
 
     async def _post_pending(self) -> None:
-        while self._pending:
+        while self._pending or self._ended:
             batch: list[dict[str, Any]] = []
             chars = 0
             for key in list(self._pending):
@@ -101,7 +118,10 @@ class LivePoster:
                 chars += len(piece.text)
             if self._client is None:
                 self._client = httpx.AsyncClient(timeout=POST_TIMEOUT_SECONDS)
-            body = {"pieces": batch}
+            body: dict[str, Any] = {"pieces": batch}
+            if not self._pending:  # every piece written so far is in this post: the ended calls may follow it
+                body["ended"] = [call.model_dump(mode="json") for call in self._ended[:ENDED_PER_POST]]
+                del self._ended[:ENDED_PER_POST]
             await asyncio.gather(*(self._post_to(self._client, url, body) for url in self.urls))
 
     async def _post_to(self, client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> None:
@@ -138,7 +158,13 @@ class _Inbound(ActivityInboundInterceptor):
 
     async def execute_activity(self, input: ExecuteActivityInput) -> Any:
         _poster.set(self._live_poster)  # the activity's own context: it ends with the activity
-        return await super().execute_activity(input)
+        calls: list[EndedCall] = []
+        _calls.set(calls)
+        try:
+            return await super().execute_activity(input)
+        finally:
+            for call in calls:
+                self._live_poster.end(call)
 
 
 class LiveText:
@@ -149,6 +175,7 @@ class LiveText:
         info = activity.info()
         self._poster = poster
         self._base = {"workflow_id": target.workflow_id, "agent": agent, "call": info.activity_id}
+        _calls.get().append(EndedCall(workflow_id=target.workflow_id, call=info.activity_id))
         self._attempt = info.attempt
         self._round = 0
         self._offset = 0

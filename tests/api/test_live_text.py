@@ -19,9 +19,9 @@ from websockets.asyncio.client import connect
 
 from activities.common.live_text import LiveTextConfigError, live_poster
 from activities.common.streaming import LIVE_BATCH_SECONDS
-from api.live_text import READER_BACKLOG, LiveReaders
+from api.live_text import CATCH_UP_CHARS, KEPT_SECONDS, READER_BACKLOG, LiveReaders
 from models.settings import Settings
-from models.streaming import LIVE_TEXT_PATH, LivePiece
+from models.streaming import LIVE_PIECE_CHARS, LIVE_TEXT_PATH, EndedCall, LivePiece
 from runtime.quiet_logs import WITHOUT_LIVE_TEXT_POSTS
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import Gateway, running_gateway
@@ -93,6 +93,30 @@ async def test_a_reader_gets_the_agent_s_text_live_and_the_record_in_batches(
     assert call.first_token is not None and call.ended is not None
     batches = 1 + math.ceil((call.ended - call.first_token) / LIVE_BATCH_SECONDS)
     assert len(content) <= batches, "recorded in batches of a second (the first piece at once), whatever the load"
+
+
+async def test_a_reader_that_connects_mid_call_sees_the_text_so_far_at_once(
+    live: tuple[Gateway, str], simulator: Simulator
+) -> None:
+    gateway, base = live
+    simulator.time_scale = 1.0  # the profile's own speed: the reply takes a second or more to write
+    run_id = await start(
+        gateway, "EchoWorkflow", {"text": "下周要交的报告还差两节，今晚先写完方法部分，明天再补实验结果和讨论"}
+    )
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        async with http.stream("GET", f"/v1/runs/{run_id}/events") as first:
+            async for event in sse_stream(first):
+                if event.event == "content_live":
+                    break  # the model is writing: a second reader connects now (a page reloaded)
+            late = await read_until_question(base, run_id)
+
+    pieces = [event.data for event in late if event.event == "content_live"]
+    reply = simulator.log[-1].value["reply"]
+    assert pieces and pieces[0]["offset"] == 0, "the text so far first, from its start"
+    assert len(pieces[0]["text"]) > 0
+    assert [p["offset"] for p in pieces] == [sum(len(p["text"]) for p in pieces[:i]) for i in range(len(pieces))]
+    assert "".join(p["text"] for p in pieces) == reply, "joined up with what followed: the whole reply"
+    await answer_and_read(gateway, run_id, "keep")
 
 
 async def test_the_websocket_carries_the_live_text_too(live: tuple[Gateway, str], simulator: Simulator) -> None:
@@ -189,3 +213,46 @@ def test_a_worker_that_posts_live_text_needs_the_secret_and_http_urls(tmp_path: 
         live_poster(Settings(data_dir=tmp_path, live_text_urls="gateway:8000", live_text_secret=SECRET))
     poster = live_poster(Settings(data_dir=tmp_path, live_text_urls="http://a:1, http://b:2/", live_text_secret=SECRET))
     assert poster is not None and poster.urls == ["http://a:1/internal/live-text", "http://b:2/internal/live-text"]
+
+
+async def test_a_reader_that_connects_mid_call_gets_the_text_so_far_then_what_follows() -> None:
+    now = [0.0]
+    readers = LiveReaders(clock=lambda: now[0])
+    writer = LivePiece(workflow_id="run", agent="writer", call="3", attempt=1, round=0, offset=0, text="春天")
+    readers.publish(writer)
+    readers.publish(writer.model_copy(update={"offset": 2, "text": "来了，"}))
+    readers.publish(writer.model_copy(update={"workflow_id": "other", "text": "别的运行"}))
+    late: asyncio.Queue[Any] = asyncio.Queue()
+
+    with readers.reading("run", late):
+        readers.publish(writer.model_copy(update={"offset": 5, "text": "花开了"}))
+        got = [late.get_nowait() for _ in range(late.qsize())]
+
+    assert [(piece.offset, piece.text) for piece in got] == [(0, "春天来了，"), (5, "花开了")], "joined up from 0"
+    assert {piece.workflow_id for piece in got} == {"run"} and {piece.call for piece in got} == {"3"}
+
+
+async def test_the_text_so_far_is_kept_only_while_it_joins_up_and_the_call_goes_on() -> None:
+    now = [0.0]
+    readers = LiveReaders(clock=lambda: now[0])
+    piece = LivePiece(workflow_id="run", agent="writer", call="1", attempt=1, round=0, offset=0, text="第一段")
+    readers.publish(piece)
+    readers.publish(piece.model_copy(update={"offset": 9, "text": "漏了一段之后"}))  # a post this gateway missed
+    readers.publish(piece.model_copy(update={"call": "2", "text": "第二个调用"}))
+    now[0] = KEPT_SECONDS + 2
+    full = LIVE_PIECE_CHARS
+    for offset in range(0, CATCH_UP_CHARS + 1, full):
+        readers.publish(piece.model_copy(update={"call": "3", "offset": offset, "text": "字" * full}))
+    readers.publish(piece.model_copy(update={"call": "4", "text": "字" * full}))
+    readers.publish(piece.model_copy(update={"call": "4", "offset": full, "text": "句"}))
+    readers.publish(piece.model_copy(update={"call": "5", "text": "已经结束的调用"}))
+    readers.ended(EndedCall(workflow_id="run", call="5"))
+    late: asyncio.Queue[Any] = asyncio.Queue()
+
+    with readers.reading("run", late):
+        got = [late.get_nowait() for _ in range(late.qsize())]
+
+    assert [(piece.call, piece.offset, piece.text[-1], len(piece.text)) for piece in got] == [
+        ("4", 0, "字", full),
+        ("4", full, "句", 1),
+    ], "a call after a gap, one silent too long, one too long to keep and one that ended are not caught up"
