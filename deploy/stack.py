@@ -216,6 +216,8 @@ class Stack:
         self.start("temporal", temporal_dev_argv(s, self.data_dir))
         if not self.wait_until(f"Temporal frontend on {self.temporal}", self.temporal_up):
             return
+        if not self.wait_until(f"the retention of namespace {s.temporal_namespace}", self.keep_closed_runs):
+            return
         workers = self.worker_count()
         for number in range(1, workers + 1):
             name = "worker" if workers == 1 else f"worker {number}"
@@ -335,6 +337,17 @@ class Stack:
 
     def temporal_up(self) -> bool:
         return port_open(self.s.temporal_host, self.s.temporal_port)
+
+    def keep_closed_runs(self) -> bool:
+        """Set the namespace's retention to `RUN_RETENTION_DAYS` (the dev server creates it with 24 h: a finished
+        post, app or session would be gone the next day). False while the frontend does not take it yet."""
+        retention = f"{self.s.run_retention_days * 24}h"
+        argv = [temporal_cli(), "operator", "namespace", "update", "--namespace", self.s.temporal_namespace]
+        argv += ["--retention", retention, "--address", self.temporal]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+        if done.returncode != 0:
+            log.warning("setting the retention of namespace %s: %s", self.s.temporal_namespace, done.stderr.strip())
+        return done.returncode == 0
 
     def gateway_up(self) -> bool:
         return healthy(f"{self.gateway}/healthz")

@@ -23,6 +23,11 @@ class Settings(BaseSettings):
     temporal_port: int = 7233
     temporal_ui_port: int = 8233
     temporal_namespace: str = "default"
+    run_retention_days: int = Field(default=365, ge=1, le=36_500)
+    """How long Temporal keeps a run after it closed, and with it what lives in the run (a content post and its
+    versions, an app's rounds, an image session's turns, their events): after it, they are deleted. The embedded
+    stack sets it on its namespace at every start (the dev server creates it with 24 h); a cluster sets it on its
+    namespace once (`temporal operator namespace update --retention`, deploy/k8s/README.md)."""
     task_queue_prefix: str = ""
     """Each family's task queue is this prefix plus the family's name (`image`, ...): one worker per queue."""
 

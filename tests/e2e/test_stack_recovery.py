@@ -1,6 +1,7 @@
 """The embedded stack supervises: kill -9 of the worker, the gateway or the Temporal dev server, and the stack
 starts it again; runs complete afterwards, and a stream cut by the Temporal server resumes or says where it
-stopped (`STREAM_INTERRUPTED` with its last event id)."""
+stopped (`STREAM_INTERRUPTED` with its last event id). Closed runs are kept `RUN_RETENTION_DAYS`, not the dev
+server's 24 h, across its restarts too."""
 
 import os
 import signal
@@ -9,7 +10,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from temporalio.api.workflowservice.v1 import DescribeNamespaceRequest
+from temporalio.client import Client
 
+from models.settings import Settings
 from tests.e2e.image.test_stack import sse_events
 from tests.sse import parse_sse
 from tests.stack_process import Stack, running_stack
@@ -101,3 +105,11 @@ def test_a_killed_temporal_server_is_started_again_and_streams_resume_or_say_whe
         resumed_ids = [e.id for e in resumed]
         assert resumed_ids == list(range(ids[-1] + 1, ids[-1] + 1 + len(resumed))) or resumed_ids == [ids[-1]]
     chat_completes(stack, "after-temporal")
+
+
+async def test_closed_runs_are_kept_for_the_configured_days_not_the_dev_server_s_day(stack: Stack) -> None:
+    client = await Client.connect(stack.temporal_address)
+    namespace = await client.workflow_service.describe_namespace(DescribeNamespaceRequest(namespace="default"))
+
+    retention = namespace.config.workflow_execution_retention_ttl.ToTimedelta()
+    assert retention.days == Settings().run_retention_days > 1
