@@ -8,8 +8,9 @@ request without what its action needs is EDIT_INVALID). Sections and images are 
 
 Versions: every version of a post shares its `creativeId`, and an edit's run id is derived from it and its version
 (`content-edit-<creative>-v<n>`), so the versions of a post are found from any one of them, later ones included:
-version 1 is the post's first run (named in each edit), then each edit's id in turn until one does not exist. An
-edit takes the next free version (the id cannot be started twice), whichever version it edits."""
+version 1 is the post's first run (named in each edit), then each edit's id in turn until one does not exist (the
+oldest ones, which Temporal's retention deletes first, may be missing). An edit takes the next free version (the id
+cannot be started twice), whichever version it edits."""
 
 from typing import Any
 
@@ -165,7 +166,9 @@ async def list_versions(run_id: str, client: TemporalClient, principal: Principa
 
 
 async def _versions(client: TemporalClient, origin: str, creative_id: str, principal: str) -> list[PostVersion]:
-    """The post's versions that still exist: its first run, then each edit's run in turn until one is missing."""
+    """The post's versions that still exist: its first run, then each edit's run in turn until one is missing. The
+    oldest may be missing (Temporal's retention deletes closed runs oldest first): until one is found, a missing
+    version is passed over, so the later ones are still listed and a new edit still takes the next number."""
     versions: list[PostVersion] = []
     for version in range(1, MAX_VERSIONS + 1):
         run_id = origin if version == 1 else edit_run_id(creative_id, version)
@@ -174,7 +177,7 @@ async def _versions(client: TemporalClient, origin: str, creative_id: str, princ
         except ApiError as err:
             if err.code != ErrorCode.RUN_NOT_FOUND:
                 raise
-            if version == 1:  # the first run is gone (retention): its edits may still be there
+            if not versions:
                 continue
             break
         versions.append(_version_view(run_id, version, description, state))

@@ -3,11 +3,21 @@ instruction (offline: an honest rule-based rewrite that says it is offline), ima
 each as its own run; the post's versions listed from any run id; the exports of the latest version hold the new
 text and the new image; bad edits are refused with codes, and another principal's post is a 404."""
 
+import asyncio
 import io
 import zipfile
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
-from tests.api.conftest import ALICE, BOB, Gateway
+import pytest
+from temporalio.api.common.v1 import WorkflowExecution
+from temporalio.api.workflowservice.v1 import DeleteWorkflowExecutionRequest
+from temporalio.service import RPCError, RPCStatusCode
+from temporalio.testing import WorkflowEnvironment
+
+from stores.style_store import LanceStyleStore
+from tests.api.conftest import ALICE, BOB, Gateway, running_gateway
 from tests.api.content.test_post_export import finished_run
 from tests.sse import SseEvent, parse_sse
 
@@ -175,3 +185,52 @@ async def test_each_version_is_reviewed_again_and_one_past_the_platforms_length_
     assert post["qualityScores"] == review["scores"] != original["qualityScores"], "the new version's own scores"
     assert not post["approved"] and post["endReason"] == "edit_not_approved"
     assert post["endMessage"] == review["feedback"]["summary"]
+
+
+@pytest.fixture
+async def on_a_dev_server(
+    dev_env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
+) -> AsyncIterator[Gateway]:
+    """The gateway on a real Temporal server (the time-skipping one deletes no run)."""
+    async with running_gateway(dev_env, tmp_path, api_style_store) as gateway:
+        yield gateway
+
+
+async def deleted(env: WorkflowEnvironment, *run_ids: str) -> None:
+    """`run_ids` deleted as retention deletes closed runs, once the server no longer knows them (the dev server
+    takes half a minute)."""
+    service = env.client.workflow_service
+    for run_id in run_ids:
+        execution = WorkflowExecution(workflow_id=run_id)
+        await service.delete_workflow_execution(
+            DeleteWorkflowExecutionRequest(namespace=env.client.namespace, workflow_execution=execution)
+        )
+    for run_id in run_ids:
+        for _ in range(1200):
+            try:
+                await env.client.get_workflow_handle(run_id).describe()
+            except RPCError as err:
+                assert err.status == RPCStatusCode.NOT_FOUND, err
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"{run_id} was not deleted")
+
+
+async def test_a_post_whose_oldest_versions_were_deleted_lists_the_rest_and_an_edit_takes_the_next_number(
+    on_a_dev_server: Gateway, dev_env: WorkflowEnvironment
+) -> None:
+    gateway = on_a_dev_server
+    first = await finished_run(gateway)
+    second, _ = await edited(gateway, first, action="rewrite_section", section=2, text=OWN_TEXT)
+    third, _ = await edited(gateway, second, action="regenerate_image", image=1)
+    await deleted(dev_env, first, second)  # retention deletes the oldest closed runs first
+
+    listed = (await gateway.http.get(f"/v1/content/runs/{third}/versions")).json()
+    fourth, _ = await edited(gateway, third, action="rewrite_section", section=2, text=OWN_TEXT + "再补一句。")
+    relisted = (await gateway.http.get(f"/v1/content/runs/{fourth}/versions")).json()
+
+    assert [(v["version"], v["runId"]) for v in listed["versions"]] == [(3, third)] and listed["complete"] is False
+    assert fourth.endswith("-v4"), "not the deleted version 2's number again"
+    assert [(v["version"], v["runId"]) for v in relisted["versions"]] == [(3, third), (4, fourth)]
+    assert relisted["latest"] == fourth
