@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from imaging.masks import mask_from_image
 from imaging.rendering import ImageDecodeError, decode_image, style_family
-from models.image.state import CriticCheck, TaskType
+from models.image.state import CriticCheck, PromptReview, TaskType
 
 PASS_THRESHOLD = 0.7
 """Seed 000 §8.4: a score of at least 0.7 passes."""
@@ -42,16 +42,6 @@ INPAINTING_WEIGHTS = {
 """Weights for inpainting, when the base image and mask are at hand: the mask is what matters."""
 
 _FILLER = re.compile(r"^[一两几]?[只个条位幅张朵头匹棵座片轮辆艘]|(风格|风|的)$")
-
-
-class PromptReview(BaseModel):
-    """An LLM's judgement of whether the prompt expresses the requested subject and style (the Critic asks for
-    it when a provider is configured; it replaces the keyword test for those two checks)."""
-
-    subject_covered: bool
-    style_covered: bool
-    suggestion: str = ""
-    """One sentence, in Chinese, on how to improve the prompt."""
 
 
 class Assessment(BaseModel):

@@ -52,6 +52,11 @@ class NodeOptions:
     busy worker then leaves the next attempts waiting on the server's queue (schedule-to-start, untimed) instead of
     inside their start-to-close, where they would time out behind each other and be retried, adding renders to a
     saturated worker (a retry storm: 50 content runs at once)."""
+    queue_marker: bool = True
+    """The move to the CPU queue records the `CPU_QUEUE` patch marker (`workflows.common.run`). A task queue is not
+    part of Temporal's replay check (an activity's id and type are), so a move needs no marker; but the nodes moved
+    first recorded one, and a history that holds it fails to replay on code that no longer asks for it. A node of a
+    workflow that never recorded it moves without one (one event less per run)."""
 
     def __post_init__(self) -> None:
         if self.local and self.heartbeat is not None:
@@ -128,14 +133,19 @@ IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10), local
 IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10), local=True)
 """A cached search of the embedded style store: local. After 10 s of failures the run goes on with the original
 prompt."""
-IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5))
-"""Renders (or, with an image API, generates) the image: a regular activity, so the events before it stream
-while it runs. No degrade path: when every retry fails the run ends with EXECUTION_FAILED (or at the deadline)."""
+IMAGE_EXECUTOR = NodeOptions(start_to_close=timedelta(seconds=5), cpu_bound=True, queue_marker=False)
+"""Renders the image on this machine (a few hundred ms of CPU): a regular activity, so the events before it stream
+while it runs, on the CPU queue, so that with many turns at once a render waits for a thread on the server's queue,
+not inside its 5 s (50 LLM turns at once on its own queue: 4 and 12 attempts timed out and were retried in two
+bursts; on the CPU queue none). It costs the eager dispatch an activity on the workflow's own queue gets. No degrade
+path: when every retry fails the run ends with EXECUTION_FAILED (or at the deadline)."""
 IMAGE_CRITIC = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10))
-"""With the LLM's prompt review. After 10 s of failures the image counts as passed (seed 000 §3.4): a fast
-failure is retried once."""
+"""The LLM's review of the prompt (`image.critic_review`, asked while the Executor draws; histories from before
+ask it inside the Critic's activity). After 10 s of failures it is announced and the checks answer alone (seed 000
+§3.4): a fast failure is retried once."""
 IMAGE_CRITIC_CHECKS = NodeOptions(start_to_close=timedelta(seconds=8), budget=timedelta(seconds=10), local=True)
-"""The pixel and keyword checks alone (no LLM configured, or its review failed earlier in the run): local."""
+"""The pixel and keyword checks, with the LLM's review of the prompt when it came (no LLM configured, or its review
+failed: keywords judge the prompt): local."""
 
 IMAGE_SUBMIT = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=20))
 """A hosted model's Executor submits its task: one HTTP call, the Executor's 5 s and 5/10/20 s retries (a

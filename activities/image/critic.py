@@ -4,24 +4,28 @@ Thresholds (pass ≥ 0.7, regenerate < 0.6) live in `imaging.quality`; between t
 with optimisation hints. The workflow degrades a failing Critic to "passed". The pixel checks run in a thread.
 
 With an LLM configured, the model judges whether the prompt expresses the requested subject and style (a
-`PromptReview`); the pixel checks stay measured. The review is a node's LLM call like any other: its failures
-are Temporal failures (a 429 is retried after the provider's Retry-After; an answer still invalid after the
-repair round is CRITIC_FAILED), and when it failed for good the workflow announces the degrade and asks again
-with `use_llm` off, so the keyword checks answer.
+`PromptReview`); the pixel checks stay measured. The review reads the prompt, not the image, so the workflow asks
+for it in its own activity (`review_prompt`) while the Executor draws, and hands it to `critique` with the image;
+histories from before that ask for it inside `critique` (`use_llm`). The review is a node's LLM call like any
+other: its failures are Temporal failures (a 429 is retried after the provider's Retry-After; an answer still
+invalid after the repair round is CRITIC_FAILED), and when it failed for good the workflow announces the degrade
+and the keyword checks answer.
 """
 
 import asyncio
 import json
 
+from temporalio.exceptions import ApplicationError
+
 from activities.common.llm_calls import JsonQuestion, json_answer
 from activities.image.mask_refs import load_mask_png
-from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, PromptReview, assess_image
+from imaging.quality import PASS_THRESHOLD, REGENERATE_BELOW, Assessment, assess_image
 from imaging.rendering import decode_image
 from llm import LLMClient, Message
 from models.image import nodes
 from models.image.errors import ImageErrorCode
-from models.image.nodes import CriticRequest
-from models.image.state import MaskRef, QualityCheck
+from models.image.nodes import CriticRequest, PromptReviewRequest
+from models.image.state import Intent, MaskRef, PromptReview, QualityCheck
 from stores.blob_refs import BlobResolver
 from stores.blob_store import BlobStore
 
@@ -32,7 +36,7 @@ suggestion 用一句中文说明如何改进 Prompt；不需要改进时留空�
 
 
 class ImageCritic:
-    """The Critic activity: pixel checks on the stored image, plus the LLM's prompt review when configured."""
+    """The Critic's activities: pixel checks on the stored image, and the LLM's review of the prompt."""
 
     def __init__(self, resolver: BlobResolver, llm: LLMClient | None = None) -> None:
         self._resolver = resolver
@@ -45,7 +49,9 @@ class ImageCritic:
         base_image: bytes | None = None
         if result.task_type == "inpainting" and request.base_image and request.mask:
             base_image = await self._resolver.fetch(request.base_image)
-        review = await self._review(request)
+        review = request.review
+        if review is None and request.use_llm and self._llm is not None:
+            review = await _ask(self._llm, request.intent, request.prompt)
         assessment = await asyncio.to_thread(
             _assess, request, image, base_image, request.mask, self._resolver.blobs, review
         )
@@ -60,24 +66,26 @@ class ImageCritic:
             checks=assessment.checks,
         )
 
-    async def _review(self, request: CriticRequest) -> PromptReview | None:
-        """The LLM's review, when one is configured and asked for."""
-        if self._llm is None or not request.use_llm:
-            return None
-        case = {
-            "request": request.intent.prompt,
-            "subject": request.intent.subject,
-            "style": request.intent.style,
-            "prompt": request.prompt,
-        }
-        question = JsonQuestion(
-            node=nodes.CRITIC.node,
-            schema=PromptReview,
-            messages=[Message.user(json.dumps(case, ensure_ascii=False))],
-            system=REVIEW_PROMPT,
-            temperature=0.0,
-        )
-        return await json_answer(self._llm, question, code=ImageErrorCode.CRITIC_FAILED)
+    @nodes.PROMPT_REVIEW.defn
+    async def review_prompt(self, request: PromptReviewRequest) -> PromptReview:
+        """The LLM's review of the prompt alone (the workflow asks only when a model is configured)."""
+        if self._llm is None:
+            message = "this worker has no LLM configured for the prompt review"
+            raise ApplicationError(message, type=ImageErrorCode.CRITIC_FAILED, non_retryable=True)
+        return await _ask(self._llm, request.intent, request.prompt)
+
+
+async def _ask(llm: LLMClient, intent: Intent, prompt: str) -> PromptReview:
+    """The review question and its checked answer."""
+    case = {"request": intent.prompt, "subject": intent.subject, "style": intent.style, "prompt": prompt}
+    question = JsonQuestion(
+        node=nodes.CRITIC.node,
+        schema=PromptReview,
+        messages=[Message.user(json.dumps(case, ensure_ascii=False))],
+        system=REVIEW_PROMPT,
+        temperature=0.0,
+    )
+    return await json_answer(llm, question, code=ImageErrorCode.CRITIC_FAILED)
 
 
 def _assess(

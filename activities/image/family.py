@@ -18,13 +18,15 @@ def build_activities(deps: WorkerDependencies) -> list[Callable[..., Any]]:
     """The image agent's nodes, its hosted-task steps and its session's turn control."""
     hosted = HostedImageNodes(deps.hosted_images, deps.resolver)
     turns = TurnControl()
+    critic = ImageCritic(deps.resolver, deps.llm)
     return [
         InputValidator(deps.blobs, deps.image_fetcher).validate_input,
         Planner(style_vocabulary(deps.style_library), deps.llm).plan,
         StyleRetriever(deps.style_store).retrieve_styles,
         ImageExecutor(deps.image_provider, deps.resolver).execute,
         DirectImageExecutor(deps.direct_images or deps.image_provider, deps.resolver).execute_direct,
-        ImageCritic(deps.resolver, deps.llm).critique,
+        critic.critique,
+        critic.review_prompt,
         hosted.submit,
         hosted.poll,
         hosted.fetch,

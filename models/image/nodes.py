@@ -14,6 +14,7 @@ from models.image.state import (
     MaskRef,
     Message,
     PreviousResult,
+    PromptReview,
     QualityCheck,
     UserInput,
 )
@@ -79,7 +80,18 @@ class CriticRequest(CamelModel):
     mask: MaskRef | None = None
     base_image: ImageRef | None = None
     use_llm: bool = True
-    """False once the LLM's review has failed in this run: keywords answer at once."""
+    """Whether this activity asks the LLM for its review of the prompt (False once the review has failed in this
+    run, or when `review` brings it)."""
+    review: PromptReview | None = None
+    """The LLM's review of the prompt, taken beside the Executor (`PROMPT_REVIEW`): the checks use it."""
+
+
+class PromptReviewRequest(CamelModel):
+    """The Critic's question to the LLM: does the prompt that makes the image express the intent's subject and
+    style? It reads the prompt, not the image, so it is asked while the Executor draws."""
+
+    intent: Intent
+    prompt: str
 
 
 VALIDATE_INPUT = ActivitySpec("image.validate_input", ValidateRequest, ValidatedInput)
@@ -87,3 +99,4 @@ PLANNER = ActivitySpec("image.planner", PlannerRequest, Intent)
 RAG = ActivitySpec("image.rag", RagRequest, EnhancedPrompt)
 EXECUTOR = ActivitySpec("image.executor", ExecutorRequest, ExecutionResult)
 CRITIC = ActivitySpec("image.critic", CriticRequest, QualityCheck)
+PROMPT_REVIEW = ActivitySpec("image.critic_review", PromptReviewRequest, PromptReview)

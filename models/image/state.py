@@ -7,7 +7,7 @@ which the gateway serves as its own URL (`models.blobs`).
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from models.base import CamelModel
 from models.blobs import BlobLink, ImageRef
@@ -115,6 +115,16 @@ class CriticCheck(CamelModel):
     passed: bool
     weight: float
     detail: str
+
+
+class PromptReview(BaseModel):
+    """An LLM's judgement of whether the prompt expresses the requested subject and style (the Critic asks for
+    it when a provider is configured; it replaces the keyword test for those two checks)."""
+
+    subject_covered: bool
+    style_covered: bool
+    suggestion: str = ""
+    """One sentence, in Chinese, on how to improve the prompt."""
 
 
 class QualityCheck(CamelModel):

@@ -103,12 +103,14 @@ async def test_a_reader_that_connects_mid_call_sees_the_text_so_far_at_once(
     run_id = await start(
         gateway, "EchoWorkflow", {"text": "下周要交的报告还差两节，今晚先写完方法部分，明天再补实验结果和讨论"}
     )
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        async with http.stream("GET", f"/v1/runs/{run_id}/events") as first:
-            async for event in sse_stream(first):
-                if event.event == "content_live":
-                    break  # the model is writing: a second reader connects now (a page reloaded)
-            late = await read_until_question(base, run_id)
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=30) as http,
+        http.stream("GET", f"/v1/runs/{run_id}/events") as first,
+    ):
+        async for event in sse_stream(first):
+            if event.event == "content_live":
+                break  # the model is writing: a second reader connects now (a page reloaded)
+        late = await read_until_question(base, run_id)
 
     pieces = [event.data for event in late if event.event == "content_live"]
     reply = simulator.log[-1].value["reply"]

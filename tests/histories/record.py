@@ -72,8 +72,8 @@ class Recording:
 
 
 async def image(rec: Recording) -> Histories:
-    """A run on its own, a session whose second turn was queued behind the first, and a run with the LLM (its
-    Planner's intent and the Critic's review of the prompt)."""
+    """A run on its own, a session whose second turn was queued behind the first, and a run with the LLM (the
+    Critic's review of the prompt asked while the Executor draws)."""
     async with agent_harness(rec.env, rec.data_dir, rec.style_store) as harness:
         alone = await harness.run("生成一只赛博朋克风格的猫")
         await submit(harness, "history", "生成一只赛博朋克风格的猫")

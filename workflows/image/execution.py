@@ -4,7 +4,8 @@ Which renderer: the user's `preferredModel` when a configured provider serves it
 model, else the local renderer. A model served directly answers in one activity; a task-based image API is
 submitted, polled on the workflow clock (`workflows.common.hosted_task.HostedTask`) and its image copied into the
 blob store. A quota that is spent falls back to the local renderer when the user (or the deployment) allows it.
-The same prompt gives the same image; each regeneration moves to the next seed.
+The same prompt gives the same image; each regeneration moves to the next seed. As the Executor starts, the Critic
+is asked to start its LLM review of the prompt (`Review.begin`), which needs the prompt and not the image.
 """
 
 import zlib
@@ -15,6 +16,7 @@ from workflows import policies
 from workflows.common.hosted_task import HostedTask
 from workflows.common.run import NodeFailed, RunFailed
 from workflows.image.graph import CRITIC, EXECUTOR
+from workflows.image.review import Review
 from workflows.image.turn import ImageTurn
 from workflows.image.ui import smart_canvas
 
@@ -31,9 +33,10 @@ with workflow.unsafe.imports_passed_through():
 class Execution:
     """The Executor node and the hosted task it may wait for (the error handler cancels one left behind)."""
 
-    def __init__(self, turn: ImageTurn, hosted_task: HostedTask) -> None:
+    def __init__(self, turn: ImageTurn, hosted_task: HostedTask, review: Review) -> None:
         self._turn = turn
         self._hosted = hosted_task
+        self._review = review
 
     async def executor(self) -> str:
         turn = self._turn
@@ -53,6 +56,21 @@ class Execution:
             preferred_model=turn.state.user_input.preferred_model,
             owner=turn.input.owner,
         )
+        self._review.begin(intent, prompt)
+        try:
+            result = await self._execute(request, task)
+        except BaseException:
+            self._review.cancel()
+            raise
+        turn.state.execution_result = result
+        turn.show(EXECUTOR, smart_canvas(result))
+        turn.events.emit("progress", EXECUTOR, Progress(node=EXECUTOR, message="生成完成", percent=100))
+        turn.thought(EXECUTOR, "任务执行完成")
+        return CRITIC
+
+    async def _execute(self, request: ExecutorRequest, task: str) -> ExecutionResult:
+        """The image, from a directly served model, a task-based image API or the local renderer."""
+        turn = self._turn
         model = self._hosted_model()
         if model is not None and model in turn.input.direct_models:
             result = await turn.run.call_or_fail(
@@ -73,11 +91,7 @@ class Execution:
                 summary=f"{task} {size}",
                 code=ErrorCode.EXECUTION_FAILED,
             )
-        turn.state.execution_result = result
-        turn.show(EXECUTOR, smart_canvas(result))
-        turn.events.emit("progress", EXECUTOR, Progress(node=EXECUTOR, message="生成完成", percent=100))
-        turn.thought(EXECUTOR, "任务执行完成")
-        return CRITIC
+        return result
 
     def _hosted_model(self) -> str | None:
         """The hosted model this turn's image comes from: the user's `preferredModel` when a configured provider

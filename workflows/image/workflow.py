@@ -77,8 +77,8 @@ class ImageAgentWorkflow:
         )
         self._intake = Intake(self._turn)
         self._styles = StyleRetrieval(self._turn)
-        self._execution = Execution(self._turn, hosted_task)
         self._review = Review(self._turn)
+        self._execution = Execution(self._turn, hosted_task, self._review)
         self._delivery = Delivery(self._turn, hosted_task)
         self._session_watch: asyncio.Task[None] | None = None
         self._session_gone = False

@@ -200,11 +200,13 @@ async def test_a_run_past_its_deadline_ends_through_the_error_path(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
     loopback.queue(*["openai_chat/server_error"] * 3)  # 15 s of backoff, then keywords
+    loopback.queue(chat_completion({"subject_covered": True, "style_covered": True}))  # asked as the Executor starts
     api = UnavailableImageApi()  # another 35 s: a 40 s deadline fires first
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url, image_provider=api) as harness:
         outcome = await harness.run("画一只猫", deadline_seconds=40)
 
     assert outcome.error_code == "WORKFLOW_TIMEOUT"
+    assert len(loopback.requests) == 4  # the Critic's review once, not once per attempt of the Executor
     error = outcome.of_type("error")[0]
     assert error.node == "error_handler" and error.data["node"] == "executor"
     assert outcome.events[-1].type == "stream_end" and outcome.events[-1].data["status"] == "timeout"

@@ -3,14 +3,17 @@ the provider's own Retry-After; errors no retry can fix are not retried; the Cri
 any node's call, and its degrade to the keyword checks is announced."""
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 
+from temporalio.api.enums.v1 import EventType
 from temporalio.testing import WorkflowEnvironment
 
 from stores.style_store import LanceStyleStore
+from tests.doubles import HangingImageApi
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
 from tests.workflows.image.harness import agent_harness
@@ -85,6 +88,47 @@ async def test_the_critic_asks_the_llm_whether_the_prompt_expresses_subject_and_
     assert "加入霓虹灯、雨夜街道等赛博朋克元素" in check.suggestions
 
 
+async def test_the_critic_s_review_of_the_prompt_is_asked_while_the_executor_draws(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    review = {"subject_covered": True, "style_covered": False, "suggestion": "加入霓虹灯元素"}
+    loopback.queue(chat_completion(INTENT), chat_completion(review))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        outcome = await harness.run("生成一只赛博朋克风格的猫")
+
+    scheduled: dict[str, int] = {}
+    async for event in outcome.handle.fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            scheduled[event.activity_task_scheduled_event_attributes.activity_type.name] = event.event_id
+    assert scheduled["image.critic_review"] == scheduled["image.executor"] + 1  # in the same workflow task
+    assert "image.critic" not in scheduled  # the checks, with the review's answer, are a local activity
+    check = outcome.state.quality_check
+    assert check is not None and "加入霓虹灯元素" in check.suggestions  # the checks used the review
+
+
+async def test_a_run_cancelled_while_the_executor_draws_cancels_the_review_of_its_prompt(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
+) -> None:
+    loopback.queue(chat_completion(INTENT), dataclasses.replace(chat_completion(REVIEW), stall_before=3.0))
+    api = HangingImageApi()
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url, image_provider=api) as harness:
+        handle = await harness.start("生成一只赛博朋克风格的猫")
+        while len(loopback.requests) < 2:  # the review is being answered, slowly, and the image never comes
+            await env.sleep(0.1)
+        await handle.cancel()
+        events = await harness.events(handle.id)
+
+    assert any(e.type == "error" and e.data["code"] == "CANCELLED" for e in events)
+    scheduled: dict[int, str] = {}
+    cancel_requested: list[str] = []
+    async for event in handle.fetch_history_events():
+        if event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+            scheduled[event.event_id] = event.activity_task_scheduled_event_attributes.activity_type.name
+        elif event.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED:
+            cancel_requested.append(scheduled[event.activity_task_cancel_requested_event_attributes.scheduled_event_id])
+    assert sorted(cancel_requested) == ["image.critic_review", "image.executor"]
+
+
 async def test_a_rate_limited_critic_review_is_retried_like_any_node(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
@@ -93,7 +137,7 @@ async def test_a_rate_limited_critic_review_is_retried_like_any_node(
     async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
         outcome = await harness.run("生成一只赛博朋克风格的猫")
 
-    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.critic"] == [1, 2]
+    assert [a.attempt for a in harness.llm_attempts if a.activity == "image.critic_review"] == [1, 2]
     check = outcome.state.quality_check
     assert check is not None and not check.llm_review_failed and "加入霓虹灯元素" in check.suggestions
 
