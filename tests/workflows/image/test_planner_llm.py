@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from temporalio.api.enums.v1 import EventType
 from temporalio.testing import WorkflowEnvironment
@@ -16,7 +17,7 @@ from stores.style_store import LanceStyleStore
 from tests.doubles import HangingImageApi
 from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
-from tests.workflows.image.harness import agent_harness
+from tests.workflows.image.harness import Outcome, agent_harness
 from workflows import policies
 
 INTENT = {"action": "generate_image", "subject": "猫", "style": "赛博朋克", "confidence": 0.9, "reasoning": "生成"}
@@ -70,13 +71,20 @@ async def test_an_answer_still_invalid_after_one_repair_is_not_retried(
     assert outcome.state.intent is not None and outcome.state.intent.source == "keywords"
 
 
+async def turn_reviewed(
+    env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback, review: dict[str, Any]
+) -> Outcome:
+    """The README's turn with the LLM: the Planner's intent, then the Critic's `review` of the prompt."""
+    loopback.queue(chat_completion(INTENT), chat_completion(review))
+    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
+        return await harness.run("生成一只赛博朋克风格的猫")
+
+
 async def test_the_critic_asks_the_llm_whether_the_prompt_expresses_subject_and_style(
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
     review = {"subject_covered": True, "style_covered": False, "suggestion": "加入霓虹灯、雨夜街道等赛博朋克元素"}
-    loopback.queue(chat_completion(INTENT), chat_completion(review))
-    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
-        outcome = await harness.run("生成一只赛博朋克风格的猫")
+    outcome = await turn_reviewed(env, tmp_path, style_store, loopback, review)
 
     asked = loopback.requests[1].json()
     assert "图像生成质量评审" in asked["messages"][0]["content"]
@@ -92,9 +100,7 @@ async def test_the_critic_s_review_of_the_prompt_is_asked_while_the_executor_dra
     env: WorkflowEnvironment, tmp_path: Path, style_store: LanceStyleStore, loopback: Loopback
 ) -> None:
     review = {"subject_covered": True, "style_covered": False, "suggestion": "加入霓虹灯元素"}
-    loopback.queue(chat_completion(INTENT), chat_completion(review))
-    async with agent_harness(env, tmp_path, style_store, llm_base_url=loopback.base_url) as harness:
-        outcome = await harness.run("生成一只赛博朋克风格的猫")
+    outcome = await turn_reviewed(env, tmp_path, style_store, loopback, review)
 
     scheduled: dict[str, int] = {}
     async for event in outcome.handle.fetch_history_events():
