@@ -64,11 +64,12 @@ class CallsInProgress:
         a gap (a post this gateway missed), or past `CATCH_UP_CHARS`, forgets the call."""
         now = self._clock()
         self._sweep(now)
-        calls = self._written.setdefault(piece.workflow_id, {})
-        written = calls.get(piece.call)
+        written: _Written | None
         if piece.offset == 0:
-            written = calls[piece.call] = _Written(piece, [], 0, now)
-        elif written is None or (written.piece.attempt, written.piece.round) != (piece.attempt, piece.round):
+            written = self._written.setdefault(piece.workflow_id, {})[piece.call] = _Written(piece, [], 0, now)
+        else:
+            written = self._written.get(piece.workflow_id, {}).get(piece.call)
+        if written is None or (written.piece.attempt, written.piece.round) != (piece.attempt, piece.round):
             return
         if written.length != piece.offset or written.length + len(piece.text) > CATCH_UP_CHARS:
             self.end(EndedCall(workflow_id=piece.workflow_id, call=piece.call))

@@ -74,6 +74,10 @@ class LivePiece(CamelModel):
     text: str = Field(max_length=LIVE_PIECE_CHARS)
 
 
+LIVE_BATCH_ITEMS = 1000
+"""The most pieces, and the most ended calls, one post of live text carries (a gateway refuses more)."""
+
+
 class EndedCall(CamelModel):
     """An agent call whose activity attempt has ended: no more pieces of it will come."""
 
@@ -85,5 +89,5 @@ class LiveBatch(CamelModel):
     """What a worker posts to a gateway: the live pieces written since its last post, then the calls that ended
     after their last piece was posted."""
 
-    pieces: list[LivePiece] = Field(max_length=1000)
-    ended: list[EndedCall] = Field(default_factory=list, max_length=1000)
+    pieces: list[LivePiece] = Field(max_length=LIVE_BATCH_ITEMS)
+    ended: list[EndedCall] = Field(default_factory=list, max_length=LIVE_BATCH_ITEMS)

@@ -28,7 +28,7 @@ from temporalio import activity
 from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
 
 from models.settings import Settings
-from models.streaming import LIVE_PIECE_CHARS, LIVE_TEXT_PATH, EndedCall, LivePiece, StreamTarget
+from models.streaming import LIVE_BATCH_ITEMS, LIVE_PIECE_CHARS, LIVE_TEXT_PATH, EndedCall, LivePiece, StreamTarget
 
 log = logging.getLogger("activities.live_text")
 
@@ -39,9 +39,6 @@ POST_TIMEOUT_SECONDS = 2.0
 """The longest one post may take; the pieces written meanwhile wait for the next one."""
 _QUIET_SECONDS = 60.0
 """A gateway whose posts fail is logged at most once this often."""
-
-ENDED_PER_POST = 1000
-"""The most ended calls one post names (what a gateway takes)."""
 
 _poster: ContextVar["LivePoster | None"] = ContextVar("live_poster", default=None)
 _calls: ContextVar[list["EndedCall"]] = ContextVar("live_calls")
@@ -120,8 +117,8 @@ class LivePoster:
                 self._client = httpx.AsyncClient(timeout=POST_TIMEOUT_SECONDS)
             body: dict[str, Any] = {"pieces": batch}
             if not self._pending:  # every piece written so far is in this post: the ended calls may follow it
-                body["ended"] = [call.model_dump(mode="json") for call in self._ended[:ENDED_PER_POST]]
-                del self._ended[:ENDED_PER_POST]
+                body["ended"] = [call.model_dump(mode="json") for call in self._ended[:LIVE_BATCH_ITEMS]]
+                del self._ended[:LIVE_BATCH_ITEMS]
             await asyncio.gather(*(self._post_to(self._client, url, body) for url in self.urls))
 
     async def _post_to(self, client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> None:
