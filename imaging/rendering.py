@@ -25,7 +25,9 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter, UnidentifiedImageError
 
 Pixels: TypeAlias = npt.NDArray[np.floating[Any]]
-"""A float image, (height, width, 3) with channels in 0..1, or a (height, width) weight map."""
+"""A float32 image as three colour planes, (3, height, width) with values in 0..1, or a (height, width) weight map.
+Planes, not (height, width, 3): a colour or a weight map then broadcasts over whole rows, and each pass over the
+picture takes a fifth of the time it takes when numpy's innermost loop runs over three channels."""
 RGB: TypeAlias = tuple[float, float, float]
 
 MAX_SIDE = 4096
@@ -150,10 +152,10 @@ def render_inpainting(
     patch = render_text_to_image(
         prompt, seed=seed, width=int(right - left), height=int(bottom - top), style_strength=style_strength
     )
-    before = original.astype(np.float32) / 255
+    before = _planes(base_rgb)
     fresh = before.copy()
-    fresh[top:bottom, left:right] = np.asarray(patch, dtype=np.float32) / 255
-    alpha = _inner_feather(repaint)[..., None]
+    fresh[:, top:bottom, left:right] = _planes(patch)
+    alpha = _inner_feather(repaint)
     blended = _to_uint8(fresh * alpha + before * (1 - alpha))
     return Image.fromarray(np.where(repaint[..., None], blended, original))
 
@@ -164,7 +166,7 @@ def render_adjustment(
     """Start from `previous`: resize it (LANCZOS) and re-apply the prompt's style at the new strength."""
     _check_size(width, height)
     resized = previous.convert("RGB").resize((width, height), Image.Resampling.LANCZOS)
-    pixels: Pixels = np.asarray(resized, dtype=np.float32) / 255
+    pixels = _planes(resized)
     pixels = _tint(pixels, palette_for(prompt), amount=0.15 + 0.2 * _clamp01(style_strength))
     pixels = _apply_style(pixels, style_strength)
     return _to_image(_grain(pixels, _rng(prompt, seed)))
@@ -283,11 +285,23 @@ def _clamp01(value: float) -> float:
 
 
 def _color(rgb: RGB) -> Pixels:
-    return np.array(rgb, dtype=np.float32)
+    """A colour as (3, 1, 1): it broadcasts over planes."""
+    return np.array(rgb, dtype=np.float32)[:, None, None]
+
+
+def _planes(image: Image.Image) -> Pixels:
+    """An RGB image as planes in 0..1."""
+    planes: Pixels = np.ascontiguousarray(np.asarray(image, dtype=np.float32).transpose(2, 0, 1))
+    planes /= 255
+    return planes
 
 
 def _to_uint8(pixels: Pixels) -> npt.NDArray[np.uint8]:
-    return (np.clip(pixels, 0.0, 1.0) * 255 + 0.5).astype(np.uint8)
+    """Planes as an interleaved (height, width, 3) uint8 array, rounded."""
+    scaled = np.clip(pixels, 0.0, 1.0)
+    scaled *= 255
+    scaled += 0.5
+    return np.ascontiguousarray(scaled.astype(np.uint8).transpose(1, 2, 0))
 
 
 def _to_image(pixels: Pixels) -> Image.Image:
@@ -295,31 +309,40 @@ def _to_image(pixels: Pixels) -> Image.Image:
 
 
 def _grid(height: int, width: int) -> tuple[Pixels, Pixels]:
-    """Pixel-centre coordinates normalised to 0..1: (y, x), each of shape (height, width)."""
+    """Pixel-centre coordinates normalised to 0..1: (y, x) of shapes (height, 1) and (1, width), which broadcast
+    to the whole picture in the first operation that combines them (the same values as full grids, for a fraction
+    of the work where a term depends on one axis only)."""
     ys = (np.arange(height, dtype=np.float32) + 0.5) / height
     xs = (np.arange(width, dtype=np.float32) + 0.5) / width
-    y, x = np.meshgrid(ys, xs, indexing="ij")
-    return y, x
+    return ys[:, None], xs[None, :]
 
 
 def _screen(pixels: Pixels, light: Pixels) -> Pixels:
-    return 1 - (1 - pixels) * (1 - np.clip(light, 0.0, 1.0))
+    """Screen blend: 1 - (1 - pixels)(1 - light), light clipped to 0..1, worked in place in one new array."""
+    out = np.clip(light, 0.0, 1.0)
+    np.subtract(1, out, out=out)
+    out *= 1 - pixels
+    np.subtract(1, out, out=out)
+    return out
 
 
 def _gradient(width: int, height: int, palette: Palette, rng: np.random.Generator) -> Pixels:
     """A sky from `sky_top` to `sky_bottom`, tilted by a seeded angle."""
     y, x = _grid(height, width)
     tilt = float(rng.uniform(-0.35, 0.35))
-    t: Pixels = np.clip(y + tilt * (x - 0.5), 0.0, 1.0)[..., None]
-    return _color(palette.sky_top) * (1 - t) + _color(palette.sky_bottom) * t
+    t: Pixels = np.clip(y + tilt * (x - 0.5), 0.0, 1.0)
+    top = _color(palette.sky_top)
+    out = t * (_color(palette.sky_bottom) - top)
+    out += top
+    return out
 
 
 def _landscape(pixels: Pixels, palette: Palette, family: str | None, rng: np.random.Generator) -> Pixels:
     """A dark band across the lower part: a lit skyline for cyberpunk, rolling hills otherwise."""
-    height, width = pixels.shape[:2]
+    height, width = pixels.shape[1:]
     band = _skyline_mask(width, height, rng) if family == "cyberpunk" else _hills_mask(width, height, rng)
     shade = _color(palette.subject) * 0.6 + _color(palette.sky_top) * 0.4
-    out: Pixels = pixels * (1 - band[..., None]) + shade * band[..., None]
+    out = _cover(pixels, shade, band)
     if family == "cyberpunk":
         out = _screen(out, _windows(width, height, band, palette, rng))
     return out
@@ -350,17 +373,17 @@ def _windows(width: int, height: int, band: Pixels, palette: Palette, rng: np.ra
     rows, cols = max(1, height // cell), max(1, width // cell)
     lit = rng.random((rows, cols)) < 0.12
     hues = rng.integers(0, len(palette.accents), size=(rows, cols))
-    colors = np.array(palette.accents, dtype=np.float32)[hues] * lit[..., None]
-    light = np.kron(colors, np.ones((cell, cell, 1), dtype=np.float32))
-    padded = np.zeros((height, width, 3), dtype=np.float32)
-    h, w = min(height, light.shape[0]), min(width, light.shape[1])
-    padded[:h, :w] = light[:h, :w] * 0.8
-    return padded * band[..., None]
+    colors = np.array(palette.accents, dtype=np.float32).T[:, hues] * lit  # (3, rows, cols)
+    light = colors.repeat(cell, axis=1).repeat(cell, axis=2)  # each window a cell x cell square
+    padded = np.zeros((3, height, width), dtype=np.float32)
+    h, w = min(height, light.shape[1]), min(width, light.shape[2])
+    padded[:, :h, :w] = light[:, :h, :w] * 0.8
+    return padded * band
 
 
 def _bokeh(pixels: Pixels, palette: Palette, rng: np.random.Generator) -> Pixels:
     """Soft out-of-focus discs in the accent colours, screened onto the picture."""
-    height, width = pixels.shape[:2]
+    height, width = pixels.shape[1:]
     y, x = _grid(height, width)
     aspect = width / height
     light = np.zeros_like(pixels)
@@ -371,9 +394,9 @@ def _bokeh(pixels: Pixels, palette: Palette, rng: np.random.Generator) -> Pixels
         # A disc is zero beyond its radius: compute it only in its bounding box (the same pixels, far less work).
         rows = _span(cy, radius * aspect, height)
         columns = _span(cx, radius, width)
-        distance = np.sqrt(((x[rows, columns] - cx) * aspect) ** 2 + (y[rows, columns] - cy) ** 2) / (radius * aspect)
+        distance = np.sqrt(((x[:, columns] - cx) * aspect) ** 2 + (y[rows, :] - cy) ** 2) / (radius * aspect)
         disc = np.clip((1.0 - distance) * 6.0, 0.0, 1.0) * (0.45 + 0.25 * distance)
-        light[rows, columns] += disc[..., None] * color * float(rng.uniform(0.35, 0.7))
+        light[:, rows, columns] += disc * color * float(rng.uniform(0.35, 0.7))
     return _screen(pixels, light)
 
 
@@ -453,28 +476,29 @@ def _motif_for(prompt: str) -> MotifDrawer:
 
 def _subject(pixels: Pixels, palette: Palette, prompt: str, rng: np.random.Generator) -> Pixels:
     """The central motif: a halo of `glow`, then the silhouette in `subject` with a glowing rim."""
-    height, width = pixels.shape[:2]
+    height, width = pixels.shape[1:]
     cx, cy = width * float(rng.uniform(0.38, 0.62)), height * float(rng.uniform(0.45, 0.58))
     r = min(width, height) * float(rng.uniform(0.26, 0.34))
     y, x = _grid(height, width)
-    halo = np.exp(-(((x * width - cx) ** 2 + (y * height - cy) ** 2) / (2 * (1.4 * r) ** 2)))
-    out = _screen(pixels, halo[..., None] * _color(palette.glow) * 0.55)
+    spread = 2 * (1.4 * r) ** 2
+    # A Gaussian is the product of one along each axis: two short exps and a product, not one per pixel.
+    halo = np.exp(-((y * height - cy) ** 2) / spread) * np.exp(-((x * width - cx) ** 2) / spread)
+    out = _screen(pixels, halo * (_color(palette.glow) * 0.55))
 
     canvas = Image.new("L", (width * _SUPERSAMPLE, height * _SUPERSAMPLE), 0)
     _motif_for(prompt)(ImageDraw.Draw(canvas), cx * _SUPERSAMPLE, cy * _SUPERSAMPLE, r * _SUPERSAMPLE)
     shape = canvas.resize((width, height), Image.Resampling.BOX)
     rim = shape.filter(ImageFilter.GaussianBlur(max(1.0, r * 0.06)))
-    out = _screen(out, np.asarray(rim, dtype=np.float32)[..., None] / 255 * _color(palette.glow) * 0.8)
-    coverage = np.asarray(shape, dtype=np.float32)[..., None] / 255
-    shading = (0.75 + 0.5 * (1 - y))[..., None]
-    return out * (1 - coverage) + _color(palette.subject) * shading * coverage
+    out = _screen(out, _glow(rim, palette))
+    shading = 0.75 + 0.5 * (1 - y)
+    return _cover(out, _color(palette.subject) * shading, _weights(shape))
 
 
 def _composed(pixels: Pixels, palette: Palette, prompt: str, composition: str) -> Pixels:
     """The subject placed by a named composition: a cover (large and central under a title band), a close-up
     (filling the frame, off centre), steps (three small subjects joined by a line) or a checklist (ticked rows
     beside a small subject)."""
-    height, width = pixels.shape[:2]
+    height, width = pixels.shape[1:]
     side = min(width, height)
     canvas = Image.new("L", (width * _SUPERSAMPLE, height * _SUPERSAMPLE), 0)
     draw = ImageDraw.Draw(canvas)
@@ -499,36 +523,65 @@ def _composed(pixels: Pixels, palette: Palette, prompt: str, composition: str) -
         drawer(draw, width * 0.8 * s, height * 0.3 * s, side * 0.14 * s)
     shape = canvas.resize((width, height), Image.Resampling.BOX)
     rim = shape.filter(ImageFilter.GaussianBlur(max(1.0, side * 0.015)))
-    out = _screen(pixels, np.asarray(rim, dtype=np.float32)[..., None] / 255 * _color(palette.glow) * 0.8)
-    coverage = np.asarray(shape, dtype=np.float32)[..., None] / 255
-    return out * (1 - coverage) + _color(palette.subject) * coverage
+    return _cover(_screen(pixels, _glow(rim, palette)), _color(palette.subject), _weights(shape))
+
+
+def _glow(rim: Image.Image, palette: Palette) -> Pixels:
+    """The light of a blurred silhouette (`rim`, 0..255) in the palette's glow colour."""
+    light: Pixels = np.asarray(rim, dtype=np.float32) * (_color(palette.glow) * (0.8 / 255))
+    return light
+
+
+def _weights(shape: Image.Image) -> Pixels:
+    """A silhouette (mode L, 0..255) as a weight map in 0..1."""
+    weights: Pixels = np.asarray(shape, dtype=np.float32) / 255
+    return weights
+
+
+def _cover(pixels: Pixels, colour: Pixels, coverage: Pixels) -> Pixels:
+    """`colour` laid over `pixels` by the weight map `coverage`: all colour at 1, none at 0."""
+    out = colour - pixels
+    out *= coverage
+    out += pixels
+    return out
 
 
 def _vignette(pixels: Pixels) -> Pixels:
-    y, x = _grid(*pixels.shape[:2])
+    y, x = _grid(*pixels.shape[1:])
     falloff = 1.0 - 0.35 * ((x - 0.5) ** 2 + (y - 0.5) ** 2) * 2
-    return pixels * falloff[..., None]
+    return pixels * falloff
 
 
 def _apply_style(pixels: Pixels, style_strength: float) -> Pixels:
     """Scale saturation and contrast by the style strength: 0 flat and muted, 0.5 neutral, 1 vivid."""
     strength = _clamp01(style_strength)
     saturation, contrast = 0.3 + 1.4 * strength, 0.7 + 0.6 * strength
-    luma = (pixels @ _LUMA)[..., None]
-    saturated = luma + (pixels - luma) * saturation
-    return np.clip(0.5 + (saturated - 0.5) * contrast, 0.0, 1.0).astype(np.float32)
+    luma = _luma(pixels)
+    # 0.5 + (luma + (pixels - luma) * saturation - 0.5) * contrast, in three whole-picture passes
+    out = pixels - luma
+    out *= saturation * contrast
+    out += (luma - 0.5) * contrast + 0.5
+    return np.clip(out, 0.0, 1.0, out=out).astype(np.float32, copy=False)
 
 
 def _tint(pixels: Pixels, palette: Palette, amount: float) -> Pixels:
     """Blend towards a gradient map of the luminance, from `sky_top` (dark) to `glow` (light)."""
-    luma = (pixels @ _LUMA)[..., None]
+    luma = _luma(pixels)
     mapped = _color(palette.sky_top) * (1 - luma) + _color(palette.glow) * luma
     return pixels * (1 - amount) + mapped * amount
 
 
 def _grain(pixels: Pixels, rng: np.random.Generator) -> Pixels:
-    noise = rng.normal(0.0, 0.012, size=pixels.shape[:2]).astype(np.float32)
-    return pixels + noise[..., None]
+    """Film grain: one seeded normal draw per pixel (sigma 0.012, the same in every channel), drawn in float32."""
+    noise = rng.standard_normal(size=pixels.shape[1:], dtype=np.float32)
+    noise *= 0.012
+    return pixels + noise
+
+
+def _luma(pixels: Pixels) -> Pixels:
+    """The Rec. 601 luma of planes, a (height, width) map."""
+    luma: Pixels = np.tensordot(_LUMA, pixels, axes=1)
+    return luma
 
 
 def _inner_feather(repaint: npt.NDArray[np.bool_]) -> Pixels:
