@@ -157,7 +157,7 @@ def render_inpainting(
     fresh = before.copy()
     fresh[:, top:bottom, left:right] = _planes(patch)
     alpha = _inner_feather(repaint)
-    blended = _to_uint8(fresh * alpha + before * (1 - alpha))
+    blended = _to_uint8(_cover(before, fresh, alpha))
     return Image.fromarray(np.where(repaint[..., None], blended, original))
 
 
@@ -539,8 +539,8 @@ def _weights(shape: Image.Image) -> Pixels:
     return weights
 
 
-def _cover(pixels: Pixels, colour: Pixels, coverage: Pixels) -> Pixels:
-    """`colour` laid over `pixels` by the weight map `coverage`: all colour at 1, none at 0."""
+def _cover(pixels: Pixels, colour: Pixels, coverage: Pixels | float) -> Pixels:
+    """`colour` laid over `pixels` by the weight map (or one weight) `coverage`: all colour at 1, none at 0."""
     out = colour - pixels
     out *= coverage
     out += pixels
@@ -562,14 +562,14 @@ def _apply_style(pixels: Pixels, style_strength: float) -> Pixels:
     out = pixels - luma
     out *= saturation * contrast
     out += (luma - 0.5) * contrast + 0.5
-    return np.clip(out, 0.0, 1.0, out=out).astype(np.float32, copy=False)
+    return np.clip(out, 0.0, 1.0, out=out)
 
 
 def _tint(pixels: Pixels, palette: Palette, amount: float) -> Pixels:
     """Blend towards a gradient map of the luminance, from `sky_top` (dark) to `glow` (light)."""
     luma = _luma(pixels)
     mapped = _color(palette.sky_top) * (1 - luma) + _color(palette.glow) * luma
-    return pixels * (1 - amount) + mapped * amount
+    return _cover(pixels, mapped, amount)
 
 
 def _grain(pixels: Pixels, rng: np.random.Generator) -> Pixels:
