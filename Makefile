@@ -101,14 +101,16 @@ bench: install ## Benchmark against LangGraph + AsyncSqliteSaver on the same nod
 # `make bench-llm RUNS=3 CONCURRENCY=10` for a short version; TIME_SCALE=1 runs the profile in real time (slow:
 # a content run is ~4 minutes of model time, an app run ~3). CONCURRENCY_TIME_SCALE=1 runs only the runs-at-once
 # phases at the profile's own speed, where their ideal is the model's (a run's CPU does not shrink with the scale).
+# IMAGES=local draws the images with the local renderer instead of the simulator's image API.
 LLM_RUNS = $(if $(filter command line environment,$(origin RUNS)),$(RUNS),3)
 TIME_SCALE ?= 0.25
 CONCURRENCY_TIME_SCALE ?= $(TIME_SCALE)
+IMAGES ?= api
 
 .PHONY: bench-llm
 bench-llm: install ## Every family on the model simulator against its model critical path, LangGraph beside the writing chain
 	$(BIN)/python -m tests.bench.llm --runs $(LLM_RUNS) --concurrency $(CONCURRENCY) --time-scale $(TIME_SCALE) \
-		--concurrency-time-scale $(CONCURRENCY_TIME_SCALE)
+		--concurrency-time-scale $(CONCURRENCY_TIME_SCALE) --images $(IMAGES)
 
 .PHONY: bench-masks
 bench-masks: install ## Gateway memory and run time with 3 maximal masks at once (DATA_DIR/bench/masks.json)

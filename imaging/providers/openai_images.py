@@ -107,8 +107,7 @@ class OpenAIImagesProvider:
         else:
             files = await asyncio.to_thread(edit_files, request)
             answer = await self._post("/images/edits", data={**fields, "n": "1"}, files=files)
-        image = _image_bytes(answer)
-        return await asyncio.to_thread(_as_requested_png, image, request)
+        return await asyncio.to_thread(_answered_png, answer, request)
 
     async def _post(self, path: str, **content: Any) -> httpx.Response:
         try:
@@ -249,6 +248,12 @@ def _image_bytes(response: httpx.Response) -> bytes:
             code="malformed_response",
             status=response.status_code,
         ) from err
+
+
+def _answered_png(response: httpx.Response, request: ImageRequest) -> bytes:
+    """The answer's image as PNG of the requested size. In a thread: parsing a body of megabytes of base64,
+    decoding it and the image, and encoding it again hold the GIL for over 100 ms an image."""
+    return _as_requested_png(_image_bytes(response), request)
 
 
 def _as_requested_png(data: bytes, request: ImageRequest) -> bytes:

@@ -22,7 +22,7 @@ from tests.simulator.text import Language, count_tokens, prose, tokens
 ToolPolicy = Literal["first_turn", "always", "never"]
 """When tools are offered: call one until a tool result is in the conversation, call one every turn, or never."""
 Finish = Literal["stop", "tool_calls", "length"]
-Kind = Literal["json", "tool_call", "prose"]
+Kind = Literal["json", "tool_call", "prose", "image"]
 UNSEEDED = frozenset({"stream", "stream_options", "max_tokens", "max_completion_tokens"})
 """Request fields that do not change what the model says."""
 

@@ -1,5 +1,5 @@
 """The `simulator` pytest fixture (registered in tests/conftest.py, so any test can use it) and the Settings
-fields that point the project's LLM provider at it."""
+fields that point the project's LLM provider, and its image model, at it."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -16,6 +16,12 @@ def simulator_settings(simulator: Simulator, protocol: Protocol = "openai_chat")
     if protocol == "openai_chat":
         return llm_settings(simulator.base_url)
     return anthropic_llm_settings(simulator.base_url)
+
+
+def simulator_image_settings(simulator: Simulator) -> dict[str, Any]:
+    """Settings fields whose default image model is the simulator's (OpenAI Images, `tests/simulator/images.py`),
+    beside `simulator_settings`' OpenAI key."""
+    return {"image_provider_default": "openai", "openai_image_base_url": f"{simulator.base_url}/v1"}
 
 
 @pytest.fixture(scope="session")

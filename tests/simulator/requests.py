@@ -1,7 +1,7 @@
-"""What a request to the simulator asks for, read from either protocol's body: the conversation as plain text,
-the JSON schema it wants (from `response_format`, or the one `llm.json_output.json_instructions` writes into the
-prompt), the tools it offers, whether a tool result is already in the conversation, its output limit and
-whether it streams."""
+"""What a request to the simulator asks for, read from either chat protocol's body: the conversation as plain
+text, the JSON schema it wants (from `response_format`, or the one `llm.json_output.json_instructions` writes into
+the prompt), the tools it offers, whether a tool result is already in the conversation, its output limit and
+whether it streams. An image request (`openai_images`) is its prompt, as the user's message."""
 
 import json
 from dataclasses import dataclass
@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 from tests.simulator.text import Language, language_of
 
-Protocol = Literal["openai_chat", "anthropic"]
+Protocol = Literal["openai_chat", "anthropic", "openai_images"]
+"""The chat protocols, and OpenAI Images (`tests/simulator/images.py`, which reads its requests)."""
 SCHEMA_MARKER = "It must match this JSON Schema:"
 """The words `json_instructions` puts right before the schema it embeds."""
 
@@ -57,6 +58,8 @@ class SimRequest:
 def parse_request(protocol: Protocol, body: dict[str, Any]) -> SimRequest:
     if protocol == "openai_chat":
         return _openai_chat(body)
+    if protocol == "openai_images":
+        return _openai_images(body)
     return _anthropic(body)
 
 
@@ -93,6 +96,22 @@ def _openai_chat(body: dict[str, Any]) -> SimRequest:
         tools=tools,
         max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
         stream=bool(body.get("stream")),
+    )
+
+
+def _openai_images(body: dict[str, Any]) -> SimRequest:
+    """An image request: its prompt as the user's message."""
+    return SimRequest(
+        protocol="openai_images",
+        model=str(body.get("model") or ""),
+        system="",
+        messages=(("user", str(body.get("prompt") or "")),),
+        schema=None,
+        schema_source=None,
+        json_object=False,
+        tools=(),
+        max_tokens=None,
+        stream=False,
     )
 
 

@@ -1,6 +1,6 @@
 """The simulator's loopback HTTP server: OpenAI Chat Completions (`POST /v1/chat/completions`) and Anthropic
-Messages (`POST /v1/messages`), whole or streamed, paced by a latency profile, with the scheduled quirk of each
-request, and a log of every request.
+Messages (`POST /v1/messages`), whole or streamed, and OpenAI Images (`POST /v1/images/generations`, `images`),
+paced by a latency profile, with the scheduled quirk of each request, and a log of every request.
 
 It runs in a thread (the loopback server's `_QuietServer`, tests/llm/loopback.py), so synchronous clients and
 asyncio clients in the test's loop can both call it. Configure it by setting its fields between requests.
@@ -16,17 +16,19 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.llm.loopback import _QuietServer
+from tests.simulator import images
 from tests.simulator.answers import Answer, AnswerStyle, Kind, build_answer, request_rng
 from tests.simulator.profiles import INSTANT, Profile
 from tests.simulator.quirks import TRANSPORT_QUIRKS, Quirk, QuirkRule, scheduled
 from tests.simulator.requests import Protocol, SimRequest, parse_request
 from tests.simulator.text import count_tokens
-from tests.simulator.wire import SseItem, Wire
+from tests.simulator.wire import CREATED, SseItem, Wire
 
 PATHS: dict[str, Protocol] = {
     "/v1/chat/completions": "openai_chat",
     "/chat/completions": "openai_chat",
     "/v1/messages": "anthropic",
+    **{path: "openai_images" for path in images.PATHS},
 }
 POLL = 0.02
 """Seconds between checks, while waiting, that the client is still there."""
@@ -59,7 +61,7 @@ class LoggedCall:
     answer_tokens: int
     answer_chars: int
     generation_seconds: float
-    """How long the profile (and time_scale) made the answer take, first byte to last."""
+    """How long the profile (and time_scale) made the answer take, first byte to last (an image: until its body)."""
     body: dict[str, Any] = field(repr=False, default_factory=dict)
     """The request body as received."""
     started: float = 0.0
@@ -129,7 +131,11 @@ class Simulator:
             quirk = scheduled(self.quirks, number, seed)
         request = parse_request(protocol, body)
         rng = request_rng(seed, body)
-        answer = build_answer(request, rng, None if quirk in TRANSPORT_QUIRKS else quirk, style)
+        if protocol == "openai_images":  # no content quirk applies to an image
+            answer, generation = Answer("image", ""), profile.image_seconds * time_scale
+        else:
+            answer = build_answer(request, rng, None if quirk in TRANSPORT_QUIRKS else quirk, style)
+            generation = profile.generation_time(answer.tokens, time_scale)
         sent = answer if quirk not in (Quirk.RATE_LIMIT, Quirk.SERVER_ERROR, Quirk.HANG) else None
         entry = LoggedCall(
             number=number,
@@ -144,7 +150,7 @@ class Simulator:
             finish=sent.finish if sent else None,
             answer_tokens=sent.tokens if sent else 0,
             answer_chars=len(sent.text) + sum(len(c.arguments) for c in sent.tool_calls) if sent else 0,
-            generation_seconds=profile.generation_time(sent.tokens, time_scale) if sent else 0.0,
+            generation_seconds=generation if sent else 0.0,
             body=body,
             started=started,
         )
@@ -196,6 +202,9 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError as err:
                 self._send_json(400, {"error": {"message": f"the body is not JSON: {err}"}})
                 return
+            if protocol == "openai_images" and (error := images.request_error(document)) is not None:
+                self._send_json(400, {"error": {"message": error, "type": "invalid_request_error", "code": None}})
+                return
             try:
                 self._answer(simulator._admit(protocol, document))
             except (ClientGone, BrokenPipeError, ConnectionResetError):
@@ -211,6 +220,13 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
                 return
             start = time.monotonic()
             profile, scale, cut = exchange.profile, exchange.time_scale, entry.quirk == Quirk.CUT_STREAM
+            if entry.protocol == "openai_images":
+                body = images.image_body(entry.body, CREATED)  # drawn (once per size) while the image is due
+                self._wait(start + entry.generation_seconds, released)
+                entry.first_token = time.monotonic()
+                self._send_json(200, body, cut=cut)
+                entry.ended = time.monotonic()
+                return
             if entry.request.stream:
                 stream_options = entry.body.get("stream_options") or {}
                 items = wire.events(answer, include_usage=bool(stream_options.get("include_usage")))

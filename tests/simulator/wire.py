@@ -43,7 +43,7 @@ class Wire:
         return self._messages_events(answer)
 
     def error(self, status: int, retry_after: int) -> dict[str, Any]:
-        if self.protocol == "openai_chat":
+        if self.protocol != "anthropic":  # OpenAI's chat and images APIs answer errors alike
             if status == 429:
                 message = f"Rate limit reached for {self.model} on requests per min (RPM). Try again in {retry_after}s."
                 return {"error": {"message": message, "type": "requests", "param": None, "code": "rate_limit_exceeded"}}

@@ -1,11 +1,13 @@
 """`make bench-llm` / `python -m tests.bench.llm`: how much longer than its model each family's run takes.
 
 Set-up: the model simulator (tests/simulator) in this process, on loopback, at the `bench` latency profile (600 ms
-to the first token, 40 tokens/s; `--time-scale` shrinks it for a quick look, and the report says so), writing as
-a model that does its task (`answers.ON_TASK`: the image agent draws every plan, a reviewer passes a passable
-post); the real
-embedded stack (`python -m deploy.stack`: Temporal dev server, worker, gateway as their own processes, as a user
-runs them) configured with the simulator as its OpenAI-compatible model; the client is this process. Not the
+to the first token, 40 tokens/s, an image in 6 s; `--time-scale` shrinks it for a quick look, and the report says
+so), writing as a model that does its task (`answers.ON_TASK`: the image agent draws every plan, a reviewer passes a
+passable post); the real embedded stack (`python -m deploy.stack`: Temporal dev server, worker, gateway as their
+own processes, as a user runs them) configured with the simulator as its OpenAI-compatible model and, unless
+`--images local`, its image model (OpenAI Images, `IMAGE_PROVIDER_DEFAULT=openai`: what a deployment with a
+configured image model runs; with `local`, the worker's renderer draws, on the worker's CPU, and the image calls
+are not model time); the client is this process. Not the
 in-process gateway of the simulator's API tests: it shares the test's event loop with the worker and runs on the
 time-skipping test server, neither of which a user runs, and both of which would move the wall time.
 
@@ -83,7 +85,7 @@ from tests.bench.llm.numbers import (
 from tests.bench.measure import CpuSampler, history, http_client, progress_log, wait_quiet
 from tests.bench.report import write_json
 from tests.simulator.answers import ON_TASK
-from tests.simulator.fixtures import simulator_settings
+from tests.simulator.fixtures import simulator_image_settings, simulator_settings
 from tests.simulator.profiles import BENCH
 from tests.simulator.server import LoggedCall, Simulator
 from tests.stack_process import Stack, running_stack
@@ -101,6 +103,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--time-scale", type=float, default=1.0, help="multiplies the profile's delays (default 1)")
     parser.add_argument(
         "--families", nargs="*", default=[f.name for f in FAMILIES], help="families to run (spaces or commas between)"
+    )
+    parser.add_argument(
+        "--images",
+        choices=("api", "local"),
+        default="api",
+        help="what draws the images: the simulator's image API at the profile's image time (default), or the local "
+        "renderer on the worker's CPU",
     )
     parser.add_argument(
         "--concurrency-time-scale",
@@ -249,6 +258,8 @@ async def bench(
             "name": BENCH.name,
             "first_token_s": BENCH.first_token,
             "tokens_per_second": BENCH.tokens_per_second,
+            "image_seconds": BENCH.image_seconds if args.images == "api" else None,
+            "images": args.images,
             "time_scale": args.time_scale,
             "concurrency_time_scale": args.concurrency_time_scale or args.time_scale,
         },
@@ -338,9 +349,14 @@ def table(report: dict[str, Any]) -> str:
     if report["concurrency"]:
         rows += _concurrency_rows(report["concurrency"])
     profile = report["profile"]
+    images = (
+        f"images from the simulator's API in {profile['image_seconds']:g} s"
+        if profile.get("images", "local") == "api"
+        else "images from the local renderer"
+    )
     rows.append(
         f"\nprofile {profile['name']} ({profile['first_token_s'] * 1000:.0f} ms to the first token, "
-        f"{profile['tokens_per_second']:g} tokens/s) × time scale {profile['time_scale']:g} (runs at once: "
+        f"{profile['tokens_per_second']:g} tokens/s; {images}) × time scale {profile['time_scale']:g} (runs at once: "
         f"{profile['concurrency_time_scale']:g}); medians of "
         f"{report['runs']} sequential runs; load average at the end {report['machine']['load_average_at_end']:.2f}"
     )
@@ -379,7 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     work.mkdir(parents=True)
     simulator = Simulator(profile=BENCH, time_scale=args.time_scale, style=ON_TASK)
     simulator.start()
-    env = {key.upper(): str(value) for key, value in simulator_settings(simulator).items()} | {"OTEL_EXPORTER": "none"}
+    fields = simulator_settings(simulator) | (simulator_image_settings(simulator) if args.images == "api" else {})
+    env = {key.upper(): str(value) for key, value in fields.items()} | {"OTEL_EXPORTER": "none"}
     log(f"starting the stack with the simulator at {simulator.base_url} as its model (data under {work})")
     try:
         with running_stack(work / "stack", work / "stack.log", env=env) as stack:

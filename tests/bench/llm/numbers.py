@@ -187,26 +187,55 @@ def timeline(calls: Sequence[LoggedCall], posted: float) -> list[dict[str, Any]]
             "end_s": c.ended - posted if c.ended is not None else None,
             "stream": c.request.stream,
             "kind": c.kind,
-            "asks": (c.request.schema or {}).get("title") or ",".join(t.name for t in c.request.tools) or "prose",
+            "asks": _asks(c),
             "tokens": c.answer_tokens,
         }
         for c in sorted(calls, key=lambda c: c.started)
     ]
 
 
+def _asks(call: LoggedCall) -> str:
+    """What a call asked for: an image, its schema's title, its tools, or prose."""
+    if call.kind == "image":
+        return "image"
+    return (call.request.schema or {}).get("title") or ",".join(t.name for t in call.request.tools) or "prose"
+
+
 def marked_calls(calls: Sequence[LoggedCall], markers: Sequence[str]) -> tuple[list[list[LoggedCall]], int]:
-    """Each marked run's calls (those whose request quotes its marker), in the order of `markers`, and how many
-    calls quote none of them."""
+    """Each marked run's calls, in the order of `markers`, and how many calls could not be told apart. A model
+    call is the run's whose marker its request quotes. An image call quotes none (its prompt is what the run's
+    model wrote for it: an image plan, or a `generate_image` call's own prompt), so it is the run whose model
+    answered with that prompt last before the image was asked for: the simulator writes from a small pool of
+    sentences, so several runs' answers may hold a prompt, and the call that asked for this image (the tool call
+    its activity answers) ended just before it started."""
     by_run: list[list[LoggedCall]] = [[] for _ in markers]
     unmarked = 0
+    drawn: list[LoggedCall] = []
     for call in calls:
+        if call.protocol == "openai_images":
+            drawn.append(call)
+            continue
         body = json.dumps(call.body, ensure_ascii=False)
         owners = [i for i, marker in enumerate(markers) if marker in body]
         if len(owners) == 1:
             by_run[owners[0]].append(call)
         else:
             unmarked += 1
+    answers = [(call.ended, i, _answered(call)) for i, run in enumerate(by_run) for call in run if call.ended]
+    for image in drawn:
+        prompt = json.dumps(image.request.last_user_text, ensure_ascii=False)[1:-1]
+        wrote = [(ended, i) for ended, i, text in answers if prompt and ended <= image.started and prompt in text]
+        if wrote:
+            by_run[max(wrote)[1]].append(image)
+        else:
+            unmarked += 1
     return by_run, unmarked
+
+
+def _answered(call: LoggedCall) -> str:
+    """What a model call answered, as JSON text: its JSON value or its text, and its tool calls' arguments."""
+    written = json.dumps(call.value if call.value is not None else call.text, ensure_ascii=False)
+    return written + json.dumps(call.tool_calls, ensure_ascii=False)
 
 
 def per_run_paths(runs: Sequence[TimedRun], calls_by_run: Sequence[Sequence[LoggedCall]]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 the LangGraph baseline's steps. Behaviour only: no timing is asserted."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,27 @@ def test_runs_at_once_are_told_apart_by_their_markers_and_the_ideal_is_their_own
     assert concurrency_numbers(runs, 6.0, 1.0, {"worker": 1.0, "bench": 0.1}, 0)["ideal_runs_per_s"] == 2.0
 
 
+def image_call(number: int, start: float, end: float, prompt: str) -> LoggedCall:
+    body = {"model": "gpt-image-1", "prompt": prompt, "size": "1024x1024", "n": 1}
+    drawn = call(number, start, end, kind="image")
+    return replace(drawn, protocol="openai_images", request=parse_request("openai_images", body), body=body)
+
+
+def test_an_image_call_is_the_run_s_whose_model_wrote_its_prompt_last_before_it() -> None:
+    first, second = marker("c2-1"), marker("c2-2")
+    plan = replace(call(1, 0.0, 1.0, asked=f"话题{first}", kind="json"), value={"plans": [{"prompt": '雨夜 "霓虹"'}]})
+    tool = replace(call(2, 0.0, 1.5, asked=f"话题{second}"), tool_calls=[("generate_image", {"prompt": "晨光咖啡杯"})])
+    asked = replace(call(3, 0.0, 1.9, asked=f"话题{first}"), tool_calls=[("generate_image", {"prompt": "晨光咖啡杯"})])
+    late = replace(call(4, 0.0, 9.0, asked=f"话题{first}"), text="后来才写出的提示词")
+    log = [plan, tool, asked, late, image_call(5, 2.0, 8.0, '雨夜 "霓虹"'), image_call(6, 2.0, 8.0, "晨光咖啡杯")]
+    log.append(image_call(7, 2.0, 8.0, "后来才写出的提示词"))
+
+    by_run, unmarked = marked_calls(log, [first, second])
+
+    assert [[c.number for c in calls] for calls in by_run] == [[1, 3, 4, 5, 6], [2]], "both wrote it: the last"
+    assert unmarked == 1, "a prompt written only after the image was asked for"
+
+
 def numbers_of_a_hand_made_run() -> dict[str, Any]:
     simulator = Simulator()
     simulator.log += [
@@ -174,14 +196,15 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     assert phase["worker_cpu_s_per_run"] == pytest.approx(0.5) and phase["cpu_s"]["bench"] == pytest.approx(0.6)
     assert phase["busy"] == pytest.approx(2.1 / 8), "2.1 CPU seconds of the 4 s × 2 cores"
     assert phase["cores_for_ideal"] == pytest.approx(2.1 / 3 * 1.5), "0.7 CPU s per run at 1.5 runs/s"
+    profile = {
+        "name": "bench",
+        "first_token_s": 0.6,
+        "tokens_per_second": 40.0,
+        "time_scale": 0.25,
+        "concurrency_time_scale": 1.0,
+    }
     report = {
-        "profile": {
-            "name": "bench",
-            "first_token_s": 0.6,
-            "tokens_per_second": 40.0,
-            "time_scale": 0.25,
-            "concurrency_time_scale": 1.0,
-        },
+        "profile": profile,
         "runs": 1,
         "machine": {"load_average_at_end": 0.5},
         "families": {"writing": summary},
@@ -202,6 +225,9 @@ def test_the_report_has_the_fields_the_issue_names_and_renders(tmp_path: Path) -
     assert "| sequential run | n/a | n/a |" in rendered and "| 1.5 | 0.50 | 0.6 | 26 % | 1.1 | 300 |" in rendered
     assert "time scale 0.25 (runs at once: 1)" in rendered
     assert "| runs at once |" not in table(report | {"concurrency": {}}), "no phases, no empty table"
+    assert "images from the local renderer" in rendered, "a report from before the image API drew locally"
+    drawn = report | {"profile": profile | {"images": "api", "image_seconds": 6.0}}
+    assert "images from the simulator's API in 6 s" in table(drawn)
 
 
 def test_the_baseline_s_steps_put_calls_that_overlapped_side_by_side() -> None:
@@ -248,6 +274,7 @@ def test_a_content_runs_first_list_item_is_timed_by_its_words_and_its_prose_turn
 def test_families_are_named_with_spaces_or_commas_and_an_unknown_one_is_refused() -> None:
     assert parse_args(["--families", "content,app"]).families == ["content", "app"]
     assert parse_args(["--families", "content", "app"]).families == ["content", "app"]
+    assert parse_args([]).images == "api" and parse_args(["--images", "local"]).images == "local"
     with pytest.raises(SystemExit):
         parse_args(["--families", "contents"])
 
