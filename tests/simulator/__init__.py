@@ -14,6 +14,7 @@ Use it from any test through the `simulator` fixture (reset to instant, no quirk
 
 Modules: `server` (HTTP, pacing, transport quirks, the log), `requests` (what a request asks for), `answers`
 (what the model says, content quirks), `instances` (values valid for a JSON Schema), `text` (prose, tokens),
-`wire` (each protocol's bodies and SSE events), `profiles`, `quirks`, `fixtures` (the pytest fixture and the
-Settings fields), `examples` (the models and tool the tests ask for).
+`wire` (each protocol's bodies and SSE events), `images` (OpenAI Images' generations: the image model), `profiles`,
+`quirks`, `fixtures` (the pytest fixture and the Settings fields), `examples` (the models and tool the tests ask
+for).
 """

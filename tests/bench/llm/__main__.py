@@ -7,9 +7,9 @@ passable post); the real embedded stack (`python -m deploy.stack`: Temporal dev 
 own processes, as a user runs them) configured with the simulator as its OpenAI-compatible model and, unless
 `--images local`, its image model (OpenAI Images, `IMAGE_PROVIDER_DEFAULT=openai`: what a deployment with a
 configured image model runs; with `local`, the worker's renderer draws, on the worker's CPU, and the image calls
-are not model time); the client is this process. Not the
-in-process gateway of the simulator's API tests: it shares the test's event loop with the worker and runs on the
-time-skipping test server, neither of which a user runs, and both of which would move the wall time.
+are not model time); the client is this process. Not the in-process gateway of the simulator's API tests: it shares
+the test's event loop with the worker and runs on the time-skipping test server, neither of which a user runs, and
+both of which would move the wall time.
 
 Phases:
 1. One untimed run of each family (warm-up: imports, the worker's caches, the style store).
