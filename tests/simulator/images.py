@@ -34,7 +34,7 @@ def request_error(body: dict[str, Any]) -> str | None:
 
 
 def image_body(body: dict[str, Any], created: int) -> dict[str, Any]:
-    """The 200 body for a valid request (`size_error` is None): one image of the size asked for."""
+    """The 200 body for a valid request (`request_error` is None): one image of the size asked for."""
     return {"created": created, "data": [{"b64_json": _picture(str(body.get("size") or DEFAULT_SIZE))}]}
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from tests.simulator.text import Language, language_of
 
 Protocol = Literal["openai_chat", "anthropic", "openai_images"]
-"""The chat protocols, and OpenAI Images (`tests/simulator/images.py`, which reads its requests)."""
+"""The chat protocols, and OpenAI Images (`tests/simulator/images.py` answers it; `_openai_images` reads it)."""
 SCHEMA_MARKER = "It must match this JSON Schema:"
 """The words `json_instructions` puts right before the schema it embeds."""
 

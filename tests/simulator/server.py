@@ -220,22 +220,17 @@ def _handler_for(simulator: Simulator) -> type[BaseHTTPRequestHandler]:
                 return
             start = time.monotonic()
             profile, scale, cut = exchange.profile, exchange.time_scale, entry.quirk == Quirk.CUT_STREAM
-            if entry.protocol == "openai_images":
-                body = images.image_body(entry.body, CREATED)  # drawn (once per size) while the image is due
-                self._wait(start + entry.generation_seconds, released)
-                entry.first_token = time.monotonic()
-                self._send_json(200, body, cut=cut)
-                entry.ended = time.monotonic()
-                return
             if entry.request.stream:
                 stream_options = entry.body.get("stream_options") or {}
                 items = wire.events(answer, include_usage=bool(stream_options.get("include_usage")))
                 self._stream(entry, items, start, profile, scale, released, cut=cut)
                 entry.ended = time.monotonic()
                 return
-            self._wait(start + profile.generation_time(answer.tokens, scale), released)
+            # an image is drawn (once per size) while it is due
+            body = images.image_body(entry.body, CREATED) if entry.protocol == "openai_images" else wire.body(answer)
+            self._wait(start + entry.generation_seconds, released)
             entry.first_token = time.monotonic()
-            self._send_json(200, wire.body(answer), cut=cut)
+            self._send_json(200, body, cut=cut)
             entry.ended = time.monotonic()
 
         def _stream(
