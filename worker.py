@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Unpack
 
-import httpx
 from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from temporalio.client import Client
 from temporalio.worker import Interceptor, UnsandboxedWorkflowRunner, Worker
@@ -23,6 +22,7 @@ from activities.common.dependencies import Overrides, WorkerDependencies
 from activities.common.live_text import LiveTextConfigError, LiveTextInterceptor, live_poster
 from llm.errors import ConfigurationError
 from models.settings import Settings
+from runtime.http_client import shared_http_client
 from runtime.llm_client import build_llm_client
 from runtime.telemetry import configure_tracing
 from runtime.temporal_client import connect
@@ -162,7 +162,7 @@ async def run(settings: Settings) -> None:
     configure_tracing(settings, "worker")
     asyncio.get_running_loop().set_default_executor(blocking_work_threads(settings))
     HTTPXClientInstrumentor().instrument()
-    async with httpx.AsyncClient(timeout=httpx.Timeout(4.0)) as http:
+    async with shared_http_client(4.0) as http:
         llm = build_llm_client(settings, http)  # a configuration error stops the worker before it connects
         log.info("LLM: %s", llm.name if llm else "none configured, offline keyword rules")
         live_poster(settings)  # checked before connecting: a live text without its secret stops the worker here

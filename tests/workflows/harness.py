@@ -27,6 +27,7 @@ from models.events import RunEvent
 from models.human_input import AwaitingInput
 from models.runs import GraphPosition
 from models.settings import Settings
+from runtime.http_client import buffered_reads
 from runtime.llm_client import build_llm_client
 from stores.blob_backends import open_blob_store
 from stores.blob_store import BlobStore
@@ -182,6 +183,7 @@ async def serving(
     family's real ones over one HTTP client (`event_hooks` watch its requests) with the LLM `settings` configure
     and `doubles` (blob store, image provider, style store, project index, embedder) for outside services."""
     async with httpx.AsyncClient(event_hooks=event_hooks) as http:
+        buffered_reads(http)  # as the worker's own client reads (`runtime.http_client`)
         if activities is None:
             activities = build_activities(settings, http=http, llm=build_llm_client(settings, http), **doubles)
         async with running_workers(client, settings, activities, registry, interceptors=interceptors):
