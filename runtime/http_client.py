@@ -17,7 +17,6 @@ moves them is reported at start and the client keeps working as it was.
 import asyncio
 import logging
 import select
-import socket
 import ssl
 from collections.abc import Iterable
 from typing import Any
@@ -214,35 +213,33 @@ class AsyncioBackend(httpcore.AsyncNetworkBackend):
             local_addr=(local_address, 0) if local_address else None,
             happy_eyeballs_delay=HAPPY_EYEBALLS_DELAY,
         )
-        transport, protocol = await _connected(connecting, timeout)
-        sock = transport.get_extra_info("socket")
-        for option in socket_options or ():
-            sock.setsockopt(*option)
-        return AsyncioStream(transport, protocol)
+        return await _connected(connecting, timeout, socket_options)
 
     async def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[SocketOption] | None = None
     ) -> httpcore.AsyncNetworkStream:
         loop = asyncio.get_running_loop()
-        transport, protocol = await _connected(loop.create_unix_connection(_Buffered, path), timeout)
-        sock = transport.get_extra_info("socket")
-        for option in socket_options or ():
-            sock.setsockopt(*option)
-        return AsyncioStream(transport, protocol)
+        return await _connected(loop.create_unix_connection(_Buffered, path), timeout, socket_options)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
 
-async def _connected(connecting: Any, timeout: float | None) -> tuple[asyncio.Transport, _Buffered]:
+async def _connected(
+    connecting: Any, timeout: float | None, socket_options: Iterable[SocketOption] | None
+) -> AsyncioStream:
+    """The connection `connecting` opens within `timeout`, its socket given `socket_options`."""
     try:
         async with asyncio.timeout(timeout):
             transport, protocol = await connecting
     except TimeoutError as err:
         raise httpcore.ConnectTimeout() from err
-    except (OSError, socket.gaierror) as err:
+    except OSError as err:  # refused, unreachable, a name that does not resolve (gaierror)
         raise httpcore.ConnectError(str(err)) from err
-    return transport, protocol
+    sock = transport.get_extra_info("socket")
+    for option in socket_options or ():
+        sock.setsockopt(*option)
+    return AsyncioStream(transport, protocol)
 
 
 def buffered_reads(client: httpx.AsyncClient) -> bool:

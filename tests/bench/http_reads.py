@@ -87,19 +87,26 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=200, help="chunks per body (default 200)")
     parser.add_argument("--rate", type=float, default=40.0, help="chunks a second per body (default 40)")
     parser.add_argument("--rounds", type=int, default=2, help="times each combination runs (default 2)")
-    parser.add_argument("--serve", nargs=2, metavar=("CERT", "KEY"), help=argparse.SUPPRESS)
-    parser.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs="*", metavar="CERT KEY", help=argparse.SUPPRESS)  # plain TCP without them
     args = parser.parse_args()
-    if args.serve:
-        certificate, key = (None, None) if args.plain else map(Path, args.serve)
+    if args.serve is not None:
+        certificate, key = map(Path, args.serve) if args.serve else (None, None)
         serve(certificate, key, args.chunks, args.rate)
         return
     with tempfile.TemporaryDirectory() as directory:
         certificate, key = write_self_signed(Path(directory))
         results: dict[tuple[str, str], list[float]] = {}
         for scheme in ("https", "http"):
-            argv = [sys.executable, "-m", "tests.bench.http_reads", "--serve", str(certificate), str(key)]
-            argv += ["--chunks", str(args.chunks), "--rate", str(args.rate)] + (["--plain"] if scheme == "http" else [])
+            argv = [
+                sys.executable,
+                "-m",
+                "tests.bench.http_reads",
+                "--chunks",
+                str(args.chunks),
+                "--rate",
+                str(args.rate),
+            ]
+            argv += ["--serve", str(certificate), str(key)] if scheme == "https" else ["--serve"]
             server = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
             try:
                 assert server.stdout is not None
