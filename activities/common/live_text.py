@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from typing import Any
 
 import httpx
+from opentelemetry.instrumentation.utils import suppress_http_instrumentation
 from temporalio import activity
 from temporalio.worker import ActivityInboundInterceptor, ExecuteActivityInput, Interceptor
 
@@ -119,7 +120,8 @@ class LivePoster:
             if not self._pending:  # every piece written so far is in this post: the ended calls may follow it
                 body["ended"] = [call.model_dump(mode="json") for call in self._ended[:LIVE_BATCH_ITEMS]]
                 del self._ended[:LIVE_BATCH_ITEMS]
-            await asyncio.gather(*(self._post_to(self._client, url, body) for url in self.urls))
+            with suppress_http_instrumentation():  # plumbing, not a span of whichever activity started this task
+                await asyncio.gather(*(self._post_to(self._client, url, body) for url in self.urls))
 
     async def _post_to(self, client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> None:
         try:
