@@ -73,8 +73,9 @@ async def test_live_text_posts_make_no_client_spans(traced: tuple[TracerProvider
             base = ws_base.replace("ws://", "http://")
             poster = LivePoster([base], "secret")
             try:
+                piece = LivePiece(workflow_id="w", agent="writer", call="1", attempt=1, round=0, offset=0, text="雨夜")
                 with provider.get_tracer("test").start_as_current_span("RunActivity:writing.writer"):
-                    poster.send(LivePiece(workflow_id="w", agent="writer", call="1", attempt=1, round=0, offset=0, text="雨夜"))
+                    poster.send(piece)
                 for _ in range(200):
                     if received:
                         break
