@@ -5,7 +5,8 @@ The tools read the snapshot the task's wave started from, overlaid with the task
 `write_file` call returns a patch intent (the workflow merges the wave's intents afterwards). Files travel by blob
 key, not through the history: the turn stores the text of each `write_file` call the model made and hands the
 workflow the call with `content_key` instead of `content`, and a `read_file` result is a reference to the file's
-blob (`[file <path> as read: <key>]`) that the next turn puts the text back in for the model.
+blob (`[file <path> as read: <key>]`) that the next turn puts the text back in for the model. While the model
+writes a file, its code is on the readers' screens as live text (`activities.app_builder.live_code`).
 
 The model is offered only the tools its task lists, and a call to another is refused as an error result;
 `read_file`'s `path` lists the files there are (`enum`, built for the turn from its listing), and a path outside
@@ -22,6 +23,7 @@ from typing import Any
 from temporalio.exceptions import ApplicationError
 
 from activities.app_builder.documents_store import load_documents
+from activities.app_builder.live_code import live_code
 from activities.app_builder.prompts import WRITER_SYSTEM, task_input
 from activities.common.failures import permanent
 from activities.common.llm_calls import model_turn
@@ -106,8 +108,9 @@ class TaskLoop:
             tools=tuple(given) if request.tools_allowed else (),
             temperature=LLM_TEMPERATURE,
         )
+        code = live_code(task.task)
         try:
-            response = await model_turn(self._llm, llm_request)
+            response = await model_turn(self._llm, llm_request, on_stream=code.on_event if code else None)
         except ApplicationError as err:
             unreadable = _unreadable_call(err, request.tool_calls_made)
             if unreadable is None:

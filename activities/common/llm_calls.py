@@ -5,6 +5,7 @@ the mapping of the client's typed errors onto Temporal failures (rule 2, STYLE "
     json_answer_or_invalid(llm, question)      → the validated answer, or the `OutputValidationError`
     json_answer(llm, question, code=...)       → the validated answer; an invalid one is `permanent(code)`
     model_turn(llm, request, on_text=...)      → one call's answer (a tool loop's turn: tool calls, or text)
+                                                 (`on_stream`: every stream event, a tool call's arguments too)
 
 A JSON question goes through the client's `chat_with_json`: one call, and one repair round that tells the model
 what was wrong when the answer does not validate; an answer cut at its output limit is a non-retryable
@@ -168,14 +169,15 @@ async def model_turn(
     request: LLMRequest,
     *,
     on_text: Callable[[str], Awaitable[None]] | None = None,
+    on_stream: Callable[[StreamEvent], None] | None = None,
 ) -> LLMResponse:
     """One model call's answer as it is: a turn of a tool loop (tool calls, or the final text; the workflow runs
     the tools, and answers a call whose arguments were cut off with an error result), or a plain text answer,
-    streamed to `on_text` as it is written when given; the node's output limit is sent. `LLMError`s become
-    Temporal failures (`llm_failure`)."""
+    streamed to `on_text` as it is written when given, and every stream event (tool calls' arguments too) to
+    `on_stream`; the node's output limit is sent. `LLMError`s become Temporal failures (`llm_failure`)."""
     request = request.model_copy(update={"max_output_tokens": output_limit(llm)})
     try:
-        return await llm.complete(request, **_call_options(llm, on_text))
+        return await llm.complete(request, **_call_options(llm, on_text, on_stream=on_stream))
     except LLMError as err:
         raise llm_failure(err) from err
 
@@ -222,13 +224,15 @@ def _call_options(
     llm: LLMClient,
     on_text: Callable[[str], Awaitable[None]] | None,
     on_end: Callable[[], Awaitable[None]] | None = None,
+    *,
+    on_stream: Callable[[StreamEvent], None] | None = None,
 ) -> dict[str, Any]:
     """The client's timing and streaming options for a call inside the running activity (see the docstring):
-    `on_text` gets each text delta, `on_end` the end of each answer."""
+    `on_text` gets each text delta, `on_end` the end of each answer, `on_stream` every event."""
     budget = call_budget(llm.timeout)
     heartbeat = activity.info().heartbeat_timeout
     heartbeats = heartbeat is not None
-    if heartbeat is None and on_text is None:
+    if heartbeat is None and on_text is None and on_stream is None:
         return {"timeout": budget}
     idle = min(llm.timeout, budget)
     beat_every = 0.0
@@ -242,6 +246,8 @@ def _call_options(
         if heartbeats and time.monotonic() - last_beat >= beat_every:
             activity.heartbeat()
             last_beat = time.monotonic()
+        if on_stream is not None:
+            on_stream(event)
         if on_text is not None and isinstance(event, TextDelta):
             await on_text(event.text)
         if on_end is not None and isinstance(event, Done):
