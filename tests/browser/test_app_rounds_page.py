@@ -2,7 +2,8 @@
 model: a run builds an app, the "change this app" box starts round 2 from it (streamed like any run), and the
 rounds panel lists both rounds with their change counts, round 2's per-file diff (the text the diff API serves),
 each round's zip and "use as base". While the run goes, what each agent writes shows as one text per agent (its
-`content` events, a restart replacing its text)."""
+`content` events, a restart replacing its text), and the code a task's model writes as one text per task (live
+only: `content_live`, under "<task id> · <agent>")."""
 
 import io
 import zipfile
@@ -90,8 +91,12 @@ def test_what_each_agent_writes_shows_as_one_text_per_agent(page: Page, console_
     assert {"product-manager", "planner"} <= set(written), sorted(written)
     expect(page.get_by_role("heading", name="What the agents are writing")).to_be_visible()
     blocks = page.locator(".agent-text-block")
-    expect(blocks).to_have_count(len(written))
+    code_tag = page.locator(".tag", has_text=" · ")  # a task's code, live only: "<task id> · <agent>"
+    expect(blocks.filter(has_not=code_tag)).to_have_count(len(written))
     for agent, pieces in written.items():
-        block = blocks.filter(has=page.locator(".tag", has_text=agent))
+        block = blocks.filter(has=page.locator(".tag", has_text=agent), has_not=code_tag)
         expect(block.locator("pre.agent-text")).to_have_text(shown_text(pieces))
+    code = blocks.filter(has=code_tag)
+    for index in range(code.count()):
+        expect(code.nth(index).locator("pre.agent-text")).to_contain_text("── ")  # a file's path, then its code
     screenshot(page, "app_builder_agent_texts", full_page=True)
