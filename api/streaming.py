@@ -349,6 +349,7 @@ async def stream_items(
             await queue.put(None)
 
     task = asyncio.create_task(pump())
+    ended = False
     try:
         with LIVE_READERS.reading(run_id, queue):
             while True:
@@ -359,6 +360,9 @@ async def stream_items(
                     continue
                 if item is None:
                     break
+                if ended and isinstance(item, LivePiece):  # a late post: the terminal event stays the last
+                    continue
+                ended = ended or (isinstance(item, RunEvent) and item.terminal)
                 yield item
     finally:
         task.cancel()

@@ -3,7 +3,7 @@ per ASGI message (an SSE stream is one send per event), and the worker's live-te
 many runs, make no HTTP client span under whichever activity started the poster."""
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -22,11 +22,11 @@ from tests.api.sockets import on_a_socket
 
 
 @pytest.fixture
-def traced() -> Iterator[tuple[TracerProvider, InMemorySpanExporter]]:
+def traced() -> tuple[TracerProvider, InMemorySpanExporter]:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    yield provider, exporter
+    return provider, exporter
 
 
 async def test_a_streamed_response_is_one_server_span(traced: tuple[TracerProvider, InMemorySpanExporter]) -> None:

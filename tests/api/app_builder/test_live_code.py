@@ -7,10 +7,12 @@ import re
 from dataclasses import replace
 
 import httpx
+import pytest
 
 from tests.api.app_builder.project_author import TODO_APP, project_files, todo_then_dark_mode
 from tests.api.conftest import Gateway
 from tests.api.test_live_text import live  # noqa: F401 (the fixture)
+from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent, sse_stream
 
@@ -34,25 +36,34 @@ def written_files(pieces: list[dict[str, object]]) -> dict[str, str]:
     return files
 
 
-async def test_the_code_a_model_writes_streams_live_and_stays_out_of_the_history(
-    live: tuple[Gateway, str],  # noqa: F811
-    simulator: Simulator,
-) -> None:
-    gateway, base = live
-    simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
+async def build_reading_live(base: str) -> tuple[str, list[SseEvent]]:
+    """An app run for the todo request, its events read over the socket as they come (live pieces among them)."""
     events: list[SseEvent] = []
     async with (
         httpx.AsyncClient(base_url=base, timeout=120) as http,
         http.stream("POST", "/v1/apps/runs", json={"message": TODO}) as response,
     ):
         assert response.status_code == 200
-        run_id = response.headers["x-run-id"]
         async for event in sse_stream(response):
             events.append(event)
+    return response.headers["x-run-id"], events
+
+
+def code_pieces(events: list[SseEvent]) -> list[dict[str, object]]:
+    return [e.data for e in events if e.event == "content_live" and " · " in e.data["agent"]]
+
+
+async def test_the_code_a_model_writes_streams_live_and_stays_out_of_the_history(
+    live: tuple[Gateway, str],  # noqa: F811
+    simulator: Simulator,
+) -> None:
+    gateway, base = live
+    simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
+    run_id, events = await build_reading_live(base)
 
     assert events[-1].event == "done"
     pieces = [e.data for e in events if e.event == "content_live"]
-    shown = written_files([p for p in pieces if " · " in p["agent"]])
+    shown = written_files(code_pieces(events))
     expected = project_files(TODO_APP)
     assert shown, "no file's code was streamed"
     assert set(shown) <= set(expected), set(shown) - set(expected)
@@ -65,3 +76,26 @@ async def test_the_code_a_model_writes_streams_live_and_stays_out_of_the_history
     assert not [path for path, code in shown.items() if code[:60] in recorded], "a file's code in the history"
     state = (await gateway.http.get(f"/v1/runs/{run_id}")).json()
     assert state["state"]["success"], [e.data for e in events if e.event in ("quality_result", "error")]
+
+
+@pytest.mark.parametrize("quirk", [Quirk.CUT_STREAM, Quirk.THINK, Quirk.REASONING])
+async def test_with_a_quirk_the_live_code_is_only_ever_the_model_s_code(
+    live: tuple[Gateway, str],  # noqa: F811
+    simulator: Simulator,
+    quirk: Quirk,
+) -> None:
+    """A stream cut mid-file (the attempt is retried), reasoning in the content before the answer or sent apart:
+    what a reader saw of each file is the start of the file the model wrote, never reasoning or JSON, and the
+    terminal event is still the stream's last."""
+    _, base = live
+    simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
+    simulator.quirks = [QuirkRule(quirk, every=3)]
+    _, events = await build_reading_live(base)
+
+    assert events[-1].event == "done"
+    assert any(call.quirk == quirk for call in simulator.log)
+    expected = project_files(TODO_APP)
+    shown = written_files(code_pieces(events))
+    assert shown, "no file's code was streamed"
+    for path, code in shown.items():
+        assert path in expected and expected[path].startswith(code), path
