@@ -31,7 +31,7 @@ help: ## Show this help
 	@echo "Variables (the stack's ports and data dir; (.env) = left to .env):"
 	@echo "  TEMPORAL_PORT=$(or $(TEMPORAL_PORT),(.env)) TEMPORAL_UI_PORT=$(or $(TEMPORAL_UI_PORT),(.env))" \
 		"API_PORT=$(or $(API_PORT),(.env)) DATA_DIR=$(or $(DATA_DIR),(.env))"
-	@echo "  PYTEST_ARGS='...' is passed to pytest by 'make test'"
+	@echo "  PYTEST_ARGS='...' is passed to pytest by 'make test' and 'make test-fast'; TEST_WORKERS=$(TEST_WORKERS) processes run them"
 
 $(BIN)/pip:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -62,9 +62,20 @@ worker: install ## Run only the worker, against an already running Temporal at T
 gateway: install ## Run only the gateway (FastAPI on API_HOST:API_PORT)
 	$(BIN)/python -m api.server
 
+# The suite runs on TEST_WORKERS pytest-xdist processes (`make test TEST_WORKERS=0` runs it in this one); each test
+# goes to whichever is free, a module sharing a costly fixture stays on one (tests/conftest.py). Many tests wait on
+# a model's simulated latency, a retry gap or a process's start, so more processes than cores keep the cores busy.
+TEST_WORKERS ?= 4
+PARALLEL = -n $(TEST_WORKERS) --dist loadgroup
+FAST_TESTS = tests/unit tests/workflows tests/llm tests/simulator tests/weaviate_double
+
 .PHONY: test
-test: install ## Run the whole test suite; pass pytest options with PYTEST_ARGS='-x -k chat'
-	$(BIN)/pytest $(PYTEST_ARGS)
+test: install ## Run the whole test suite (what CI runs), slowest tests last; pass pytest options with PYTEST_ARGS='-x -k chat'
+	$(BIN)/pytest $(PARALLEL) --durations=25 $(PYTEST_ARGS)
+
+.PHONY: test-fast
+test-fast: install ## The inner loop: unit, workflow, replay, LLM client and simulator tests (no stack, browser or gateway)
+	$(BIN)/pytest $(PARALLEL) -m "not e2e and not toolchain" $(FAST_TESTS) $(PYTEST_ARGS)
 
 .PHONY: test-live
 test-live: install ## Run the family tests (tests/live) against the real model LLM_PROVIDER and its key configure

@@ -30,6 +30,29 @@ TEST_SERVER = BIN_DIR / "temporal-test-server"
 DEV_SERVER = BIN_DIR / "temporal"
 
 
+CHEAP_MODULE_FIXTURES = {"env"}
+"""Module-scoped fixtures cheap enough to set up again on each test worker that runs one of the module's tests (a
+time-skipping server starts in about 0.1 s)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `pytest -n N --dist loadgroup` (make test): each test goes to whichever worker is free, except that the
+    tests of a module sharing a costly module-scoped fixture (a whole stack, a browser, a rendered picture) run on one
+    worker, so that fixture is set up once. Runs before pytest-xdist reads the groups."""
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is None:
+            continue
+        costly = any(
+            definition.scope == "module" and name not in CHEAP_MODULE_FIXTURES
+            for name, definitions in fixtures.name2fixturedefs.items()
+            for definition in definitions
+        )
+        if costly:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         LIVE_OPTION,

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import httpx
 from pydantic import BaseModel
+from temporalio.api.testservice.v1 import LockTimeSkippingRequest, UnlockTimeSkippingRequest
 from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Interceptor
@@ -72,6 +73,20 @@ async def terminate_running(client: Client, workflow_ids: set[str]) -> None:
         handle = client.get_workflow_handle(workflow_id)
         if (await handle.describe()).status == WorkflowExecutionStatus.RUNNING:
             await handle.terminate("test finished")
+
+
+@asynccontextmanager
+async def time_skipping(client: Client) -> AsyncIterator[None]:
+    """The time-skipping server skips time while the block runs, as it does while a test awaits `handle.result()`:
+    whenever no activity or workflow task is in progress it jumps to the next timer, retry gap or deadline. For a
+    test that follows a run through the gateway, which only queries and reads history, so that the run's retry gaps
+    (5/10/20 s) do not pass in real time. Not for a run that waits on a person: its question's deadline would pass
+    at once."""
+    await client.test_service.unlock_time_skipping(UnlockTimeSkippingRequest())
+    try:
+        yield
+    finally:
+        await client.test_service.lock_time_skipping(LockTimeSkippingRequest())
 
 
 async def question_of(handle: WorkflowHandle[Any, Any], *, patience_seconds: float = 10.0) -> AwaitingInput:

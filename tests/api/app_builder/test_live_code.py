@@ -15,6 +15,7 @@ from tests.api.test_live_text import live  # noqa: F401 (the fixture)
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent, sse_stream
+from tests.workflows.harness import time_skipping
 
 TODO = "做一个待办事项应用：可以添加、完成和删除待办"
 HEADER = re.compile(r"── (\S+) ──\n")
@@ -36,10 +37,12 @@ def written_files(pieces: list[dict[str, object]]) -> dict[str, str]:
     return files
 
 
-async def build_reading_live(base: str) -> tuple[str, list[SseEvent]]:
-    """An app run for the todo request, its events read over the socket as they come (live pieces among them)."""
+async def build_reading_live(gateway: Gateway, base: str) -> tuple[str, list[SseEvent]]:
+    """An app run for the todo request, its events read over the socket as they come (live pieces among them); its
+    retry gaps pass on the time-skipping server's clock."""
     events: list[SseEvent] = []
     async with (
+        time_skipping(gateway.env.client),
         httpx.AsyncClient(base_url=base, timeout=120) as http,
         http.stream("POST", "/v1/apps/runs", json={"message": TODO}) as response,
     ):
@@ -59,7 +62,7 @@ async def test_the_code_a_model_writes_streams_live_and_stays_out_of_the_history
 ) -> None:
     gateway, base = live
     simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
-    run_id, events = await build_reading_live(base)
+    run_id, events = await build_reading_live(gateway, base)
 
     assert events[-1].event == "done"
     pieces = [e.data for e in events if e.event == "content_live"]
@@ -87,10 +90,10 @@ async def test_with_a_quirk_the_live_code_is_only_ever_the_model_s_code(
     """A stream cut mid-file (the attempt is retried), reasoning in the content before the answer or sent apart:
     what a reader saw of each file is the start of the file the model wrote, never reasoning or JSON, and the
     terminal event is still the stream's last."""
-    _, base = live
+    gateway, base = live
     simulator.style = replace(simulator.style, tool_author=todo_then_dark_mode())
     simulator.quirks = [QuirkRule(quirk, every=3)]
-    _, events = await build_reading_live(base)
+    _, events = await build_reading_live(gateway, base)
 
     assert events[-1].event == "done"
     assert any(call.quirk == quirk for call in simulator.log)

@@ -14,6 +14,7 @@ from tests.api.content.prompted_supervisor import prompted_decision
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.server import Simulator
 from tests.sse import SseEvent, parse_sse
+from tests.workflows.harness import time_skipping
 
 LOG = logging.getLogger(__name__)
 TIME_SCALE = 0.05
@@ -29,12 +30,14 @@ NOTES = ["2025 年职场调查：67% 的上班族每天喝至少一杯咖啡。"
 
 
 async def content_run(gateway: Gateway) -> tuple[list[SseEvent], dict[str, Any]]:
-    """One content run over HTTP: its events, and the run as `GET /v1/runs/{id}` shows it."""
-    response = await gateway.http.post(
-        "/v1/content/runs",
-        json={"topic": TOPIC, "platform": "xiaohongshu", "evidence": NOTES, "maxIterations": MAX_ITERATIONS},
-        timeout=300,
-    )
+    """One content run over HTTP: its events, and the run as `GET /v1/runs/{id}` shows it. Its retry gaps pass on
+    the time-skipping server's clock, not in real time."""
+    async with time_skipping(gateway.env.client):
+        response = await gateway.http.post(
+            "/v1/content/runs",
+            json={"topic": TOPIC, "platform": "xiaohongshu", "evidence": NOTES, "maxIterations": MAX_ITERATIONS},
+            timeout=300,
+        )
     assert response.status_code == 200, response.text
     view = (await gateway.http.get(f"/v1/runs/{response.headers['x-run-id']}")).json()
     return parse_sse(response.text), view
