@@ -103,13 +103,18 @@ def running_stack(
             raise RuntimeError(f"the stack exited with {code}:\n{log.read_text()}")
 
 
+STACK_UP = "Embedded stack is up"
+"""What the stack prints once every part it started is up (`deploy.stack`'s banner). Until then it treats a part
+that dies as a failed start and stops, so a test waits for it, not only for the gateway's answer."""
+
+
 def _wait_healthy(process: subprocess.Popen[bytes], gateway: str, log: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the stack exited early:\n{log.read_text()}")
         try:
-            if httpx.get(f"{gateway}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"{gateway}/healthz", timeout=1).status_code == 200 and STACK_UP in log.read_text():
                 return
         except httpx.TransportError:
             pass

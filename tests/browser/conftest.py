@@ -15,7 +15,7 @@ from tests.simulator.server import Simulator
 from tests.stack_process import REPO, Stack, running_stack
 
 try:
-    from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+    from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 except ImportError:  # the dev extras are not installed
     sync_playwright = None  # type: ignore[assignment]
 
@@ -33,7 +33,10 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT: "ViewportSize" = {"width": 1280, "height": 800}
 TIMEOUT_MS = 60_000
-"""Longest a page action or expectation waits (a run on the offline stack takes a few seconds)."""
+"""Longest a page action or expectation waits (a run on the offline stack takes a few seconds, more while other
+test processes share the cores). Playwright's `expect` has a default of its own (5 s), set to this one too."""
+if sync_playwright is not None:
+    expect.set_options(timeout=TIMEOUT_MS)
 HOW_TO_ENABLE = (
     "install Debian's Chromium (`apt-get install -y chromium`) and the dev extras (`pip install -e '.[dev]'`)"
 )

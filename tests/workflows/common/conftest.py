@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from temporalio.client import WorkflowHandle
+from temporalio.client import Client, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
 from models.settings import Settings
@@ -29,12 +29,18 @@ class Tiny(FamilyHarness):
 
 
 @asynccontextmanager
-async def tiny_family(env: WorkflowEnvironment, data_dir: Path) -> AsyncIterator[Tiny]:
+async def tiny_family(
+    env: WorkflowEnvironment, data_dir: Path, *, worker_client: Client | None = None
+) -> AsyncIterator[Tiny]:
+    """The tiny family's worker (on `worker_client`'s connection, when given) and a harness that starts its runs."""
+
     def harness(settings: Settings, blobs: BlobStore) -> Tiny:
         return Tiny(env, settings)
 
     registry = Registry(TINY_WORKFLOWS)
-    async with running_family(env, data_dir, harness, activities=TINY_ACTIVITIES, registry=registry) as running:
+    async with running_family(
+        env, data_dir, harness, activities=TINY_ACTIVITIES, registry=registry, worker_client=worker_client
+    ) as running:
         yield running
 
 
