@@ -206,16 +206,20 @@ def build_router(registry: Registry) -> APIRouter:
     async def get_run(
         run_id: str, client: TemporalClient, links: Links, workflows: WorkflowRegistry, principal: Principal
     ) -> Response:
-        """Status from Temporal, the question the run waits on, and the workflow's typed `state` (seed field names)."""
+        """The run's status (as `GET /v1/runs` lists it: the run's own outcome, `waiting` while it asks a person), the
+        question it waits on, and the workflow's typed `state` (seed field names)."""
         handle, description = await owned_run(client, run_id, principal)
         entry = registered(workflows, description.workflow_type, run_id)
         state = await answered(handle, "state", entry.state_model)
         asked = await answered(handle, AWAITING_QUERY, None) if entry.human_input else None
         awaiting = AwaitingInput.model_validate(asked) if asked else None
+        status = _listed_status(description.status, description.typed_search_attributes.get(RUN_STATUS))
+        if status in ("running", "waiting"):  # the query is newer than the search attribute the task upserts
+            status = "waiting" if awaiting else "running"
         view = {
             "runId": run_id,
             "workflowType": entry.name,
-            "status": description.status.name.lower() if description.status else "unknown",
+            "status": status,
             "startTime": description.start_time.isoformat() if description.start_time else None,
             "closeTime": description.close_time.isoformat() if description.close_time else None,
             "awaitingInput": awaiting.model_dump(mode="json", by_alias=True) if awaiting else None,

@@ -54,7 +54,7 @@ async def test_runs_are_listed_by_session_newest_first_a_page_at_a_time(platform
     first = await start(platform, "ImageAgentWorkflow", {"text": "画一只猫"}, session)
     await eventually(platform, f"/v1/runs/{first}", lambda b: b["status"] == "completed")
     second = await start(platform, "ImageAgentWorkflow", {"text": "😀"}, session)
-    await eventually(platform, f"/v1/runs/{second}", lambda b: b["status"] == "completed")
+    await eventually(platform, f"/v1/runs/{second}", lambda b: b["status"] == "failed")  # as the list says
 
     listed = await eventually(
         platform,
@@ -83,7 +83,7 @@ async def test_a_waiting_run_is_answered_through_post_input(platform: Gateway) -
     view = await eventually(platform, f"/v1/runs/{run_id}", lambda b: b["awaitingInput"] is not None)
     question = view["awaitingInput"]
     assert question["prompt"] == "Which colour?" and [o["id"] for o in question["options"]] == ["red", "blue"]
-    assert view["state"]["awaitingInput"] == question
+    assert view["state"]["awaitingInput"] == question and view["status"] == "waiting"
     waiting = await eventually(platform, "/v1/runs?status=waiting&workflow=AskWorkflow", lambda b: b["runs"])
     assert run_id in {r["runId"] for r in waiting["runs"]}
 
@@ -102,6 +102,9 @@ async def test_a_waiting_run_is_answered_through_post_input(platform: Gateway) -
     events = parse_sse((await platform.http.get(f"/v1/runs/{run_id}/events")).text)
     assert [e.event for e in events] == ["user_input_required", "user_input_received", "note", "done"]
     assert events[-1].data["data"]["status"] == "cancelled"
+    await eventually(platform, f"/v1/runs/{run_id}", lambda b: b["status"] == "cancelled")
+    listed = await eventually(platform, "/v1/runs?status=cancelled&workflow=AskWorkflow", lambda b: b["runs"])
+    assert run_id in {r["runId"] for r in listed["runs"]}, "both views say cancelled"
 
 
 async def test_input_to_a_run_that_never_asks_or_has_ended_is_a_conflict(platform: Gateway) -> None:

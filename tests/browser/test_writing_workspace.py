@@ -79,7 +79,7 @@ def test_a_brainstorm_choice_clicked_in_the_page_resumes_the_chain(page: Page, c
     run_id = page.locator(".ws-run-id").get_attribute("data-run-id")
     assert run_id
     waiting = page.request.get(f"/v1/runs/{run_id}").json()
-    assert waiting["status"] == "running" and waiting["awaitingInput"]["options"][1]["id"] == "B", "the chain waits"
+    assert waiting["status"] == "waiting" and waiting["awaitingInput"]["options"][1]["id"] == "B", "the chain waits"
     screenshot(page, "writing_brainstorm_options")
 
     # the draft narrates the chosen option's event (the last part of its label, to its first ；), not its title

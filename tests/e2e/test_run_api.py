@@ -37,7 +37,7 @@ async def test_a_person_answers_a_waiting_run_over_http_while_its_stream_stays_o
                     seen.append(event)
                     if event.event == "user_input_required":
                         view = (await http.get(f"/v1/runs/{run_id}")).json()
-                        assert view["status"] == "running" and view["awaitingInput"]["prompt"] == "Which colour?"
+                        assert view["status"] == "waiting" and view["awaitingInput"]["prompt"] == "Which colour?"
                         wrong = await http.post(f"/v1/runs/{run_id}/input", json={"answer": "green"})
                         assert wrong.status_code == 422
                         question = event.data["data"]["questionId"]

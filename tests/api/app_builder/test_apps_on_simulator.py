@@ -30,6 +30,7 @@ def ended_honestly(events: list[Any], view: dict[str, Any]) -> None:
     """The model's project, or an `error` event with a code; never a success without files."""
     types = [e.event for e in events]
     assert types[-1] == "done" and view["status"] in {"completed", "failed"}
+    assert view["status"] == events[-1].data["data"]["status"], "the run's view says how it ended, as its done does"
     if view["status"] == "completed" and view["state"]["success"]:
         assert types[-2] == "app_ready" and view["state"]["workspace"]["files"]
     else:

@@ -32,6 +32,7 @@ async def two_turns(gateway: Gateway) -> list[tuple[list[SseEvent], dict[str, An
 
 def assert_ends_with_the_model_s_work_or_says_why(events: list[SseEvent], view: dict[str, Any]) -> None:
     assert events[-1].event == "stream_end" and view["status"] in {"completed", "failed"}
+    assert view["status"] == events[-1].data["data"]["status"], "the turn's view says how it ended, as its stream does"
     state = view["state"]
     errors = [e.data["data"]["code"] for e in events if e.event == "error"]
     assert state["executionResult"] is not None or errors, "the turn made its image, or says why not"

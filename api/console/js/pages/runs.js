@@ -267,7 +267,7 @@ async function runDetail(root, runId, signal) {
   );
 
   let shownQuestion = null; // the id of the question shown
-  let ended = null; // how the run ended, as its terminal event says (Temporal's status says only "completed")
+  let ended = null; // how the run ended, as its terminal event says (seen before the next view)
 
   async function refresh() {
     try {
@@ -277,7 +277,7 @@ async function runDetail(root, runId, signal) {
       statusTag.textContent = status;
       statusTag.className = `tag status-${status}`;
       times.textContent = [when(view.startTime), when(view.closeTime)].filter(Boolean).join(' → ');
-      cancel.hidden = view.status !== 'running';
+      cancel.hidden = view.status !== 'running' && view.status !== 'waiting';
       showQuestion(view.awaitingInput);
     } catch (err) {
       if (!signal.aborted) errors.append(errorBanner(err));
