@@ -53,6 +53,9 @@ _STARTING_RUN_POLL = 0.005
 _LONG_POLLS: "weakref.WeakKeyDictionary[Client, bool]" = weakref.WeakKeyDictionary()
 """Per client (its server does not change): whether history long polls answer as events arrive."""
 _REPOLL_SECONDS = 0.02
+_LENGTH_POLL_SECONDS = 0.05
+"""How often a run's history length is read on a server without history long polls (the time-skipping test server):
+each read costs a describe, and a reader sees an event at most this much later."""
 _CLOSED_READ_ATTEMPTS = 3
 _BEFORE_FIRST_TASK = 3
 """A history this long (started, task scheduled, task started) has no completed workflow task: no events yet.
@@ -180,7 +183,7 @@ def _reconnect_delay(attempt: int) -> float:
 
 async def _poll_history(client: Client, run_id: str, reader: "_LogReader", starting: bool) -> AsyncIterator[RunEvent]:
     """For a server without history long polls (the time-skipping test server): look at the run's history length
-    every few milliseconds and query the log when it has grown."""
+    every `_LENGTH_POLL_SECONDS` and query the log when it has grown."""
     known = ("", 0)  # the execution last read, and its history length then
     while not reader.ended:
         description = await _describe(client, run_id, starting)
@@ -194,7 +197,7 @@ async def _poll_history(client: Client, run_id: str, reader: "_LogReader", start
                 yield event
             if not reader.stalled:
                 known = now
-        await asyncio.sleep(_REPOLL_SECONDS)
+        await asyncio.sleep(_LENGTH_POLL_SECONDS)
 
 
 async def serves_history_long_polls(client: Client) -> bool:

@@ -33,23 +33,30 @@ DEV_SERVER = BIN_DIR / "temporal"
 CHEAP_MODULE_FIXTURES = {"env"}
 """Module-scoped fixtures cheap enough to set up again on each test worker that runs one of the module's tests (a
 time-skipping server starts in about 0.1 s)."""
+ONE_WORKER_SESSION_FIXTURES = {"console_stack"}
+"""Session-scoped fixtures too costly to set up on every test worker (the browser tests' embedded stack, ~12 s of
+CPU): the tests using one run on one worker, which sets it up once for all their modules."""
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under `pytest -n N --dist loadgroup` (make test): each test goes to whichever worker is free, except that the
-    tests of a module sharing a costly module-scoped fixture (a whole stack, a browser, a rendered picture) run on one
-    worker, so that fixture is set up once. Runs before pytest-xdist reads the groups."""
+    tests sharing a costly fixture (a whole stack, a browser, a rendered picture) run on one worker, so that fixture is
+    set up once: the tests of every module using one of `ONE_WORKER_SESSION_FIXTURES` together, else a module's tests
+    when they share a module-scoped one. Runs before pytest-xdist reads the groups."""
     for item in items:
         fixtures = getattr(item, "_fixtureinfo", None)
         if fixtures is None:
             continue
-        costly = any(
-            definition.scope == "module" and name not in CHEAP_MODULE_FIXTURES
-            for name, definitions in fixtures.name2fixturedefs.items()
-            for definition in definitions
+        used = {name: definitions[-1] for name, definitions in fixtures.name2fixturedefs.items() if definitions}
+        shared = sorted(
+            name
+            for name, definition in used.items()
+            if name in ONE_WORKER_SESSION_FIXTURES and definition.scope == "session"
         )
-        if costly:
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(shared[0]))
+        elif any(d.scope == "module" and name not in CHEAP_MODULE_FIXTURES for name, d in used.items()):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 

@@ -36,6 +36,9 @@ log = logging.getLogger("activities.live_text")
 POST_CHARS = LIVE_PIECE_CHARS
 """The most text one post carries (a gateway takes bodies of 64 KiB); more waits for the next post (a longer piece
 goes in parts)."""
+POST_INTERVAL_SECONDS = 0.05
+"""The least time between the starts of two posts: text reaches a reader in steps this long or shorter (a person
+reads it as continuous), and each post, which costs both ends about as much CPU as its text, carries more."""
 POST_TIMEOUT_SECONDS = 2.0
 """The longest one post may take; the pieces written meanwhile wait for the next one."""
 _QUIET_SECONDS = 60.0
@@ -78,6 +81,8 @@ class LivePoster:
         self._ended: list[EndedCall] = []
         """Calls that ended, posted once every piece written before has been (so a gateway forgets their text)."""
         self._task: asyncio.Task[None] | None = None
+        self._posted_at = -POST_INTERVAL_SECONDS
+        """When the last post started (the event loop's clock)."""
 
     def send(self, piece: LivePiece) -> None:
         """Post `piece` now, or with the next post when one is in flight."""
@@ -99,7 +104,12 @@ class LivePoster:
             self._task = asyncio.create_task(self._post_pending())
 
     async def _post_pending(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._pending or self._ended:
+            wait = self._posted_at + POST_INTERVAL_SECONDS - loop.time()
+            if wait > 0:  # what is written meanwhile joins this post
+                await asyncio.sleep(wait)
+            self._posted_at = loop.time()
             batch: list[dict[str, Any]] = []
             chars = 0
             for key in list(self._pending):

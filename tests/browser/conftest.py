@@ -1,4 +1,4 @@
-"""Fixtures for the browser tests: the real stack per module (`console_stack`), Debian's Chromium driven by
+"""Fixtures for the browser tests: the real stack, one for the session (`console_stack`), Debian's Chromium driven by
 Playwright's sync API (`browser`, per module), a fresh page per test at 1280×800 whose screenshot is saved to
 `test-artifacts/<test name>.png` when the test ends (`page`), and `screenshot` for more. Every test here is marked
 `browser` and `e2e`; without Chromium at `/usr/bin/chromium` or without Playwright they are skipped."""
@@ -72,10 +72,12 @@ def browser() -> Iterator["Browser"]:
         launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def console_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """The real stack for one module, its app runs checked without npm (`APP_TOOLCHAIN_CHECKS=off`: with npm on
-    the PATH the quality agent would install a generated project's dependencies from the registry)."""
+    """The real stack, shared by the browser modules that do not start one of their own (their tests run on one
+    test worker: tests/conftest.py), so each test makes its own runs and items and looks only at those. Its app runs
+    are checked without npm (`APP_TOOLCHAIN_CHECKS=off`: with npm on the PATH the quality agent would install a
+    generated project's dependencies from the registry)."""
     reason = missing_browser()
     if reason:  # skip before starting a stack no test could use
         pytest.skip(reason)
