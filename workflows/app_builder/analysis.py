@@ -5,9 +5,9 @@ the base run). A document that is not the agent's own stops the layer and names 
 The agents of one wave (`ANALYSIS_WAVES`: the UI and UX experts, who do not read each other) write at once: the
 wave's first node schedules every agent's activity of the wave, and each node takes its own result in
 `ANALYSIS_ORDER`, so the documents, the `document_ready` events and the recorded transitions keep their order
-(behind `workflow.patched(ANALYSIS_WAVES_AT_ONCE)`; a run recorded before writes one after the other). An agent with
+(behind `patched(ANALYSIS_WAVES_AT_ONCE)`; a run recorded before writes one after the other). An agent with
 a model streams its document's readable text to the run while it writes (`content` events of its node, behind
-`workflow.patched(AGENTS_STREAM_TEXT)`)."""
+`patched(AGENTS_STREAM_TEXT)`)."""
 
 import asyncio
 
@@ -18,6 +18,7 @@ from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import PLANNER, analysis_node
 from workflows.app_builder.summaries import document_summary
 from workflows.common.agent_stream import this_run
+from workflows.common.patches import patched
 from workflows.common.run import NodeFailed, RunFailed
 
 with workflow.unsafe.imports_passed_through():
@@ -83,7 +84,7 @@ class AnalysisNodes:
             return await started
         documents = list(self._context.state.documents)
         wave = next(wave for wave in ANALYSIS_WAVES if agent in wave)
-        if len(wave) > 1 and agent == wave[0] and workflow.patched(ANALYSIS_WAVES_AT_ONCE):
+        if len(wave) > 1 and agent == wave[0] and patched(ANALYSIS_WAVES_AT_ONCE):
             for other in wave[1:]:
                 self._started[other] = asyncio.create_task(self._write(other, documents))
         return await self._write(agent, documents)
@@ -123,4 +124,4 @@ class AnalysisNodes:
 
 def stream_target(use_llm: bool) -> StreamTarget | None:
     """Where an agent with a model streams its text: this run, unless it was recorded before the agents streamed."""
-    return this_run() if use_llm and workflow.patched(AGENTS_STREAM_TEXT) else None
+    return this_run() if use_llm and patched(AGENTS_STREAM_TEXT) else None

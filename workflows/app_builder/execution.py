@@ -12,6 +12,7 @@ from workflows import policies
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import FINALIZE, QUALITY_GATE, WAVE
 from workflows.app_builder.task_loop import SUMMARY_CHARS, run_task_loop, task_activity_id
+from workflows.common.patches import patched
 from workflows.common.run import NodeFailed
 
 with workflow.unsafe.imports_passed_through():
@@ -77,7 +78,7 @@ class ExecutionNodes:
         if not planned_gate and not context.gate_ran:
             context.thought("计划中没有 quality-agent 任务：最后一波之后仍检查整个项目")
             return QUALITY_GATE
-        if workflow.patched(FINAL_QUALITY_PATCH):
+        if patched(FINAL_QUALITY_PATCH):
             context.final_pass = True
             context.thought("计划中的质量检查之后又有文件改动：最后一波之后再检查整个项目")
             return QUALITY_GATE

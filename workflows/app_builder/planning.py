@@ -2,7 +2,7 @@
 only repair tasks is refused too, behind `ONLY_REPAIR_TASKS_REFUSED`); a refused
 plan gets one repair round with its issues (`plan_repair`), then the run fails naming them. An accepted plan and
 its waves go on the blackboard. The planner with a model streams its tasks' readable text to the run (`content`
-events, behind the analysis layer's `workflow.patched(AGENTS_STREAM_TEXT)`)."""
+events, behind the analysis layer's `patched(AGENTS_STREAM_TEXT)`)."""
 
 from temporalio import workflow
 
@@ -11,6 +11,7 @@ from workflows.app_builder.analysis import stream_target
 from workflows.app_builder.context import AppRun
 from workflows.app_builder.graph import PLAN_REPAIR, WAVE
 from workflows.app_builder.plan_checks import nothing_to_build, plan_issues, schedule_waves
+from workflows.common.patches import patched
 
 with workflow.unsafe.imports_passed_through():
     from models.app_builder import nodes
@@ -105,6 +106,6 @@ def _issues(draft: PlanDraft) -> list[PlanIssue]:
         return draft.issues or [PlanIssue(code="schema", message="the planner returned no plan")]
     issues = plan_issues(draft.plan)
     empty = nothing_to_build(draft.plan) if not issues else None
-    if empty is not None and workflow.patched(ONLY_REPAIR_TASKS_REFUSED):
+    if empty is not None and patched(ONLY_REPAIR_TASKS_REFUSED):
         return [empty]
     return issues

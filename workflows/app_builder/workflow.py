@@ -51,6 +51,7 @@ from workflows.app_builder.graph import (
 )
 from workflows.app_builder.planning import PlanningNodes
 from workflows.app_builder.quality import QualityNodes
+from workflows.common.patches import decide_at_start
 from workflows.common.run import NodeFailed, NodeStep
 
 with workflow.unsafe.imports_passed_through():
@@ -89,6 +90,7 @@ class AppBuilderWorkflow:
 
     @workflow.run
     async def run(self, input: AppRunInput) -> AppRunResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         steps: dict[str, NodeStep] = {
             PLANNER: self._planning.plan,
             PLAN_REPAIR: self._planning.plan_repair,

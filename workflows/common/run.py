@@ -31,6 +31,7 @@ from temporalio.exceptions import TimeoutError as NodeTimeoutError
 
 from workflows.common.event_log import EventLog
 from workflows.common.graph import Graph
+from workflows.common.patches import patched
 from workflows.policies import NodeOptions, cpu_task_queue
 
 with workflow.unsafe.imports_passed_through():
@@ -63,7 +64,7 @@ async def run_activity(
     Temporal's own errors; `GraphRun.call` turns them into a node's failure."""
     execute = workflow.execute_local_activity if options.local else workflow.execute_activity
     kwargs = options.kwargs()
-    if options.cpu_bound and (not options.queue_marker or workflow.patched(CPU_QUEUE)):
+    if options.cpu_bound and (not options.queue_marker or patched(CPU_QUEUE)):
         kwargs["task_queue"] = cpu_task_queue(workflow.info().task_queue)
     result: ResultT = await execute(
         spec.name, request, result_type=spec.result, summary=summary, activity_id=activity_id, **kwargs

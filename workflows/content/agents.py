@@ -4,12 +4,13 @@ fields (`workflows.content.patches`); one that needs the user asks (the clarific
 by seed 001's `shouldContinueReview()`, whether the run ends approved (an approval ends only a post that may end:
 one whose planned images are not all drawn goes back to the Supervisor, behind `workflow.patched`). An agent with
 a model streams its answer's readable text to the run (`content` events, behind
-`workflow.patched(AGENTS_STREAM_TEXT)`)."""
+`patched(AGENTS_STREAM_TEXT)`)."""
 
 from temporalio import workflow
 
 from workflows import policies
 from workflows.common.agent_stream import this_run
+from workflows.common.patches import patched
 from workflows.content.context import Asking, ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE, fallback_table, fix_for
 from workflows.content.graph import CLARIFICATION
@@ -55,7 +56,7 @@ class AgentNodes:
             run_id=context.run_id,
             fix=fix_for(state, agent),
         )
-        if request.use_llm and workflow.patched(AGENTS_STREAM_TEXT):
+        if request.use_llm and patched(AGENTS_STREAM_TEXT):
             request = request.model_copy(update={"stream": this_run()})
         with context.stream.taking(agent):
             outcome = await self._call(request)
@@ -65,7 +66,7 @@ class AgentNodes:
             if not assumed:
                 context.asking = Asking(agent, question, allowed=may_ask)
                 return CLARIFICATION
-        fields = apply_patch(state, agent, outcome.patch, unchanged_kept=workflow.patched(CANNOT_IMPROVE))
+        fields = apply_patch(state, agent, outcome.patch, unchanged_kept=patched(CANNOT_IMPROVE))
         context.agent_finished(agent, outcome.summary, fields, outcome.offline)
         if agent is AgentName.REVIEW:
             return self._after_review()
@@ -103,7 +104,7 @@ class AgentNodes:
         context.events.emit("review_result", AgentName.REVIEW, result)
         if should_continue_review(feedback.approved, scores) == END:
             missing = missing_for_end(context.state)
-            if missing and workflow.patched(APPROVAL_ENDS_ONLY_A_COMPLETE_POST):
+            if missing and patched(APPROVAL_ENDS_ONLY_A_COMPLETE_POST):
                 context.thought(AgentName.REVIEW, f"审核通过，但还不能结束：{'，'.join(missing)}")
                 return SUPERVISOR
             english = written_in_english(context.input.topic)

@@ -25,6 +25,7 @@ from temporalio import workflow
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
+from workflows.common.patches import decide_at_start, patched
 from workflows.common.run import GraphRun, NodeFailed, RunFailed
 from workflows.content.context import state_view
 from workflows.content.edit_graph import (
@@ -115,6 +116,7 @@ class ContentEditWorkflow:
 
     @workflow.run
     async def run(self, input: ContentEditInput) -> ContentResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         steps = {
             REWRITE_SECTION: self._rewrite,
             REGENERATE_IMAGE: self._regenerate,
@@ -209,7 +211,7 @@ class ContentEditWorkflow:
         return self._after_edit()
 
     def _after_edit(self) -> str:
-        return REVIEW if workflow.patched(REVIEWED) else FINALIZE
+        return REVIEW if patched(REVIEWED) else FINALIZE
 
     def _view(self) -> ContentView:
         """What an agent may read of the post's new version (not the base's review: the review is of the edit)."""

@@ -6,14 +6,16 @@ per dimension the user can read, instead of spending the iterations up to `maxIt
 
 The agent a fallback runs is told what to fix (`fix_for`: the dimension, its score and the review's findings, on its
 request), and the table a run uses (`fallback_table`) sends readability to the writer, behind
-`workflow.patched(READABILITY_TO_WRITER)`: runs started before keep seed 001's table.
+`patched(READABILITY_TO_WRITER)`: runs started before keep seed 001's table.
 
-Pure but for the patch checks: the Supervisor's node calls it, behind `workflow.patched(CANNOT_IMPROVE)`
+Pure but for the patch checks: the Supervisor's node calls it, behind `patched(CANNOT_IMPROVE)`
 (docs/durable-changes.md)."""
 
 import re
 
 from temporalio import workflow
+
+from workflows.common.patches import patched
 
 with workflow.unsafe.imports_passed_through():
     from models.content.agents import (
@@ -40,7 +42,7 @@ _FINDING_SEPARATOR = re.compile(r"[；;\n]+")
 
 def fallback_table() -> dict[QualityDimension, AgentName]:
     """The quality fallback table of this run: `QUALITY_FALLBACK`, or seed 001's for runs started before it."""
-    return QUALITY_FALLBACK if workflow.patched(READABILITY_TO_WRITER) else SEED_QUALITY_FALLBACK
+    return QUALITY_FALLBACK if patched(READABILITY_TO_WRITER) else SEED_QUALITY_FALLBACK
 
 
 def fix_for(state: ContentState, agent: AgentName) -> QualityFix | None:

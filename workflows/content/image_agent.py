@@ -8,6 +8,7 @@ planning takes the rest of the visit."""
 
 from temporalio import workflow
 
+from workflows.common.patches import patched
 from workflows.content.context import ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE
 from workflows.content.images import ContentImages
@@ -59,7 +60,7 @@ class ImageAgentNodes:
         if complete:
             return self._leave()
         turn = await self._loops.agent_turn(nodes.IMAGE_TURN, "image", f"{AGENT_LABELS[agent]} turn")
-        if not turn.tool_calls and not turn.offline and workflow.patched(NUDGE_THEN_OFFLINE):
+        if not turn.tool_calls and not turn.offline and patched(NUDGE_THEN_OFFLINE):
             turn = await self._no_tool_called(turn)
         if should_continue_image(complete, len(turn.tool_calls), self._calls) == IMAGE_TOOLS:
             self._loops.record("image", turn.text, turn.tool_calls[: IMAGE_TOOL_CALL_LIMIT - self._calls])
@@ -99,7 +100,7 @@ class ImageAgentNodes:
         state = self._context.state
         changed = state.generated_image_asset_ids != self._before
         fields = ["generated_image_asset_ids"] if changed else []
-        record_write(state, AgentName.IMAGE, fields, ran=workflow.patched(CANNOT_IMPROVE))
+        record_write(state, AgentName.IMAGE, fields, ran=patched(CANNOT_IMPROVE))
         done = len(state.generated_image_asset_ids)
         summary = f"已生成 {done}/{len(state.image_plans)} 张配图（本轮工具调用 {self._calls} 次）"
         self._context.agent_finished(AgentName.IMAGE, summary, fields, self._loops.offline("image"))

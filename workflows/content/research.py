@@ -4,6 +4,7 @@ calls: note search and fact extraction, one activity each) until it answers with
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.patches import patched
 from workflows.content.context import ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE
 from workflows.content.patches import apply_patch
@@ -34,7 +35,7 @@ class ResearchNodes:
             return self._context.run.fail_with(
                 ErrorInfo(code=ErrorCode.AGENT_FAILED, message="调研没有给出证据也没有调用工具", node=agent)
             )
-        unchanged_kept = workflow.patched(CANNOT_IMPROVE)
+        unchanged_kept = patched(CANNOT_IMPROVE)
         fields = apply_patch(self._context.state, agent, turn.outcome.patch, unchanged_kept=unchanged_kept)
         self._context.agent_finished(agent, turn.outcome.summary, fields, turn.outcome.offline)
         return SUPERVISOR

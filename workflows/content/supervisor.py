@@ -10,6 +10,7 @@ naming the node and the last reason) and the offline Supervisor policy decides f
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.patches import patched
 from workflows.content.context import ContentRun
 from workflows.content.fallbacks import CANNOT_IMPROVE, cannot_improve_message, fallback_table, judge, remember
 from workflows.content.graph import FINALIZE
@@ -72,7 +73,7 @@ class SupervisorNodes:
                 )
             )
             return context.end("max_iterations", message)
-        if workflow.patched(CANNOT_IMPROVE):
+        if patched(CANNOT_IMPROVE):
             judge(state, english=english)
             offline = not context.input.llm_configured or self._offline
             stuck = cannot_improve_message(state, offline=offline, english=english)
@@ -111,10 +112,10 @@ class SupervisorNodes:
         if turn.unreadable:
             route = Route(route.target, route.rule, turn.unreadable)
         again = corrected_again(route, state)
-        if again is not None and workflow.patched(PRECONDITION_OF_THE_FALLBACK):
+        if again is not None and patched(PRECONDITION_OF_THE_FALLBACK):
             route = again
         refused = end_refused_after_review(state, table) if route.rule == "end" else None
-        if refused is not None and workflow.patched(END_AFTER_FAILED_REVIEW):
+        if refused is not None and patched(END_AFTER_FAILED_REVIEW):
             route = Route(SUPERVISOR, "end_refused", refused)
         self._unreadable = self._unreadable + 1 if turn.unreadable else 0
         decided = turn.decision.next_agent if turn.decision else ""
@@ -137,7 +138,7 @@ class SupervisorNodes:
             said = "The Supervisor ended the run: the text and images are done and reviewed"
             return context.end("supervisor_end", said if english else route.reason)
         if route.target == SUPERVISOR:
-            if self._unreadable >= UNREADABLE_LIMIT and workflow.patched(OFFLINE_AFTER_UNREADABLE):
+            if self._unreadable >= UNREADABLE_LIMIT and patched(OFFLINE_AFTER_UNREADABLE):
                 self._offline = True
                 reason = f"连续 {self._unreadable} 次无法读取 Supervisor 的决策，改用离线策略：{route.reason}"
                 context.degraded_because(SUPERVISOR, reason)
@@ -148,7 +149,7 @@ class SupervisorNodes:
         if fallback is not None and fallback.agent is agent:
             tried = state.metadata.fallbacks_tried
             tried[fallback.dimension.value] = tried.get(fallback.dimension.value, 0) + 1
-            if workflow.patched(CANNOT_IMPROVE):
+            if patched(CANNOT_IMPROVE):
                 remember(state, fallback)
         started = AgentStarted(
             agent=agent,

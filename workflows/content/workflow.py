@@ -25,6 +25,7 @@ from functools import partial
 
 from temporalio import workflow
 
+from workflows.common.patches import decide_at_start
 from workflows.common.run import NodeStep
 from workflows.content.agents import AgentNodes
 from workflows.content.clarification import ClarificationNode
@@ -82,6 +83,7 @@ class ContentSupervisorWorkflow:
 
     @workflow.run
     async def run(self, input: ContentRunInput) -> ContentResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         steps: dict[str, NodeStep] = {
             SUPERVISOR: self._supervisor.supervisor,
             SUPERVISOR_TOOLS: self._supervisor.supervisor_tools,

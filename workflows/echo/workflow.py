@@ -15,6 +15,7 @@ from workflows import policies
 from workflows.common.agent_stream import AgentStream, this_run
 from workflows.common.event_log import EventLog
 from workflows.common.human_input import HumanInput
+from workflows.common.patches import decide_at_start, patched
 from workflows.common.run import GraphRun, NodeFailed
 from workflows.echo.graph import CONFIRM, COUNT_WORDS, ERROR_HANDLER, FINISH, GRAPH, REPLY
 
@@ -55,6 +56,7 @@ class EchoWorkflow:
 
     @workflow.run
     async def run(self, input: EchoRunInput) -> EchoResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         steps = {
             REPLY: self._reply,
             COUNT_WORDS: self._count_words,
@@ -71,7 +73,7 @@ class EchoWorkflow:
         """The LLM node: the model when one is configured (its reply streamed to the run while it is written), the
         offline rule when it is not or has failed for good."""
         request = nodes.ReplyRequest(text=self._input.text, use_llm=True)
-        if self._input.llm_configured and workflow.patched(REPLY_STREAMS):
+        if self._input.llm_configured and patched(REPLY_STREAMS):
             request = request.model_copy(update={"stream": this_run()})
         with self._stream.taking(REPLY, REPLY):
             reply = await self._run.call_with_degrade(

@@ -15,6 +15,7 @@ import asyncio
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.patches import patched
 from workflows.common.run import NodeFailed
 from workflows.image.graph import CRITIC, RAG, route_after_critic
 from workflows.image.turn import ImageTurn
@@ -43,7 +44,7 @@ class Review:
 
     def begin(self, intent: Intent, prompt: str) -> None:
         """The Executor starts drawing `prompt`: ask the LLM's review of it now, while the LLM is in use."""
-        if not self._uses_llm or not workflow.patched(REVIEW_BESIDE_EXECUTOR):
+        if not self._uses_llm or not patched(REVIEW_BESIDE_EXECUTOR):
             return
         request = PromptReviewRequest(intent=intent, prompt=prompt)
         call = self._turn.run.call(nodes.PROMPT_REVIEW, request, policies.IMAGE_CRITIC, summary="review the prompt")
@@ -107,7 +108,7 @@ class Review:
         try:
             return await run.call(nodes.CRITIC, request, policies.IMAGE_CRITIC, summary=summary)
         except NodeFailed as err:
-            if not workflow.patched(CHECKS_AFTER_FAILED_REVIEW):
+            if not patched(CHECKS_AFTER_FAILED_REVIEW):
                 raise
             return await self._checks_after_failed_review(request, err, summary)
 

@@ -22,6 +22,7 @@ from temporalio import workflow
 from temporalio.exceptions import ApplicationError, FailureError
 
 from workflows import policies
+from workflows.common.patches import decide_at_start
 from workflows.common.run import run_activity
 from workflows.image.workflow import ImageAgentWorkflow
 
@@ -134,6 +135,7 @@ class ImageSessionWorkflow:
 
     @workflow.run
     async def run(self, input: SessionInput) -> SessionSnapshot:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         try:
             return await self._serve(input)
         except asyncio.CancelledError:

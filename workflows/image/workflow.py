@@ -29,6 +29,7 @@ from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.hosted_task import HostedTask
+from workflows.common.patches import decide_at_start
 from workflows.common.run import GraphRun, run_activity
 from workflows.image.delivery import Delivery, turn_result
 from workflows.image.execution import Execution
@@ -97,6 +98,7 @@ class ImageAgentWorkflow:
 
     @workflow.run
     async def run(self, input: ImageAgentInput) -> ImageTurnResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         if self._turn.context is None:
             waiting = f"前面还有 {input.position} 个请求，排队中..."
             self._turn.events.emit("queued", START, Queued(position=input.position, message=waiting))

@@ -6,6 +6,7 @@ touches the store itself. Runs recorded before this existed replay without the a
 from temporalio import workflow
 
 from workflows import policies
+from workflows.common.patches import patched
 from workflows.common.run import NodeFailed, NodeStep
 from workflows.writing.graph import END
 from workflows.writing.request import WritingRequest
@@ -38,7 +39,7 @@ class SessionMemory:
     async def _record(self) -> None:
         request = self._request
         state, session = request.state, request.input.session_id
-        if session is None or state.result is None or not workflow.patched(PATCH):
+        if session is None or state.result is None or not patched(PATCH):
             return
         result = state.result
         turn = TurnIn(

@@ -18,6 +18,7 @@ from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.workflow import ParentClosePolicy
 
 from workflows import policies
+from workflows.common.patches import patched
 from workflows.common.run import NodeFailed
 from workflows.writing.graph import POSTPROCESSING, route_after_postprocessing
 from workflows.writing.relationships import RelationshipGraphWorkflow
@@ -114,7 +115,7 @@ class Postprocessing:
     async def _check_after_failure(self, check_request: ConsistencyCheckRequest, err: NodeFailed) -> CheckResult:
         """The rules alone when the model's review was what failed; nothing checked when they fail too."""
         request = self._request
-        if check_request.use_llm and workflow.patched(RULES_AFTER_FAILED_REVIEW):
+        if check_request.use_llm and patched(RULES_AFTER_FAILED_REVIEW):
             request.degraded(POSTPROCESSING, err, WritingErrorCode.CHECK_FAILED, Say.REVIEW_FAILED.say(self._english()))
             rules = check_request.model_copy(update={"use_llm": False})
             try:
@@ -136,7 +137,7 @@ class Postprocessing:
         request waits for its result up to `RELATIONSHIP_WAIT` (runs recorded before the patch did not)."""
         request = self._request
         result = self._answer()
-        waits = workflow.patched(RELATIONSHIPS_IN_REQUEST_STREAM)
+        waits = patched(RELATIONSHIPS_IN_REQUEST_STREAM)
         wait = int(RELATIONSHIP_WAIT.total_seconds())
         english = self._english()
         starting = (

@@ -17,6 +17,7 @@ from temporalio.exceptions import FailureError
 from workflows import policies
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START, Edge, Graph
+from workflows.common.patches import decide_at_start, patched
 from workflows.common.run import GraphRun
 
 with workflow.unsafe.imports_passed_through():
@@ -68,6 +69,7 @@ class RelationshipGraphWorkflow:
 
     @workflow.run
     async def run(self, input: RelationshipRunInput) -> RunStatus:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         deadline = timedelta(minutes=5)
         return await self._run.execute({UPDATE: self._update, FAILED: self._failed}, first=UPDATE, deadline=deadline)
 
@@ -110,7 +112,7 @@ class RelationshipGraphWorkflow:
 
     async def _report(self, update: RelationshipUpdate) -> None:
         """Req 4.4: the request that scheduled the update gets it; a request that has ended no longer waits."""
-        if not workflow.patched(REPORTS_TO_REQUEST):
+        if not patched(REPORTS_TO_REQUEST):
             return
         request = workflow.get_external_workflow_handle(self._input.requested_by)
         try:

@@ -30,6 +30,7 @@ from workflows.common.agent_stream import AgentStream
 from workflows.common.event_log import EventLog
 from workflows.common.graph import START
 from workflows.common.human_input import HumanInput
+from workflows.common.patches import decide_at_start
 from workflows.common.run import GraphRun
 from workflows.writing.agents import Agents
 from workflows.writing.chains import Chains
@@ -96,6 +97,7 @@ class WritingWorkflow:
 
     @workflow.run
     async def run(self, input: WritingRunInput) -> WritingResult:
+        decide_at_start()  # before anything else: workflows/common/patches.py
         first = ROUTER
         if input.chain_context is not None:  # checked once, at the gateway (422 CHAIN_CONTEXT_INVALID)
             first = PREPROCESSING
