@@ -19,6 +19,7 @@ from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext
 from api.mask_intake import store_mask
+from models.image.errors import ImageErrorCode
 from models.image.requests import ChatRequest, ImageRunInput
 from models.image.runs import ChatTurn, SessionInput, SessionSnapshot, TurnTicket
 from models.image.state import UserInput
@@ -133,12 +134,13 @@ async def submit_turn(
     )
     try:
         return await client.execute_update_with_start_workflow(
-            ImageSessionWorkflow.submit, ChatTurn(user_input=user_input), start_workflow_operation=start
+            ImageSessionWorkflow.submit, ChatTurn(user_input=user_input, owner=owner), start_workflow_operation=start
         )
     except WorkflowUpdateFailedError as err:
         cause = err.cause
         if isinstance(cause, ApplicationError) and cause.type:
-            raise ApiError(429, cause.type, cause.message) from err
+            status = 409 if cause.type == ImageErrorCode.SESSION_UNAVAILABLE else 429
+            raise ApiError(status, cause.type, cause.message) from err
         raise
 
 

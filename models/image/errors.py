@@ -12,4 +12,6 @@ class ImageErrorCode(FamilyErrorCode):
     INTENT_UNKNOWN = "INTENT_UNKNOWN"
     CRITIC_FAILED = "CRITIC_FAILED"
     SESSION_BUSY = "SESSION_BUSY"
+    SESSION_UNAVAILABLE = "SESSION_UNAVAILABLE"
+    """The session id names a session of another principal's (one started before session ids were unambiguous)."""
     SESSION_ENDED = "SESSION_ENDED"

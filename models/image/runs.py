@@ -59,6 +59,9 @@ class ChatTurn(CamelModel):
     """A user's message, submitted to the session workflow by the gateway."""
 
     user_input: UserInput
+    owner: str | None = None
+    """The principal who sent it: the session refuses a message of anyone but its owner (None: a message sent
+    before the gateway said)."""
 
 
 class TurnTicket(CamelModel):

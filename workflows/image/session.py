@@ -51,8 +51,11 @@ MAX_REMEMBERED_CHARS = 1000
 
 
 def session_workflow_id(owner: str, session_id: str) -> str:
-    """`session-<owner>-<session>`: two principals' sessions never share a workflow, whatever ids they pick."""
-    return f"session-{owner}-{session_id}"
+    """`session-<owner>-<session>`, each `-` of the owner written `.` (a character neither a principal's name nor a
+    session id may hold): the first `-` after the prefix ends the owner, so two principals' sessions never share a
+    workflow, whatever ids they pick (`team` + `qa-s1` and `team-qa` + `s1` were the same id before). An owner
+    without `-` keeps the id it had."""
+    return f"session-{owner.replace('-', '.')}-{session_id}"
 
 
 def turn_workflow_id(session_id: str, turn: int, unique: str) -> str:
@@ -128,6 +131,8 @@ class ImageSessionWorkflow:
 
     @submit.validator
     def _accept_submit(self, turn: ChatTurn) -> None:
+        if turn.owner is not None and turn.owner != self._input.owner:  # an id from before ids were unambiguous
+            raise ApplicationError("这个会话 id 不可用，请换一个", type=ImageErrorCode.SESSION_UNAVAILABLE)
         if len(self._turns) > MAX_QUEUED_MESSAGES:
             raise ApplicationError(
                 f"会话排队已满（最多 {MAX_QUEUED_MESSAGES} 条），请稍后再发", type=ImageErrorCode.SESSION_BUSY
