@@ -9,7 +9,9 @@ validates and prepares them and sends back only what the run needs. A body that 
 such a route takes.
 
 Every route reads JSON by one policy (`strict_json`), whoever parses it: the intake, or FastAPI through
-`StrictJsonRoute`, the route class of every router. Every body is limited while it is read (`api.body_limits`).
+`StrictJsonRoute`, the route class of every router. Every body is limited while it is read (`api.body_limits`),
+and none is read before the caller's key and rate are checked: FastAPI reads a typed body before it solves the
+route's dependencies, so `StrictJsonRoute` runs the ones marked `before_body` first.
 """
 
 import json
@@ -19,7 +21,9 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+import fastapi.routing
 from fastapi import Request, Response
+from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 
@@ -27,6 +31,7 @@ from api.body_limits import MAX_BODY_EXTENSION
 from models.paths import MAX_COORDINATE, PackedPath
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+CheckT = TypeVar("CheckT", bound=Callable[[Request], Any])
 
 DOCUMENTED: dict[str, type[BaseModel]] = {}
 """Every body model a route takes this way, by name; `api.server` adds their schemas to the OpenAPI components."""
@@ -104,17 +109,51 @@ class StrictJsonRequest(Request):
         return self._json
 
 
+_BEFORE_BODY = "_runs_before_body"
+
+
+def before_body(check: CheckT) -> CheckT:
+    """Mark a dependency that takes only the request (the key's check, the rate's) to run before the route reads
+    its body; it must keep its answer in the request's scope, since the route's dependencies call it again."""
+    setattr(check, _BEFORE_BODY, True)
+    return check
+
+
 class StrictJsonRoute(APIRoute):
     """The route class of every router: FastAPI reads its JSON body with `strict_json`. A body that is not JSON
-    that way fails as `InvalidBody` (FastAPI wraps it in a 400, which `api.errors` answers as the intake would)."""
+    that way fails as `InvalidBody` (FastAPI wraps it in a 400, which `api.errors` answers as the intake would).
+    The route's `before_body` dependencies run first: a caller without a key or over its rate is refused before a
+    byte of its body is read or parsed."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        checks = list(dict.fromkeys(_checks_before_body(self._effective_dependant())))
 
         async def strict(request: Request) -> Response:
+            for check in checks:
+                check(request)
             return await handler(StrictJsonRequest(request.scope, request.receive))
 
         return strict
+
+    def _effective_dependant(self) -> Dependant:
+        """The route's dependencies as it is included: FastAPI builds an included route's handler once per inclusion,
+        with the including router's dependencies (the key's, the rate's) in a context variable of its own."""
+        including = getattr(fastapi.routing, "_effective_route_context_var", None)
+        effective = including.get() if including is not None else None
+        if effective is not None and effective.original_route is self and effective.dependant is not None:
+            return effective.dependant  # type: ignore[no-any-return]
+        return self.dependant
+
+
+def _checks_before_body(dependant: Dependant) -> list[Callable[[Request], Any]]:
+    """The `before_body` dependencies among `dependant`'s, theirs, and so on, outermost first."""
+    checks: list[Callable[[Request], Any]] = []
+    for dependency in dependant.dependencies:
+        if getattr(dependency.call, _BEFORE_BODY, False):
+            checks.append(dependency.call)  # type: ignore[arg-type]
+        checks.extend(_checks_before_body(dependency))
+    return checks
 
 
 _POINT = object()

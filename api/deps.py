@@ -11,6 +11,7 @@ from temporalio.client import Client
 
 from api.admission import Admission, RateLimiter
 from api.blob_urls import BlobLinks
+from api.bodies import before_body
 from api.errors import ApiError
 from api.intake import Intake
 from api.launch import Launchers, PrepareContext
@@ -34,6 +35,11 @@ def _app_state(attribute: str, kind: type[T]) -> Callable[[Request], T]:
     return dependency
 
 
+_CHECKED_PRINCIPAL = "checked_principal"
+"""Where a request's scope keeps its principal once its key has been checked."""
+_COUNTED = "counted_against_rate"
+"""Set in a request's scope once it has been counted against its principal's rate."""
+
 TemporalClient = Annotated[Client, Depends(_app_state("temporal", Client))]
 AppSettings = Annotated[Settings, Depends(_app_state("settings", Settings))]
 Blobs = Annotated[BlobStore, Depends(_app_state("blobs", BlobStore))]
@@ -42,11 +48,16 @@ WorkflowRegistry = Annotated[Registry, Depends(_app_state("registry", Registry))
 RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]
 
 
+@before_body
 def calling_principal(request: Request) -> str:
     """The principal whose `Authorization: Bearer <key>` this is (401 without a known key); `local` when the
-    gateway has no keys configured."""
-    scheme, _, key = request.headers.get("authorization", "").partition(" ")
-    return keyed_principal(request.app.state.keys, key.strip() if scheme.lower() == "bearer" else "")
+    gateway has no keys configured. Checked once per request, before its body is read (`api.bodies`)."""
+    checked: str | None = request.scope.get(_CHECKED_PRINCIPAL)
+    if checked is None:
+        scheme, _, key = request.headers.get("authorization", "").partition(" ")
+        checked = keyed_principal(request.app.state.keys, key.strip() if scheme.lower() == "bearer" else "")
+        request.scope[_CHECKED_PRINCIPAL] = checked
+    return checked
 
 
 def keyed_principal(keys: KeyRing, key: str) -> str:
@@ -83,8 +94,13 @@ Preparation = Annotated[PrepareContext, Depends(prepare_context)]
 RunAdmission = Annotated[Admission, Depends(_app_state("admission", Admission))]
 
 
-def rate_limited(request: Request, principal: Principal) -> str:
-    """The calling principal, counted against its request rate (429 RATE_LIMITED beyond it)."""
-    limiter: RateLimiter = request.app.state.rate_limiter
-    limiter.check(principal)
+@before_body
+def rate_limited(request: Request) -> str:
+    """The calling principal, counted against its request rate (429 RATE_LIMITED beyond it), once per request and
+    before its body is read (`api.bodies`)."""
+    principal = calling_principal(request)
+    if not request.scope.get(_COUNTED):
+        limiter: RateLimiter = request.app.state.rate_limiter
+        limiter.check(principal)
+        request.scope[_COUNTED] = True
     return principal
