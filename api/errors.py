@@ -82,9 +82,13 @@ def request_id(connection: HTTPConnection) -> str:
     return str(getattr(connection.state, "request_id", "")) or "-"
 
 
+_NOSNIFF = (b"x-content-type-options", b"nosniff")
+
+
 class RequestIdMiddleware:
     """Gives each request an id (`request.state.request_id`) and names it in the response's `X-Request-Id`; a
-    WebSocket gets one too (its error messages carry it)."""
+    WebSocket gets one too (its error messages carry it). Every response also says `X-Content-Type-Options:
+    nosniff`: a browser takes a blob, an export or an error as the type it is served as, never as one it guesses."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -103,8 +107,11 @@ class RequestIdMiddleware:
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers") or [])
-                if not any(name.lower() == _HEADER_KEY for name, _ in headers):
-                    message["headers"] = [*headers, (_HEADER_KEY, rid.encode())]
+                names = {name.lower() for name, _ in headers}
+                added = [(_HEADER_KEY, rid.encode())] if _HEADER_KEY not in names else []
+                if _NOSNIFF[0] not in names:
+                    added.append(_NOSNIFF)
+                message["headers"] = [*headers, *added]
             await send(message)
 
         await self.app(scope, receive, send_with_id)

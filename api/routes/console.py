@@ -26,7 +26,16 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 """The only kinds of file served, by extension; anything else is a 404."""
-HEADERS = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
+CONTENT_SECURITY_POLICY = "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'"
+"""No other site may frame the console (clickjacking), and it runs only its own scripts: it loads none from
+elsewhere and has no inline script. Images, styles and connections are left open: blob URLs may name another host
+(`BASE_URL`, a presigned S3 URL)."""
+HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+}
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "::", ""}
 
 router = APIRouter(tags=["console"], include_in_schema=False, route_class=StrictJsonRoute)
