@@ -12,7 +12,7 @@ from tests.llm.answers import chat_completion
 from tests.llm.loopback import Loopback
 from tests.workflows.app_builder.harness import AppHarness, payload_text
 from tests.workflows.app_builder.scripts import REFUSED, ScriptedModel, task
-from workflows.app_builder.analysis import ANALYSIS_WAVES_AT_ONCE
+from workflows.common.patches import DECIDED_AT_START
 
 MISSING_IMPORT = 'import Missing from "./Missing";\n\nexport default function App() {\n  return <Missing />;\n}\n'
 FIXED = {"src/Missing.tsx": "export default function Missing() {\n  return null;\n}\n"}
@@ -133,7 +133,7 @@ async def test_the_ui_and_ux_experts_are_scheduled_together_on_the_documents_bef
     markers = [
         e.marker_recorded_event_attributes for e in history.events if e.HasField("marker_recorded_event_attributes")
     ]
-    assert any(ANALYSIS_WAVES_AT_ONCE in str(marker.details) for marker in markers), "behind its patch"
+    assert DECIDED_AT_START in str(markers[0].details), "behind its patch, decided at the run's start"
     ready = [event.data["agentId"] for event in outcome.of_type("document_ready")]
     assert ready == [agent.value for agent in ANALYSIS_ORDER], "the events keep the seed's order"
     assert [d.agent_id for d in outcome.state.documents] == list(ANALYSIS_ORDER)
