@@ -14,6 +14,9 @@ from models.writing.projects import Chapter, Project
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[^\W\d_]")
 _SAMPLE_CHARS = 20_000
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""What XML 1.0 cannot hold (C0 controls but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF), which a title or a
+chapter may: each becomes U+FFFD in the book, so the reader sees that something was there."""
 
 
 def markdown(project: Project, chapters: list[Chapter]) -> str:
@@ -28,11 +31,11 @@ def epub(project: Project, chapters: list[Chapter]) -> bytes:
     language = language_of(project.name + "".join(chapter.content[:2_000] for chapter in chapters[:10]))
     book = ebook.EpubBook()
     book.set_identifier(f"urn:inkflow:{project.project_id}:{project.revision}")
-    book.set_title(project.name)
+    book.set_title(_xml_text(project.name))
     book.set_language(language)
     pages = []
     for number, chapter in enumerate(chapters, start=1):
-        page = ebook.EpubHtml(title=chapter.title, file_name=f"chapter-{number:04d}.xhtml", lang=language)
+        page = ebook.EpubHtml(title=_xml_text(chapter.title), file_name=f"chapter-{number:04d}.xhtml", lang=language)
         page.content = _xhtml(chapter)
         book.add_item(page)
         pages.append(page)
@@ -53,6 +56,10 @@ def language_of(text: str) -> str:
 
 
 def _xhtml(chapter: Chapter) -> str:
-    paragraphs = (line.strip() for line in chapter.content.splitlines())
+    paragraphs = (line.strip() for line in _xml_text(chapter.content).splitlines())
     body = "".join(f"<p>{escape(line)}</p>" for line in paragraphs if line)
-    return f"<h1>{escape(chapter.title)}</h1>{body}"
+    return f"<h1>{escape(_xml_text(chapter.title))}</h1>{body}"
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)

@@ -147,3 +147,26 @@ async def test_the_manuscript_exports_as_markdown_and_as_an_epub_with_the_chapte
     ]
     assert [link.title for link in book.toc] == ["码头", "雨夜", "旧案"]
     assert "卷宗发黄。" in chapters[2].get_content().decode()
+
+
+async def test_a_title_with_control_characters_still_exports_and_shows_where_they_were(
+    gateway: Gateway, tmp_path: Path
+) -> None:
+    http = gateway.http
+    project = (await http.post("/v1/writing/projects", json={"name": "长夜\x00", "genre": "悬疑"})).json()
+    base = f"/v1/writing/projects/{project['projectId']}"
+    chapter = {"title": "雨\x07夜\uffff", "content": "林舟推开\x1b门。\x0b苏念在等。"}
+    assert (await http.post(f"{base}/chapters", json=chapter)).status_code == 201
+
+    markdown = await http.get(f"{base}/export.md")
+    epub = await http.get(f"{base}/export.epub")
+
+    assert markdown.status_code == 200 and "## 雨\x07夜\uffff" in markdown.text  # as the writer wrote it
+    assert epub.status_code == 200, epub.text
+    path = tmp_path / "book.epub"
+    path.write_bytes(epub.content)
+    book = ebook.read_epub(str(path))
+    [page] = [book.get_item_with_id(item_id) for item_id, _ in book.spine if item_id != "nav"]
+    assert "<h1>雨\ufffd夜\ufffd</h1>" in page.get_content().decode()
+    assert "林舟推开\ufffd门。" in page.get_content().decode()
+    assert book.get_metadata("DC", "title")[0][0] == "长夜\ufffd"
