@@ -35,7 +35,10 @@ class PostEditor:
     @nodes.EDIT_REWRITE.defn
     async def edit_rewrite(self, request: SectionRewriteRequest) -> SectionRewrite:
         if self._llm is None or not request.use_llm:
-            return rewrite_offline(request.text, request.instruction, english=written_in_english(request.topic))
+            english = written_in_english(request.topic)
+            return rewrite_offline(
+                request.text, request.instruction, english=english, model_failed=request.model_failed
+            )
         heading = f"（小标题：{request.heading}）" if request.heading else ""
         question = JsonQuestion(
             node="edit_rewrite",

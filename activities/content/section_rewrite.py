@@ -67,6 +67,8 @@ SAID = {
         "unknown": "看不懂「{instruction}」（只会精简和改口语）",
         "kept": "离线改写（未配置大模型）没有改动这一段：{why}。保留原文；配置 LLM 后可按要求改写",
         "done": "离线改写（未配置大模型）：{what}",
+        "failed_kept": "大模型调用失败，离线改写没有改动这一段：{why}。保留原文；稍后可再试",
+        "failed_done": "大模型调用失败，改用离线改写：{what}",
         "and": "；",
     },
     True: {
@@ -78,15 +80,19 @@ SAID = {
         "kept": "Offline rewrite (no model configured) left this section as it was: {why}. Configure an LLM to "
         "rewrite by any instruction",
         "done": "Offline rewrite (no model configured): {what}",
+        "failed_kept": "The model failed, and the offline rewrite left this section as it was: {why}. Try again later",
+        "failed_done": "The model failed; rewritten offline: {what}",
         "and": "; ",
     },
 }
 """What the offline rewrite says, in Chinese and in English (the post's language)."""
 
 
-def rewrite_offline(text: str, instruction: str, *, english: bool = False) -> SectionRewrite:
+def rewrite_offline(
+    text: str, instruction: str, *, english: bool = False, model_failed: bool = False
+) -> SectionRewrite:
     """`text` rewritten by the rules `instruction` names, or kept (with `applied` false) when it names none; what
-    was done is said in the post's language (`english`)."""
+    was done is said in the post's language (`english`), and why offline: no model configured, or it failed."""
     said = SAID[english]
     asked = instruction.lower()
     result, done = text, []
@@ -98,8 +104,9 @@ def rewrite_offline(text: str, instruction: str, *, english: bool = False) -> Se
         done.append(said["shorter"].format(kept=kept, total=total) if kept < total else said["one_sentence"])
     if result == text:
         why = said["and"].join(done) or said["unknown"].format(instruction=instruction[:40])
-        return SectionRewrite(text=text, applied=False, note=said["kept"].format(why=why)[:300], offline=True)
-    note = said["done"].format(what=said["and"].join(done))
+        kept = said["failed_kept" if model_failed else "kept"]
+        return SectionRewrite(text=text, applied=False, note=kept.format(why=why)[:300], offline=True)
+    note = said["failed_done" if model_failed else "done"].format(what=said["and"].join(done))
     return SectionRewrite(text=result, applied=True, note=note[:300], offline=True)
 
 

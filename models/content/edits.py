@@ -120,6 +120,8 @@ class SectionRewriteRequest(CamelModel):
     text: str = Field(max_length=SECTION_CHARS)
     instruction: str = Field(max_length=INSTRUCTION_CHARS)
     use_llm: bool = False
+    model_failed: bool = False
+    """Offline because the configured model failed for good, not because none is configured (the note says which)."""
 
 
 class SectionRewrite(CamelModel):

@@ -166,7 +166,7 @@ class ContentEditWorkflow:
             request,
             policies.EDIT_REWRITE,
             summary="edit: rewrite a section (LLM)",
-            offline=request.model_copy(update={"use_llm": False}),
+            offline=request.model_copy(update={"use_llm": False, "model_failed": self._input.llm_configured}),
             offline_options=policies.EDIT_REWRITE_OFFLINE,
             offline_summary="edit: rewrite a section (offline)",
             degraded=self._degraded(REWRITE_SECTION),
@@ -202,10 +202,16 @@ class ContentEditWorkflow:
         state.generated_content = content
         self.state.edit.applied = True
         if self.english:
-            how = "offline writer, no model configured" if outcome.offline else "the writer's model"
+            offline = (
+                "offline writer, the model failed"
+                if self._input.llm_configured
+                else "offline writer, no model configured"
+            )
+            how = offline if outcome.offline else "the writer's model"
             self.state.edit.change = f"Whole text rewritten ({how}): {wanted}; {len(content.body)} characters"
         else:
-            how = "离线写作，未配置大模型" if outcome.offline else "写作模型"
+            offline = "离线写作，大模型调用失败" if self._input.llm_configured else "离线写作，未配置大模型"
+            how = offline if outcome.offline else "写作模型"
             self.state.edit.change = f"全文已重写（{how}）：{wanted}；共 {len(content.body)} 字"
         self._thought(RESTYLE, self.state.edit.change, "info")
         return self._after_edit()

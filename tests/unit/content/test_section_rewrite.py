@@ -36,3 +36,13 @@ def test_an_instruction_it_cannot_follow_keeps_the_text_and_says_so() -> None:
         chinese.note
         == "离线改写（未配置大模型）没有改动这一段：只有一句，无法再精简。保留原文；配置 LLM 后可按要求改写"
     )
+
+
+def test_after_the_model_failed_the_note_says_so_not_that_none_is_configured() -> None:
+    done = rewrite_offline(
+        "We do not know: it is late and we are tired.", "more spoken", english=True, model_failed=True
+    )
+    kept = rewrite_offline("只有这一句。", "精简一点", model_failed=True)
+
+    assert done.note == "The model failed; rewritten offline: more spoken: 3 written words replaced"
+    assert kept.note == "大模型调用失败，离线改写没有改动这一段：只有一句，无法再精简。保留原文；稍后可再试"

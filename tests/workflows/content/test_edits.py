@@ -80,4 +80,5 @@ async def test_a_model_whose_answers_stay_invalid_degrades_to_the_offline_rewrit
     )
     assert "error:AGENT_DEGRADED" in events
     assert state.edit.applied and "离线改写" in state.edit.change
+    assert "大模型调用失败" in state.edit.change and "未配置" not in state.edit.change  # a model is configured
     assert state.metadata.end_reason == "edit_not_approved" and state.metadata.end_message == "脚本审核"
