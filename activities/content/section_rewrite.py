@@ -104,8 +104,8 @@ def rewrite_offline(
         done.append(said["shorter"].format(kept=kept, total=total) if kept < total else said["one_sentence"])
     if result == text:
         why = said["and"].join(done) or said["unknown"].format(instruction=instruction[:40])
-        kept = said["failed_kept" if model_failed else "kept"]
-        return SectionRewrite(text=text, applied=False, note=kept.format(why=why)[:300], offline=True)
+        unchanged = said["failed_kept" if model_failed else "kept"]
+        return SectionRewrite(text=text, applied=False, note=unchanged.format(why=why)[:300], offline=True)
     note = said["failed_done" if model_failed else "done"].format(what=said["and"].join(done))
     return SectionRewrite(text=result, applied=True, note=note[:300], offline=True)
 
