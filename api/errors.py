@@ -88,7 +88,9 @@ _NOSNIFF = (b"x-content-type-options", b"nosniff")
 class RequestIdMiddleware:
     """Gives each request an id (`request.state.request_id`) and names it in the response's `X-Request-Id`; a
     WebSocket gets one too (its error messages carry it). Every response also says `X-Content-Type-Options:
-    nosniff`: a browser takes a blob, an export or an error as the type it is served as, never as one it guesses."""
+    nosniff`: a browser takes a blob, an export or an error as the type it is served as, never as one it guesses.
+    An unexpected error before the response started is answered here, 500 `INTERNAL_ERROR` (and logged): raised
+    further, past the server-error middleware, it would make uvicorn close the client's kept-alive connection."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -104,8 +106,12 @@ class RequestIdMiddleware:
             await self.app(scope, receive, send)
             return
 
+        started = False
+
         async def send_with_id(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers") or [])
                 names = {name.lower() for name, _ in headers}
                 added = [(_HEADER_KEY, rid.encode())] if _HEADER_KEY not in names else []
@@ -114,7 +120,12 @@ class RequestIdMiddleware:
                 message["headers"] = [*headers, *added]
             await send(message)
 
-        await self.app(scope, receive, send_with_id)
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception as exc:
+            if started:  # a response cut mid-way: closing the connection is how its client learns that
+                raise
+            await _internal(Request(scope), exc)(scope, receive, send_with_id)
 
 
 def install_error_handlers(app: FastAPI) -> None:
