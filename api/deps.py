@@ -14,6 +14,7 @@ from api.blob_urls import BlobLinks
 from api.bodies import before_body
 from api.errors import ApiError
 from api.intake import Intake
+from api.key_throttle import FailedKeyThrottle
 from api.launch import Launchers, PrepareContext
 from api.principals import LOCAL_PRINCIPAL, KeyRing
 from models.errors import ErrorCode
@@ -50,23 +51,30 @@ RunLaunchers = Annotated[Launchers, Depends(_app_state("launchers", dict))]
 
 @before_body
 def calling_principal(request: Request) -> str:
-    """The principal whose `Authorization: Bearer <key>` this is (401 without a known key); `local` when the
-    gateway has no keys configured. Checked once per request, before its body is read (`api.bodies`)."""
+    """The principal whose `Authorization: Bearer <key>` this is (401 without a known key, 429 from an address that
+    sent too many wrong ones); `local` when the gateway has no keys configured. Checked once per request, before its
+    body is read (`api.bodies`)."""
     checked: str | None = request.scope.get(_CHECKED_PRINCIPAL)
     if checked is None:
         scheme, _, key = request.headers.get("authorization", "").partition(" ")
-        checked = keyed_principal(request.app.state.keys, key.strip() if scheme.lower() == "bearer" else "")
+        checked = keyed_principal(request, key.strip() if scheme.lower() == "bearer" else "")
         request.scope[_CHECKED_PRINCIPAL] = checked
     return checked
 
 
-def keyed_principal(keys: KeyRing, key: str) -> str:
-    """The principal whose key `key` is (401 `UNAUTHORIZED` for an empty or unknown one); `local` when the gateway
-    has no keys configured."""
+def keyed_principal(connection: HTTPConnection, key: str) -> str:
+    """The principal whose key `key` is (401 `UNAUTHORIZED` for an empty or unknown one, counted against the
+    client's address; 429 `TOO_MANY_FAILED_KEYS` once that address has sent too many); `local` when the gateway has
+    no keys configured."""
+    keys: KeyRing = connection.app.state.keys
     if not keys.required:
         return LOCAL_PRINCIPAL
+    throttle: FailedKeyThrottle = connection.app.state.failed_keys
+    address = connection.client.host if connection.client is not None else "-"
+    throttle.check(address)
     principal = keys.principal(key) if key else None
     if principal is None:
+        throttle.failed(address)
         message = "需要有效的 API key（Authorization: Bearer <key>）"
         raise ApiError(401, ErrorCode.UNAUTHORIZED, message, {"WWW-Authenticate": "Bearer"})
     return principal

@@ -26,6 +26,7 @@ from api.deps import Blobs, TemporalClient, rate_limited
 from api.errors import RETRY_TEMPORAL_SECONDS, ApiError, install_error_handlers, temporal_unavailable
 from api.families import all_launchers, close_services, family_gateways
 from api.intake import Intake
+from api.key_throttle import FailedKeyThrottle
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
 from api.routes import blobs, console, run_socket, runs, workflows
@@ -68,6 +69,7 @@ def create_app(
         share = principal_share(settings, keyed=keys.required)
         app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting, share)
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
+        app.state.failed_keys = FailedKeyThrottle(settings.failed_keys_per_minute)
         if blob_store is None:
             app.state.blobs = await asyncio.to_thread(open_blob_store, settings)
         else:

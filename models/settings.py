@@ -116,6 +116,9 @@ class Settings(BaseSettings):
     half of `max_runs_in_flight` on a gateway with API keys, all of them on one that serves a single principal."""
     rate_limit_per_minute: int = 1200
     """Requests one principal may send a minute (0: no limit); beyond that 429 RATE_LIMITED."""
+    failed_keys_per_minute: int = 30
+    """Wrong or missing API keys one client address may send a minute when keys are required (0: no limit); beyond
+    that 429 TOO_MANY_FAILED_KEYS, a right key too, until the minute refills (`api.key_throttle`)."""
 
     run_deadline_seconds: float = 60.0
     session_idle_minutes: float = 30.0

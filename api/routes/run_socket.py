@@ -82,7 +82,7 @@ async def _admitted(websocket: WebSocket, run_id: str, offered: list[str]) -> tu
     """The Temporal client, the caller's blob links for the run's events and the offset to read from, once the
     caller, its rate, `after` and the run's owner are checked (the HTTP API's refusal otherwise)."""
     state = websocket.app.state
-    principal = keyed_principal(state.keys, _offered_key(websocket, offered))
+    principal = keyed_principal(websocket, _offered_key(websocket, offered))
     limiter: RateLimiter = state.rate_limiter
     limiter.check(principal)
     offset = 1 + _resume_after(websocket)
