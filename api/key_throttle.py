@@ -4,8 +4,8 @@ Each address may present `FAILED_KEYS_PER_MINUTE` wrong (or missing) keys a minu
 burst, then one back every 60/limit seconds). An address that has spent them is refused 429
 `TOO_MANY_FAILED_KEYS` with `Retry-After` before its key is looked at, a right key included: were a right key let
 through, a guesser would still learn from each answer whether its guess was right. The count lives in this gateway
-process, like the request rate (`api.admission.RateLimiter`); a proxy in front must pass the client's address
-(uvicorn's `--forwarded-allow-ips`), or every client counts as the proxy.
+process, like the request rate (`api.admission.RateLimiter`); behind a proxy, `FORWARDED_ALLOW_IPS` (read by
+uvicorn) must name it, or every client counts as the proxy.
 """
 
 import math
