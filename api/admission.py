@@ -16,7 +16,9 @@ A run waiting for a person's answer (`RunStatus` `waiting`, see `api.run_watch`)
 waits. An answer (`POST /v1/runs/{id}/input`) takes a place again before it is delivered, waiting in line like a
 new run; a run that resumes otherwise (its question expired, or it was answered through another gateway) takes its
 place back at once, even past the limits, and new requests wait until the count is under them again. A place is
-given back for good when the run closes.
+given back for good when the run closes. A principal may have `WAITING_RUNS_PER_PRINCIPAL` runs waiting for it
+on this gateway (20); beyond them a new run is refused with 429 `TOO_MANY_WAITING_RUNS` (answer or cancel one).
+That also bounds how far past the limits runs whose questions expire together can go: that many per principal.
 
 The counts live in this gateway process: several gateways each admit their own share, and a restarted gateway
 starts counting from zero (the runs already open keep running; they are just not counted).
@@ -79,8 +81,11 @@ class _Watched:
 class Admission:
     """Runs in flight and requests waiting for a place, for this gateway, with each principal's share."""
 
-    def __init__(self, max_in_flight: int, max_waiting: int, per_principal: int) -> None:
+    def __init__(self, max_in_flight: int, max_waiting: int, per_principal: int, waiting_runs: int = 20) -> None:
         self.max_in_flight = max_in_flight
+        self.waiting_runs_per_principal = waiting_runs
+        self._parked: Counter[str] = Counter()
+        """Each principal's runs that wait for a person (they hold no place)."""
         self.max_waiting = max_waiting
         self.per_principal = max(1, per_principal)
         self.waiting_per_principal = max(1, math.ceil(max_waiting * self.per_principal / max(1, max_in_flight)))
@@ -94,6 +99,12 @@ class Admission:
         """A place now, or in line; 429 RUNS_BUSY when the line is full, TOO_MANY_RUNS when the principal's part
         of it is."""
         place = Place(principal)
+        if self._parked[principal] >= self.waiting_runs_per_principal:
+            message = (
+                f"你有 {self._parked[principal]} 个任务在等你的回答（最多 {self.waiting_runs_per_principal} 个）："
+                "请先回答或取消其中一些"
+            )
+            raise ApiError(429, ErrorCode.TOO_MANY_WAITING_RUNS, message, {"Retry-After": str(BUSY_RETRY_SECONDS)})
         if self._may_take(principal):
             self._take(place)
         elif len(self._line) >= self.max_waiting:
@@ -182,6 +193,7 @@ class Admission:
             return
         place.settled = True
         run.holding = True
+        self._unpark(run.principal)
 
     async def close(self) -> None:
         for task in list(self._watchers):
@@ -223,11 +235,19 @@ class Admission:
         again (a run that ends while it waits has nothing to give back)."""
         if status == "waiting" and run.holding:
             run.holding = False
+            self._parked[run.principal] += 1
             self._release(run.principal)
         elif status == "running" and not run.holding:
             run.holding = True
+            self._unpark(run.principal)
             self.in_flight += 1
             self._held[run.principal] += 1
+
+    def _unpark(self, principal: str) -> None:
+        """One of `principal`'s runs no longer waits for a person (it works again, or it ended)."""
+        self._parked[principal] -= 1
+        if self._parked[principal] <= 0:
+            del self._parked[principal]
 
     async def _follow(self, client: Client, run_id: str, run: _Watched) -> None:
         try:
@@ -236,6 +256,8 @@ class Admission:
             self._runs.pop(run_id, None)
             if run.holding:
                 self._release(run.principal)
+            else:  # it ended while it waited: it holds no place, and waits no more
+                self._unpark(run.principal)
 
 
 async def hung_up(request: Request) -> None:

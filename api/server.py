@@ -67,7 +67,9 @@ def create_app(
         app.state.keys = keys
         app.state.blob_secret = await asyncio.to_thread(signing_secret, settings)
         share = principal_share(settings, keyed=keys.required)
-        app.state.admission = Admission(settings.max_runs_in_flight, settings.max_runs_waiting, share)
+        app.state.admission = Admission(
+            settings.max_runs_in_flight, settings.max_runs_waiting, share, settings.waiting_runs_per_principal
+        )
         app.state.rate_limiter = RateLimiter(settings.rate_limit_per_minute)
         app.state.failed_keys = FailedKeyThrottle(settings.failed_keys_per_minute)
         if blob_store is None:

@@ -114,6 +114,9 @@ class Settings(BaseSettings):
     max_runs_per_principal: int | None = Field(default=None, ge=1)
     """Places one principal may hold (and the same fraction of the line; beyond it 429 TOO_MANY_RUNS). Unset:
     half of `max_runs_in_flight` on a gateway with API keys, all of them on one that serves a single principal."""
+    waiting_runs_per_principal: int = Field(default=20, ge=1)
+    """Runs one principal may have waiting for its answer on a gateway; beyond them a new run is 429
+    TOO_MANY_WAITING_RUNS (`api.admission`)."""
     rate_limit_per_minute: int = 1200
     """Requests one principal may send a minute (0: no limit); beyond that 429 RATE_LIMITED."""
     failed_keys_per_minute: int = 30

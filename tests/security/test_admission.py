@@ -62,6 +62,55 @@ async def test_the_third_run_waits_for_a_place_and_the_fifth_is_refused(
             await closed(http, run_id)
 
 
+async def asking(http: httpx.AsyncClient) -> str:
+    """Start a run that asks its question (once the one place is free: the run before gave it back when it asked),
+    and read its events until it does."""
+    for _ in range(300):
+        async with http.stream("POST", "/v1/runs", json=ASK, headers=SSE) as response:
+            if response.status_code == 429:
+                assert (await response.aread()) and "RUNS_BUSY" in response.text
+                await asyncio.sleep(0.1)
+                continue
+            await events_until(response, "user_input_required", [], asyncio.Event())
+            return response.headers["x-run-id"]
+    raise AssertionError("no place for the run")
+
+
+async def until_refused_with(http: httpx.AsyncClient, code: str) -> None:
+    """Ask for a new run until the gateway refuses it with `code` (every answer meanwhile a refusal too)."""
+    for _ in range(300):
+        response = await http.post("/v1/runs", json=ASK)
+        assert response.status_code == 429, response.text
+        if response.json()["error"]["code"] == code:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"never refused with {code}")
+
+
+async def test_a_principal_with_its_waiting_runs_at_the_limit_is_refused_a_new_run(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
+) -> None:
+    limits = {"MAX_RUNS_IN_FLIGHT": "1", "MAX_RUNS_WAITING": "0", "WAITING_RUNS_PER_PRINCIPAL": "2"}
+    async with limited_gateway(env, tmp_path, api_style_store, **limits) as http:
+        asked = [await asking(http), await asking(http)]
+
+        await until_refused_with(http, "TOO_MANY_WAITING_RUNS")  # both wait for their answers: no third
+        refused = await http.post("/v1/runs", json=ASK)
+        assert "2" in refused.json()["error"]["message"] and int(refused.headers["retry-after"]) > 0
+
+        assert (await http.post(f"/v1/runs/{asked[0]}/cancel")).status_code == 202
+        await closed(http, asked[0])
+        for _ in range(300):  # once the gateway has seen it end, a new run may wait in its place
+            started = await http.post("/v1/runs", json=ASK)
+            if started.status_code == 201:
+                break
+            await asyncio.sleep(0.1)
+        assert started.status_code == 201, started.text
+        for run_id in [asked[1], started.json()["runId"]]:
+            assert (await http.post(f"/v1/runs/{run_id}/cancel")).status_code == 202
+            await closed(http, run_id)
+
+
 async def test_a_plain_request_that_hung_up_while_in_line_starts_no_run(
     dev_env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
 ) -> None:
