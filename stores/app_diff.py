@@ -7,12 +7,11 @@ no lines); a file's diff is cut at `MAX_DIFF_LINES` lines (`truncated`); once `M
 one answer, later files keep their status and line counts but no diff (`note` says so).
 """
 
-import difflib
-
 from models.app_builder.rounds import FileDiff, RoundChanges
 from models.app_builder.workspace import WorkspaceRef
 from stores.app_workspace import load_manifest
 from stores.blob_store import BlobStore
+from stores.line_diff import unified_diff
 
 MAX_DIFF_FILE_BYTES = 256 * 1024
 MAX_DIFF_LINES = 400
@@ -62,7 +61,7 @@ def _file_diff(blobs: BlobStore, path: str, status: str, old: str | None, new: s
     except UnicodeDecodeError:
         return FileDiff.model_validate({"path": path, "status": status, "note": "not UTF-8 text"})
     lines = list(
-        difflib.unified_diff(
+        unified_diff(
             old_lines,
             new_lines,
             fromfile="/dev/null" if old is None else f"a/{path}",

@@ -3,7 +3,6 @@ and a restore; a writing run's draft applied to a chapter (a new version of it) 
 chapters' order. Writes honour `If-Match` as every item's do (`api.routes.writing`)."""
 
 import asyncio
-import difflib
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
@@ -30,6 +29,7 @@ from models.writing.chapters import (
 from models.writing.errors import WritingErrorCode
 from models.writing.projects import Chapter, ChapterIn
 from models.writing.runs import WritingState
+from stores.line_diff import unified_diff
 from stores.writing_projects import chapter_list_tag
 from workflows.writing.workflow import WritingWorkflow
 
@@ -211,7 +211,7 @@ def _title_from(request: str) -> str:
 
 
 def _unified(old: ChapterVersion, new: ChapterVersion) -> str:
-    lines = difflib.unified_diff(
+    lines = unified_diff(
         old.content.splitlines(),
         new.content.splitlines(),
         fromfile=f"v{old.number} {old.title}",

@@ -3,6 +3,7 @@ applied to a chapter or as a new one, the chapters reordered and numbered withou
 as Markdown and as an EPUB that `ebooklib` opens with the chapters in order."""
 
 import io
+import random
 import zipfile
 from pathlib import Path
 
@@ -170,3 +171,22 @@ async def test_a_title_with_control_characters_still_exports_and_shows_where_the
     assert "<h1>雨\ufffd夜\ufffd</h1>" in page.get_content().decode()
     assert "林舟推开\ufffd门。" in page.get_content().decode()
     assert book.get_metadata("DC", "title")[0][0] == "长夜\ufffd"
+
+
+async def test_the_diff_of_two_chapters_of_many_short_lines_is_one_bounded_hunk(gateway: Gateway) -> None:
+    """Lines that repeat, but too few times each for difflib to skip them as junk: its matcher's worst case."""
+    http = gateway.http
+    base, ids = await three_chapters(gateway)
+    url = f"{base}/chapters/{ids[0]}"
+    rng = random.Random(50)
+    lines = [chr(0x4E00 + rng.randrange(230)) for _ in range(48_000)]
+    first, second = "\n".join(["开头", *lines[:24_000], "结尾"]), "\n".join(["开头", *lines[24_000:], "结尾"])
+    for version, text in ((2, first), (3, second)):
+        written = await http.put(url, json={"title": "雨夜", "content": text}, headers={"If-Match": f'"{version - 1}"'})
+        assert written.status_code == 200, written.text
+
+    diff = (await http.get(f"{url}/versions/3/diff", params={"against": 2})).json()["diff"].splitlines()
+
+    assert diff[:3] == ["--- v2 雨夜", "+++ v3 雨夜", "@@ -1,24002 +1,24002 @@"]  # the shared ends, the rest replaced
+    assert diff[3] == " 开头" and diff[4:4000] == ["-" + line for line in lines[:3996]]  # not aligned: replaced
+    assert diff[-1] == "… (cut at 4000 lines)"  # as any diff this long
