@@ -177,6 +177,9 @@ class Admission:
     def watch(self, client: Client, run_id: str, place: Place) -> None:
         """The admitted `place` now belongs to the run `run_id`: given back while it waits for a person and when
         it closes."""
+        if run_id in self._runs:  # a retry with its Idempotency-Key: the run holds its place already
+            self.leave(place)
+            return
         place.settled = True
         run = _Watched(place.principal)
         self._runs[run_id] = run

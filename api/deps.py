@@ -5,7 +5,7 @@ blob URLs it is shown."""
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from starlette.requests import HTTPConnection
 from temporalio.client import Client
 
@@ -81,6 +81,15 @@ def keyed_principal(connection: HTTPConnection, key: str) -> str:
 
 
 Principal = Annotated[str, Depends(calling_principal)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        pattern=r"^[\x21-\x7e]{1,255}$",
+        description="Names this request: a retry with the same key gets the run the first one started.",
+    ),
+]
+"""A request's `Idempotency-Key` (1 to 255 printable ASCII characters, else 422)."""
 
 
 def principal_links(connection: HTTPConnection, principal: Principal) -> BlobLinks:

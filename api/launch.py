@@ -7,13 +7,22 @@ its own start-up registers a `Launcher`; every other startable workflow gets `La
 unchanged, started directly under a fresh id.
 """
 
+import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from temporalio.client import Client
-from temporalio.common import SearchAttributePair, TypedSearchAttributes
+from temporalio.common import (
+    SearchAttributePair,
+    TypedSearchAttributes,
+    WorkflowIDConflictPolicy,
+    WorkflowIDReusePolicy,
+)
+from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from api.blob_urls import BlobLinks
 from api.bodies import InvalidBody, parse_body
@@ -35,6 +44,34 @@ class LaunchContext:
     settings: Settings
     workflow: RegisteredWorkflow
     principal: str
+    idempotency_key: str | None = None
+    """The request's `Idempotency-Key`: a retry with the same one gets the run the first request started."""
+
+
+def keyed_run_id(prefix: str, principal: str, workflow: str, key: str | None) -> str | None:
+    """The run id an `Idempotency-Key` stands for: `<prefix>-<hash of the principal, the workflow and the key>`, so
+    one principal's key never names another's run; None without a key."""
+    if key is None:
+        return None
+    named = "\n".join((principal, workflow, key)).encode()
+    return f"{prefix}-{hashlib.sha256(named).hexdigest()[:16]}"
+
+
+async def start_once(client: Client, workflow: str, arg: Any, *, run_id: str, keyed: bool, **options: Any) -> None:
+    """Start `workflow` as `run_id`. A `keyed` id (`keyed_run_id`) may have started a run already, running or
+    closed: that run is the answer, and nothing starts twice."""
+    if not keyed:
+        await client.start_workflow(workflow, arg, id=run_id, **options)
+        return
+    with suppress(WorkflowAlreadyStartedError):  # the key's run has closed: it is still the one
+        await client.start_workflow(
+            workflow,
+            arg,
+            id=run_id,
+            id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
+            **options,
+        )
 
 
 @dataclass(frozen=True)
@@ -59,17 +96,21 @@ async def start_run(
     prefix: str | None = None,
     summary: str | None = None,
 ) -> RunTicket:
-    """Start `context.workflow` with `run_input` under the id `<prefix>-<random>` (the family's name by default),
-    owned by the principal that asked, with `summary` as its static summary in the Web UI. An input with `owner`
-    and `session_id` fields carries the principal and the session too."""
+    """Start `context.workflow` with `run_input` under the id `<prefix>-<random>` (the family's name by default; with
+    an `Idempotency-Key`, the id it stands for, and a run already started under it is the answer), owned by the
+    principal that asked, with `summary` as its static summary in the Web UI. An input with `owner` and
+    `session_id` fields carries the principal and the session too."""
     entry = context.workflow
     if {"owner", "session_id"} <= type(run_input).model_fields.keys():
         run_input = run_input.model_copy(update={"owner": context.principal, "session_id": session_id})
-    run_id = f"{prefix or entry.family}-{uuid.uuid4().hex[:16]}"
-    await context.client.start_workflow(
+    keyed = keyed_run_id(prefix or entry.family, context.principal, entry.name, context.idempotency_key)
+    run_id = keyed or f"{prefix or entry.family}-{uuid.uuid4().hex[:16]}"
+    await start_once(
+        context.client,
         entry.name,
         run_input,
-        id=run_id,
+        run_id=run_id,
+        keyed=keyed is not None,
         task_queue=context.settings.task_queue(entry.family),
         search_attributes=run_search_attributes(context.principal, session_id),
         static_summary=summary or f"{entry.name} started through POST /v1/runs",

@@ -7,6 +7,7 @@ already holds the write lock (`stores.writing_db`)."""
 import sqlite3
 
 from models.writing.chapters import ChapterVersion, ChapterVersionInfo, VersionSource
+from models.writing.projects import ChapterIn
 from stores.writing_db import Connection
 
 KEPT_VERSIONS = 100
@@ -59,6 +60,30 @@ def keep(
         "(SELECT version FROM chapters WHERE id = ?) - ?",
         (chapter_id, chapter_id, KEPT_VERSIONS),
     )
+
+
+def chapter_begun_by(db: Connection, project_id: str, run_id: str) -> str | None:
+    """The chapter of the project whose first version came from the run `run_id` (an earlier apply of it), if any."""
+    row = db.execute(
+        "SELECT v.chapter_id FROM chapter_versions v JOIN chapters c ON c.id = v.chapter_id "
+        "WHERE c.project_id = ? AND v.run_id = ? AND v.number = 1",
+        (project_id, run_id),
+    ).fetchone()
+    if row is None:
+        return None
+    (chapter_id,) = row
+    return str(chapter_id)
+
+
+def last_is_from(db: Connection, chapter_id: str, run_id: str, chapter: ChapterIn) -> bool:
+    """Whether the chapter's current version came from the run `run_id` with this title and text (an apply of that
+    run already made it)."""
+    row = db.execute(
+        "SELECT 1 FROM chapter_versions v JOIN chapters c ON c.id = v.chapter_id AND v.number = c.version "
+        "WHERE c.id = ? AND v.run_id = ? AND v.title = ? AND v.content = ?",
+        (chapter_id, run_id, chapter.title, chapter.content),
+    ).fetchone()
+    return row is not None
 
 
 def listed(db: Connection, chapter_id: str) -> list[ChapterVersionInfo]:

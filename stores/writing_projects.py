@@ -258,8 +258,11 @@ class ProjectStore:
         source: VersionSource = "manual",
         run_id: str | None = None,
     ) -> Chapter:
-        """A new chapter at `position` (the chapters from there on move down one), last when None or past the end."""
+        """A new chapter at `position` (the chapters from there on move down one), last when None or past the end.
+        From a run (`run_id`) once: applied again, the chapter the run began is the answer, not a second one."""
         with self._editing(owner, project_id) as db:
+            if run_id is not None and (begun := chapter_versions.chapter_begun_by(db, project_id, run_id)) is not None:
+                return _CHAPTERS.item(_row(db, _CHAPTERS, project_id, begun))
             (count,) = db.execute("SELECT COUNT(*) FROM chapters WHERE project_id = ?", (project_id,)).fetchone()
             place = count + 1 if position is None else min(position, count + 1)
             db.execute(
@@ -287,8 +290,11 @@ class ProjectStore:
         source: VersionSource = "manual",
         run_id: str | None = None,
     ) -> Chapter:
-        """The chapter's new title and text, kept as its next version."""
+        """The chapter's new title and text, kept as its next version; from a run (`run_id`) whose text the chapter
+        already holds as its current version, the chapter as it is (an apply retried is not a second version)."""
         with self._editing(owner, project_id) as db:
+            if run_id is not None and chapter_versions.last_is_from(db, chapter_id, run_id, chapter):
+                return _CHAPTERS.item(_row(db, _CHAPTERS, project_id, chapter_id))
             changed = _set(db, _CHAPTERS, project_id, chapter_id, chapter, if_match, summary=summarize(chapter.content))
             chapter_versions.keep(db, chapter_id, source, run_id)
             return changed

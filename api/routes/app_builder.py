@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, Blobs, Links, Preparation, Principal, RunAdmission, TemporalClient
+from api.deps import AppSettings, Blobs, IdempotencyKey, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
@@ -65,13 +65,14 @@ async def start_app_run(
     principal: Principal,
     admission: RunAdmission,
     links: Links,
+    idempotency_key: IdempotencyKey = None,
 ) -> StreamingResponse:
     """Build a front-end project from a description: analysis (`document_ready` ×4), planning (`plan_ready`),
     execution in waves (`wave_started`, `task_started`, `task_finished`, `conflict`), quality and repair
     (`quality_result`, `repair_round`), then `app_ready` and `done`. Download the project from
     `GET /v1/apps/runs/{id}/workspace.zip`. With `fromRun`, a follow-up change of that earlier run (needs a model):
     it starts from that run's final workspace; see `GET /v1/apps/runs/{id}/rounds` and `/diff`."""
-    context = LaunchContext(client=client, settings=settings, workflow=APP_BUILDER, principal=principal)
+    context = LaunchContext(client, settings, APP_BUILDER, principal, idempotency_key)
     prepared, session_id = await with_base(context, prepare_app(body, preparation), body.session_id)
     start = bound_start(start_app, context, prepared, session_id)
     return await admitted_stream(admission, client, links.for_events(APP_BUILDER.events), start, principal)

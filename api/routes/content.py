@@ -19,7 +19,7 @@ from temporalio.client import WorkflowExecutionDescription
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, Links, Preparation, Principal, RunAdmission, TemporalClient
+from api.deps import AppSettings, IdempotencyKey, Links, Preparation, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
 from api.launch import LaunchContext, Launcher, PrepareContext, bound_start, start_run
@@ -65,6 +65,7 @@ async def start_content_run(
     principal: Principal,
     admission: RunAdmission,
     links: Links,
+    idempotency_key: IdempotencyKey = None,
 ) -> StreamingResponse:
     """Make a post (text and generated images) for a topic: the Supervisor routes the agents; the events stream as
     SSE (`supervisor_decision`, `agent_started`, `tool_call`, `image_generated`, `review_result`, `post_ready`, ...,
@@ -76,7 +77,7 @@ async def start_content_run(
     prepared = await asyncio.to_thread(prepare_content, body, preparation)
     if earlier is not None:
         prepared = _with_earlier_material(prepared, body, earlier[1])
-    context = LaunchContext(client=client, settings=settings, workflow=CONTENT_SUPERVISOR, principal=principal)
+    context = LaunchContext(client, settings, CONTENT_SUPERVISOR, principal, idempotency_key)
     start = bound_start(start_content, context, prepared, body.session_id)
     events = links.for_events(CONTENT_SUPERVISOR.events)
     return await admitted_stream(

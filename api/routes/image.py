@@ -14,10 +14,18 @@ from temporalio.exceptions import ApplicationError
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute, body_chunks, documented, parse_body
-from api.deps import AppSettings, Preparation, Principal, RequestIntake, RunAdmission, TemporalClient
+from api.deps import (
+    AppSettings,
+    IdempotencyKey,
+    Preparation,
+    Principal,
+    RequestIntake,
+    RunAdmission,
+    TemporalClient,
+)
 from api.errors import ApiError
 from api.families import FamilyGateway
-from api.launch import LaunchContext, Launcher, PrepareContext
+from api.launch import LaunchContext, Launcher, PrepareContext, keyed_run_id
 from api.mask_intake import store_mask
 from models.image.errors import ImageErrorCode
 from models.image.requests import ChatRequest, ImageRunInput
@@ -46,6 +54,7 @@ async def chat(
     intake: RequestIntake,
     principal: Principal,
     admission: RunAdmission,
+    idempotency_key: IdempotencyKey = None,
 ) -> StreamingResponse:
     """Run one image-agent turn and stream its events; the run id is in the `X-Run-Id` header.
 
@@ -56,7 +65,7 @@ async def chat(
     message = await intake.run(prepare_chat, await body_chunks(request), preparation)
 
     async def start() -> tuple[str, str | None]:
-        ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal)
+        ticket = await submit_turn(client, settings, message.user_input, message.session_id, principal, idempotency_key)
         return ticket.run_id, ticket.session_id
 
     return await admitted_stream(
@@ -96,7 +105,9 @@ def prepare_turn(run_input: BaseModel, context: PrepareContext) -> UserInput:
 async def start_turn(context: LaunchContext, prepared: BaseModel, session_id: str | None) -> RunTicket:
     """`POST /v1/runs` for `ImageAgentWorkflow`: one turn in the given session (a new session without one)."""
     assert isinstance(prepared, UserInput)
-    ticket = await submit_turn(context.client, context.settings, prepared, session_id, context.principal)
+    ticket = await submit_turn(
+        context.client, context.settings, prepared, session_id, context.principal, context.idempotency_key
+    )
     return RunTicket(
         run_id=ticket.run_id, workflow=context.workflow.name, session_id=ticket.session_id, position=ticket.position
     )
@@ -106,11 +117,18 @@ IMAGE_TURN = Launcher(prepare=prepare_turn, start=start_turn)
 
 
 async def submit_turn(
-    client: Client, settings: Settings, user_input: UserInput, session_id: str | None, owner: str
+    client: Client,
+    settings: Settings,
+    user_input: UserInput,
+    session_id: str | None,
+    owner: str,
+    idempotency_key: str | None = None,
 ) -> TurnTicket:
     """Submit a message to its owner's session (created on first use); the session answers at once with the
-    turn's run."""
-    session_id = session_id or uuid.uuid4().hex[:12]
+    turn's run. With an `Idempotency-Key` the message is the session's update of that key's id (and a new session,
+    its id from the key too): the server answers a retry with the first one's turn, so nothing is drawn twice."""
+    update_id = keyed_run_id("turn", owner, IMAGE_AGENT.name, idempotency_key)
+    session_id = session_id or (update_id[-12:] if update_id else uuid.uuid4().hex[:12])
     start = WithStartWorkflowOperation(
         ImageSessionWorkflow.run,
         SessionInput(
@@ -134,7 +152,10 @@ async def submit_turn(
     )
     try:
         return await client.execute_update_with_start_workflow(
-            ImageSessionWorkflow.submit, ChatTurn(user_input=user_input, owner=owner), start_workflow_operation=start
+            ImageSessionWorkflow.submit,
+            ChatTurn(user_input=user_input, owner=owner),
+            start_workflow_operation=start,
+            id=update_id,
         )
     except WorkflowUpdateFailedError as err:
         cause = err.cause

@@ -27,6 +27,7 @@ from api.bodies import StrictJsonRoute, body_chunks, documented
 from api.body_limits import ENVELOPE_BYTES, largest_json_of
 from api.deps import (
     AppSettings,
+    IdempotencyKey,
     Links,
     Preparation,
     Principal,
@@ -121,6 +122,7 @@ def build_router(registry: Registry) -> APIRouter:
         launchers: RunLaunchers,
         principal: Principal,
         admission: RunAdmission,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response:
         """Start a run of any registered workflow; `input` is validated against that workflow's input model.
 
@@ -137,7 +139,7 @@ def build_router(registry: Registry) -> APIRouter:
         tickets: list[RunTicket] = []
 
         async def start() -> tuple[str, str | None]:
-            context = LaunchContext(client, settings, entry, principal)
+            context = LaunchContext(client, settings, entry, principal, idempotency_key)
             tickets.append(await launcher.start(context, run.prepared, run.session_id))
             return tickets[0].run_id, tickets[0].session_id
 
@@ -265,6 +267,7 @@ def build_router(registry: Registry) -> APIRouter:
         workflows: WorkflowRegistry,
         principal: Principal,
         admission: RunAdmission,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response:
         """Answer the question a run waits on: an offered option's id, or free text where the question allows it.
 

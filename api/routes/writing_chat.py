@@ -15,10 +15,10 @@ from temporalio.client import Client
 
 from api.admission import admitted_stream
 from api.bodies import StrictJsonRoute
-from api.deps import AppSettings, Links, Principal, RunAdmission, TemporalClient
+from api.deps import AppSettings, IdempotencyKey, Links, Principal, RunAdmission, TemporalClient
 from api.errors import ApiError
 from api.families import FamilyGateway
-from api.launch import run_search_attributes
+from api.launch import keyed_run_id, run_search_attributes, start_once
 from api.routes import writing as projects
 from api.routes import writing_chapters, writing_export, writing_proposals
 from api.routes.writing import Projects, call_store
@@ -66,6 +66,7 @@ async def chat(
     principal: Principal,
     admission: RunAdmission,
     links: Links,
+    idempotency_key: IdempotencyKey = None,
 ) -> StreamingResponse:
     """Ask the writing assistant about a project: the router picks the workflow; its events stream as SSE
     (`intent_recognized`, `workflow_preprocessing`, `preprocessing_task`, `agent_started`, `content`, ...,
@@ -76,7 +77,7 @@ async def chat(
         raise ApiError(422, WritingErrorCode.CHAIN_CONTEXT_INVALID, problem)
 
     async def start() -> tuple[str, str | None]:
-        run_id = await start_writing(client, settings, principal, project_id, body)
+        run_id = await start_writing(client, settings, principal, project_id, body, idempotency_key)
         return run_id, body.session_id
 
     return await admitted_stream(admission, client, links.for_events(WRITING.events), start, principal)
@@ -101,10 +102,17 @@ async def session_turns(
 
 
 async def start_writing(
-    client: Client, settings: Settings, owner: str, project_id: str, body: WritingChatRequest
+    client: Client,
+    settings: Settings,
+    owner: str,
+    project_id: str,
+    body: WritingChatRequest,
+    idempotency_key: str | None = None,
 ) -> str:
-    """Start one writing run on `owner`'s project; its id."""
-    run_id = f"writing-{uuid.uuid4().hex[:16]}"
+    """Start one writing run on `owner`'s project; its id (with an `Idempotency-Key`, the id the key stands for,
+    and a run already started under it is the one)."""
+    keyed = keyed_run_id("writing", owner, WritingWorkflow.__name__, idempotency_key)
+    run_id = keyed or f"writing-{uuid.uuid4().hex[:16]}"
     run_input = WritingRunInput(
         owner=owner,
         project_id=project_id,
@@ -115,10 +123,12 @@ async def start_writing(
         deadline_seconds=settings.writing_run_deadline_seconds,
         input_timeout_seconds=settings.writing_input_timeout_hours * 3600,
     )
-    await client.start_workflow(
-        WritingWorkflow.run,
+    await start_once(
+        client,
+        WritingWorkflow.__name__,
         run_input,
-        id=run_id,
+        run_id=run_id,
+        keyed=keyed is not None,
         task_queue=settings.task_queue("writing"),
         search_attributes=run_search_attributes(owner, body.session_id),
         static_summary=f"writing on {project_id}: {body.text[:SUMMARY_CHARS]}",
