@@ -125,9 +125,13 @@ class ToolLimit:
 
 IMAGE_VALIDATE_INPUT = NodeOptions(start_to_close=timedelta(seconds=5), local=True)
 """Text and URL checks (the mask was checked at the gateway): local."""
-IMAGE_PLANNER = NodeOptions(start_to_close=timedelta(seconds=10), budget=timedelta(seconds=20))
+IMAGE_PLANNER = NodeOptions(
+    start_to_close=timedelta(seconds=10), heartbeat=timedelta(seconds=3), budget=timedelta(seconds=20)
+)
 """The LLM path: 10 s per attempt; after 20 s the Planner degrades to keyword matching (fast failures are
-retried after 5 s and 10 s, a hung provider gets a second attempt cut short at 20 s)."""
+retried after 5 s and 10 s, a hung provider gets a second attempt cut short at 20 s). Its call heartbeats while it
+runs, so a worker that died mid-call is noticed after 3 s and the call retried within the budget, not after the
+attempt's 10 s, past it."""
 IMAGE_PLANNER_KEYWORDS = NodeOptions(start_to_close=timedelta(seconds=10), local=True)
 """Keyword matching, offline or as the LLM's fallback: milliseconds of CPU, no provider: local."""
 IMAGE_RAG = NodeOptions(start_to_close=timedelta(seconds=5), budget=timedelta(seconds=10), local=True)

@@ -21,13 +21,15 @@ them goes back in the repair round with the names allowed. The answer is still a
 
 Time: a call's budget is the running activity's own start-to-close timeout less `TIME_MARGIN` (`call_budget`),
 so a node declared with 90 s gets 90 s, whatever `LLM_TIMEOUT_SECONDS` says. A node that declares a heartbeat
-timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed: the activity
-heartbeats while chunks come (reasoning chunks too; at most once per `HEARTBEAT_SHARE` of its heartbeat timeout),
-and `LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the longest wait for the first chunk and between two chunks
-(at most the heartbeat timeout less `TIME_MARGIN`, so the call, not Temporal, reports a silent model), and a
-stalled stream is noticed long before the budget ends. Output: every call is sent its node's output limit
-(`models.output_limits`, by the running activity's name), capped at the client's `max_output_tokens`
-(`LLM_MAX_OUTPUT_TOKENS`, what the configured model accepts).
+timeout, or a caller that wants the text as it is written (`on_text`), gets its answer streamed, and
+`LLM_TIMEOUT_SECONDS` (the client's `timeout`) is the longest wait for the first chunk and between two chunks, so a
+stalled stream is noticed long before the budget ends. A node with a heartbeat timeout heartbeats every
+`HEARTBEAT_SHARE` of it for as long as its call runs, whether the model writes or still reads the prompt: the
+heartbeat says the worker is alive (a worker that died is noticed after the heartbeat timeout, and the node retried
+elsewhere), and the client's own limits, not the heartbeat, say when a model is too slow.
+
+Output: every call is sent its node's output limit (`models.output_limits`, by the running activity's name),
+capped at the client's `max_output_tokens` (`LLM_MAX_OUTPUT_TOKENS`, what the configured model accepts).
 
 Errors: the client runs with its RetryEngine off, so Temporal owns retries: a retryable error (429, 5xx, 529, a
 dropped connection, a cut stream) becomes a retryable `ApplicationError` whose `next_retry_delay` is the
@@ -37,9 +39,9 @@ instead of a warning with the traceback. Anything else (quota spent, bad request
 non-retryable and logged by the SDK as a failure.
 """
 
-import math
-import time
-from collections.abc import Awaitable, Callable, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
@@ -64,10 +66,9 @@ TIME_MARGIN = 1.0
 MIN_BUDGET = 0.5
 """Seconds; the least a call is given, however short its activity."""
 HEARTBEAT_SHARE = 0.2
-"""A streamed call heartbeats at most once per this share of its heartbeat timeout (3 s of 15 s). The SDK starts
-a task, converts the details and hands each heartbeat to its core, which sends the server one per 80 % of the
-timeout anyway: a heartbeat per chunk (40 a second per call) cost a worker streaming 50 runs' calls CPU for
-nothing."""
+"""A call heartbeats once per this share of its heartbeat timeout (3 s of 15 s), not per chunk. The SDK starts a
+task, converts the details and hands each heartbeat to its core, which sends the server one per 80 % of the timeout
+anyway: a heartbeat per chunk (40 a second per call) cost a worker streaming 50 runs' calls CPU for nothing."""
 
 
 class ShownAnswer(Protocol):
@@ -123,14 +124,15 @@ async def ask_json(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT:
     `OutputValidationError` when the repaired answer is still invalid), for a node that degrades on any of them."""
     shown = question.shown
     options = _call_options(llm, shown.add, shown.answer_ended) if shown is not None else _call_options(llm, None)
-    return await llm.chat_with_json(
-        question.messages,
-        question.schema,
-        system=question.system,
-        temperature=question.temperature,
-        max_output_tokens=output_limit(llm),
-        **options,
-    )
+    async with _heartbeating():
+        return await llm.chat_with_json(
+            question.messages,
+            question.schema,
+            system=question.system,
+            temperature=question.temperature,
+            max_output_tokens=output_limit(llm),
+            **options,
+        )
 
 
 async def json_answer_or_invalid(llm: LLMClient, question: JsonQuestion[SchemaT]) -> SchemaT | OutputValidationError:
@@ -177,7 +179,8 @@ async def model_turn(
     `on_stream`; the node's output limit is sent. `LLMError`s become Temporal failures (`llm_failure`)."""
     request = request.model_copy(update={"max_output_tokens": output_limit(llm)})
     try:
-        return await llm.complete(request, **_call_options(llm, on_text, on_stream=on_stream))
+        async with _heartbeating():
+            return await llm.complete(request, **_call_options(llm, on_text, on_stream=on_stream))
     except LLMError as err:
         raise llm_failure(err) from err
 
@@ -220,6 +223,29 @@ def call_budget(fallback: float) -> float:
     return max(MIN_BUDGET, limit.total_seconds() - TIME_MARGIN)
 
 
+@asynccontextmanager
+async def _heartbeating() -> AsyncIterator[None]:
+    """While the block runs, the running activity heartbeats every `HEARTBEAT_SHARE` of its heartbeat timeout (when
+    it has one): the worker is alive, however long the model takes to its first chunk."""
+    heartbeat = activity.info().heartbeat_timeout
+    if heartbeat is None:
+        yield
+        return
+
+    async def beat() -> None:
+        while True:
+            activity.heartbeat()
+            await asyncio.sleep(heartbeat.total_seconds() * HEARTBEAT_SHARE)
+
+    beating = asyncio.create_task(beat())
+    try:
+        yield
+    finally:
+        beating.cancel()
+        with suppress(asyncio.CancelledError):
+            await beating
+
+
 def _call_options(
     llm: LLMClient,
     on_text: Callable[[str], Awaitable[None]] | None,
@@ -230,22 +256,11 @@ def _call_options(
     """The client's timing and streaming options for a call inside the running activity (see the docstring):
     `on_text` gets each text delta, `on_end` the end of each answer, `on_stream` every event."""
     budget = call_budget(llm.timeout)
-    heartbeat = activity.info().heartbeat_timeout
-    heartbeats = heartbeat is not None
-    if heartbeat is None and on_text is None and on_stream is None:
+    if activity.info().heartbeat_timeout is None and on_text is None and on_stream is None:
         return {"timeout": budget}
     idle = min(llm.timeout, budget)
-    beat_every = 0.0
-    if heartbeat is not None:
-        idle = min(idle, max(MIN_BUDGET, heartbeat.total_seconds() - TIME_MARGIN))
-        beat_every = heartbeat.total_seconds() * HEARTBEAT_SHARE
-    last_beat = -math.inf
 
     async def on_event(event: StreamEvent) -> None:
-        nonlocal last_beat
-        if heartbeats and time.monotonic() - last_beat >= beat_every:
-            activity.heartbeat()
-            last_beat = time.monotonic()
         if on_stream is not None:
             on_stream(event)
         if on_text is not None and isinstance(event, TextDelta):

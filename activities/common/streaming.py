@@ -8,8 +8,8 @@ the run for a workflow task), and the reader still sees text every tenth of a se
 within the activity's attempt and round; the run shows a batch once and, when a retried attempt or a new round
 starts streaming, marks its first piece as a restart. A new round (`restart`) voids what the earlier ones sent:
 a JSON answer that came back in the repair round, or a streamed draft that differs from the answer as it was
-parsed. Every batch is also a heartbeat: an activity that stops streaming is noticed after its heartbeat
-timeout.
+parsed. Every batch is also a heartbeat, besides the ones a model call sends while it runs
+(`activities.common.llm_calls`): a worker that died is noticed after its heartbeat timeout.
 
 When the worker posts live text (`activities.common.live_text`: every piece to the gateways as it is written),
 the readers see the words from there, and the signals are only the durable record: after the first, a batch

@@ -33,7 +33,7 @@ from tests.llm.conftest import http, llm
 from tests.llm.loopback import Loopback
 from tests.simulator.clients import PROTOCOLS, client_for
 from tests.simulator.examples import Review
-from tests.simulator.profiles import REALISTIC
+from tests.simulator.profiles import REALISTIC, Profile
 from tests.simulator.quirks import Quirk, QuirkRule
 from tests.simulator.requests import Protocol
 from tests.simulator.server import Simulator
@@ -237,6 +237,26 @@ async def test_a_node_with_a_heartbeat_timeout_streams_and_heartbeats_while_chun
     generation, every = simulator.log[0].generation_seconds, 2 * HEARTBEAT_SHARE
     assert 1 <= len(beats) <= generation / every + 1, "at most one heartbeat per share of the heartbeat timeout"
     assert len(beats) < simulator.log[0].answer_tokens, "not one per chunk"
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+async def test_a_node_heartbeats_while_its_model_reads_the_prompt_and_waits_past_its_heartbeat_timeout(
+    simulator: Simulator, http: httpx.AsyncClient, protocol: Protocol
+) -> None:
+    """Issue 50 #13, issue 55: heartbeats went out only with chunks, so the first chunk had to come within the
+    heartbeat timeout less a second; now the call heartbeats while it waits, and the client's limit decides."""
+    simulator.profile = Profile("slow prompt", first_token=2.5, tokens_per_second=400.0)
+    llm = simulated_client(simulator, http, protocol, timeout=5.0)
+    env = node_environment(start_to_close=10, heartbeat=1)
+    beats: list[float] = []
+    env.on_heartbeat = lambda *details: beats.append(time.monotonic())
+    started = time.monotonic()
+
+    answer = await env.run(json_answer, llm, REVIEW, code=ErrorCode.AGENT_FAILED)
+
+    assert isinstance(answer, Review)
+    before_first_token = [beat - started for beat in beats if beat - started < 2.5]
+    assert len(before_first_token) >= 8, before_first_token  # every 0.2 s of the 1 s heartbeat timeout
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel
 from temporalio import workflow
 from temporalio.common import SearchAttributeUpdate
-from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, FailureError
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError, FailureError, TimeoutType
 from temporalio.exceptions import TimeoutError as NodeTimeoutError
 
 from workflows.common.event_log import EventLog
@@ -84,6 +84,18 @@ class NodeFailed(Exception):
     def code(self) -> str | None:
         """The error code a permanent failure carries (its `ApplicationError` type)."""
         return self.cause.type if isinstance(self.cause, ApplicationError) else None
+
+    def what_happened(self) -> str:
+        """The failure in a few words for a person: a worker that stopped answering (a heartbeat timeout) is not
+        a model that failed, and a timeout is not an error the model sent."""
+        cause = self.cause
+        if isinstance(cause, NodeTimeoutError):
+            if cause.type == TimeoutType.HEARTBEAT:
+                return "执行它的 worker 停止了响应（心跳超时，worker 可能已退出）"
+            return "超时（重试后仍未完成）"
+        if isinstance(cause, ApplicationError):
+            return f"LLM 调用失败：{cause.message}"
+        return f"失败：{cause}"
 
     def error_info(self, node: str, default: StrEnum) -> ErrorInfo:
         """The failure as a person should read it. A non-retryable failure whose type is one of our codes (the
