@@ -16,6 +16,7 @@ described by its schema (`POST /v1/runs`, whose `input` is the named workflow's)
 (413 `INPUT_TOO_LARGE`), so no request can make the gateway hold more than its route allows.
 """
 
+import asyncio
 import json
 import re
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.slow_clients import BODY_IDLE_SECONDS, BODY_SECONDS
 from stores.blob_refs import MAX_IMAGE_BYTES
 
 STRING_CHAR_BYTES = 12
@@ -146,8 +148,17 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
+class BodyTooSlow(Exception):
+    """A request body whose next chunk took over `BODY_IDLE_SECONDS`, or all of it over `BODY_SECONDS` (answered 408
+    REQUEST_TIMEOUT, and the connection closed)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"request body slower than a chunk per {BODY_IDLE_SECONDS:g} s or {BODY_SECONDS:g} s in all")
+
+
 class BodyLimitMiddleware:
-    """Counts each request's body as it arrives and stops it at its route's limit (`BodyTooLarge`)."""
+    """Counts each request's body as it arrives and stops it at its route's limit (`BodyTooLarge`), and a body that
+    comes too slowly (`api.slow_clients`: 408 `REQUEST_TIMEOUT`)."""
 
     def __init__(self, app: ASGIApp, limits: RouteLimits) -> None:
         self.app = app
@@ -160,12 +171,21 @@ class BodyLimitMiddleware:
         limit = self.limits.limit(scope["method"], scope["path"])
         declared = dict(scope.get("headers") or []).get(b"content-length")
         received = 0
+        loop = asyncio.get_running_loop()
+        due = loop.time() + BODY_SECONDS
+        body_done = False
 
         async def limited() -> Message:
-            nonlocal received
+            nonlocal received, body_done
+            if body_done:  # a wait for the client to hang up (a stream's), not for its body: no deadline
+                return await receive()
             if _declared_over(declared, limit):
                 raise BodyTooLarge(limit)
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), min(BODY_IDLE_SECONDS, max(0.0, due - loop.time())))
+            except TimeoutError:
+                raise BodyTooSlow() from None
+            body_done = message["type"] != "http.request" or not message.get("more_body", False)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:

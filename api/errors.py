@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from temporalio.service import RPCError, RPCStatusCode
 
 from api.bodies import InvalidBody
-from api.body_limits import BodyTooLarge
+from api.body_limits import BodyTooLarge, BodyTooSlow
 from models.errors import ErrorCode
 
 log = logging.getLogger("api")
@@ -135,6 +135,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
         return _body_too_large(request, exc)
 
+    @app.exception_handler(BodyTooSlow)
+    async def _too_slow(request: Request, exc: BodyTooSlow) -> JSONResponse:
+        return _body_too_slow(request, exc)
+
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         body = error_body(exc.code, exc.message, request_id(request))
@@ -152,6 +156,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
         if isinstance(exc.__cause__, BodyTooLarge):  # FastAPI reports any failure to read a body it parses as 400
             return _body_too_large(request, exc.__cause__)
+        if isinstance(exc.__cause__, BodyTooSlow):
+            return _body_too_slow(request, exc.__cause__)
         if isinstance(exc.__cause__, InvalidBody):  # a body `strict_json` refused: answered as the intake does
             return _invalid(request, exc.__cause__.errors)
         code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST)
@@ -177,6 +183,12 @@ def install_error_handlers(app: FastAPI) -> None:
 def _body_too_large(request: Request, exc: BodyTooLarge) -> JSONResponse:
     message = f"请求体过大：此接口最多 {exc.limit // 1024} KB（request body too large）"
     return JSONResponse(error_body(ErrorCode.INPUT_TOO_LARGE, message, request_id(request)), status_code=413)
+
+
+def _body_too_slow(request: Request, exc: BodyTooSlow) -> JSONResponse:
+    message = f"请求体发送太慢（{exc}）"
+    body = error_body(ErrorCode.REQUEST_TIMEOUT, message, request_id(request))
+    return JSONResponse(body, status_code=408, headers={"Connection": "close"})
 
 
 def _internal(request: Request, exc: Exception) -> JSONResponse:

@@ -30,6 +30,7 @@ from api.key_throttle import FailedKeyThrottle
 from api.launch import Launchers
 from api.principals import LOCAL_PRINCIPAL, KeyConfigError, KeyRing, is_loopback
 from api.routes import blobs, console, run_socket, runs, workflows
+from api.slow_clients import HeaderDeadlineProtocol
 from models.errors import ErrorCode
 from models.settings import Settings
 from runtime.quiet_logs import quiet_live_text_posts
@@ -195,7 +196,14 @@ def main() -> None:
     configure_tracing(settings, "gateway")
     app = create_app(settings, blob_store=blob_store)
     quiet_live_text_posts()  # a worker's live text comes several times a second per run
-    uvicorn.run(app, host=settings.api_host, port=settings.api_port, log_level="info")
+    uvicorn.run(
+        app,
+        host=settings.api_host,
+        port=settings.api_port,
+        log_level="info",
+        http=HeaderDeadlineProtocol,
+        limit_concurrency=settings.gateway_max_connections,
+    )
 
 
 if __name__ == "__main__":

@@ -114,6 +114,8 @@ class Settings(BaseSettings):
     max_runs_per_principal: int | None = Field(default=None, ge=1)
     """Places one principal may hold (and the same fraction of the line; beyond it 429 TOO_MANY_RUNS). Unset:
     half of `max_runs_in_flight` on a gateway with API keys, all of them on one that serves a single principal."""
+    gateway_max_connections: int = Field(default=1000, ge=1)
+    """Connections and requests a gateway serves at once; past them uvicorn answers 503 (`api.slow_clients`)."""
     waiting_runs_per_principal: int = Field(default=20, ge=1)
     """Runs one principal may have waiting for its answer on a gateway; beyond them a new run is 429
     TOO_MANY_WAITING_RUNS (`api.admission`)."""
