@@ -114,6 +114,11 @@ class Settings(BaseSettings):
     max_runs_per_principal: int | None = Field(default=None, ge=1)
     """Places one principal may hold (and the same fraction of the line; beyond it 429 TOO_MANY_RUNS). Unset:
     half of `max_runs_in_flight` on a gateway with API keys, all of them on one that serves a single principal."""
+    max_projects_per_principal: int = Field(default=100, ge=1)
+    """Writing projects one principal may keep; past them a new one is 422 PROJECT_LIMIT_REACHED."""
+    max_chapters_per_project: int = Field(default=300, ge=1)
+    """Chapters a writing project may hold; past them a new one is 422 CHAPTER_LIMIT_REACHED (an export is built
+    whole: 300 chapters of 100 000 characters is at most ~90 MB of text)."""
     gateway_max_connections: int = Field(default=1000, ge=1)
     """Connections and requests a gateway serves at once; past them uvicorn answers 503 (`api.slow_clients`)."""
     waiting_runs_per_principal: int = Field(default=20, ge=1)

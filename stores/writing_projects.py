@@ -77,6 +77,23 @@ class StaleVersionError(ValueError):
         self.current = current
 
 
+@dataclass(frozen=True)
+class StoreLimits:
+    """How much one principal may keep: projects, and chapters in a project (a project's export is built whole)."""
+
+    projects_per_owner: int = 100
+    chapters_per_project: int = 300
+
+
+class LimitReachedError(ValueError):
+    """A new project or chapter past its limit (`kind`: "project" or "chapter")."""
+
+    def __init__(self, kind: str, limit: int) -> None:
+        super().__init__(f"at most {limit} {kind}s")
+        self.kind = kind
+        self.limit = limit
+
+
 class ChapterOrderError(ValueError):
     """A new order of the chapters that does not list each of the project's chapters exactly once."""
 
@@ -131,14 +148,15 @@ _SAME_PAIR = "(source = ? AND target = ? OR source = ? AND target = ?)"
 class ProjectStore:
     """Projects and what they hold, per owner."""
 
-    def __init__(self, where: Path | PostgresDatabase) -> None:
+    def __init__(self, where: Path | PostgresDatabase, limits: StoreLimits = StoreLimits()) -> None:
         """The store in the SQLite file at `where`, or in a PostgreSQL database; its schema brought up to date."""
+        self.limits = limits
         self._db: Database = where if isinstance(where, PostgresDatabase) else SqliteDatabase(where)
         writing_schema.prepare(self._db)
 
     @classmethod
-    def under(cls, data_dir: Path) -> "ProjectStore":
-        return cls(data_dir / "writing" / "projects.sqlite3")
+    def under(cls, data_dir: Path, limits: StoreLimits = StoreLimits()) -> "ProjectStore":
+        return cls(data_dir / "writing" / "projects.sqlite3", limits)
 
     def close(self) -> None:
         self._db.close()
@@ -170,6 +188,10 @@ class ProjectStore:
     def create_project(self, owner: str, project: ProjectIn) -> Project:
         project_id = f"proj_{uuid.uuid4().hex[:16]}"
         with self._connection() as db:
+            db.begin_write(f"projects of {owner}")  # the count stays true until the insert commits
+            (count,) = db.execute("SELECT COUNT(*) FROM projects WHERE owner = ?", (owner,)).fetchone()
+            if count >= self.limits.projects_per_owner:
+                raise LimitReachedError("project", self.limits.projects_per_owner)
             db.execute(
                 "INSERT INTO projects (id, owner, name, genre, created_at) VALUES (?, ?, ?, ?, ?)",
                 (project_id, owner, project.name, project.genre, _now()),
@@ -264,6 +286,8 @@ class ProjectStore:
             if run_id is not None and (begun := chapter_versions.chapter_begun_by(db, project_id, run_id)) is not None:
                 return _CHAPTERS.item(_row(db, _CHAPTERS, project_id, begun))
             (count,) = db.execute("SELECT COUNT(*) FROM chapters WHERE project_id = ?", (project_id,)).fetchone()
+            if count >= self.limits.chapters_per_project:
+                raise LimitReachedError("chapter", self.limits.chapters_per_project)
             place = count + 1 if position is None else min(position, count + 1)
             db.execute(
                 "UPDATE chapters SET position = position + 1 WHERE project_id = ? AND position >= ?",

@@ -4,13 +4,14 @@ once, at start (so a PostgreSQL schema is migrated before the first request). Em
 
 from models.settings import Settings
 from stores.writing_db import PostgresDatabase
-from stores.writing_projects import ProjectStore
+from stores.writing_projects import ProjectStore, StoreLimits
 from stores.writing_sessions import SessionStore
 
 
 def open_project_store(settings: Settings) -> ProjectStore:
     url = settings.writing_db_url.get_secret_value()
-    return ProjectStore(PostgresDatabase(url)) if url else ProjectStore.under(settings.data_dir)
+    limits = StoreLimits(settings.max_projects_per_principal, settings.max_chapters_per_project)
+    return ProjectStore(PostgresDatabase(url), limits) if url else ProjectStore.under(settings.data_dir, limits)
 
 
 def open_session_store(settings: Settings) -> SessionStore:

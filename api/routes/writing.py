@@ -34,6 +34,7 @@ from stores.chapter_versions import VersionNotFoundError
 from stores.project_removal import ProjectRemoval
 from stores.writing_projects import (
     ChapterOrderError,
+    LimitReachedError,
     NotFoundError,
     PairTakenError,
     ProjectStore,
@@ -124,6 +125,12 @@ async def call_store(store: ProjectStore, method: Callable[P, T], *args: P.args,
         raise ApiError(412, WritingErrorCode.ITEM_CHANGED, message, {"ETag": etag(err.current)}) from err
     except ChapterOrderError as err:
         raise ApiError(422, WritingErrorCode.CHAPTER_ORDER_INVALID, str(err)) from err
+    except LimitReachedError as err:
+        if err.kind == "project":
+            message = f"最多 {err.limit} 个写作项目（at most {err.limit} projects）：请先删除不用的项目"
+            raise ApiError(422, WritingErrorCode.PROJECT_LIMIT_REACHED, message) from err
+        message = f"一个项目最多 {err.limit} 章（at most {err.limit} chapters a project）"
+        raise ApiError(422, WritingErrorCode.CHAPTER_LIMIT_REACHED, message) from err
     except VersionNotFoundError as err:
         message = f"章节 {err.chapter_id} 没有版本 {err.number}（或已不在保留的版本里）"
         raise ApiError(404, WritingErrorCode.CHAPTER_VERSION_NOT_FOUND, message) from err

@@ -308,3 +308,27 @@ async def test_projects_survive_a_restart_of_the_gateway(
         characters = (await after.http.get(f"/v1/writing/projects/{project}/characters")).json()
 
     assert [c["name"] for c in characters] == ["林舟"]
+
+
+async def test_projects_and_chapters_stop_at_their_limits_with_clear_422s(
+    env: WorkflowEnvironment, tmp_path: Path, api_style_store: LanceStyleStore
+) -> None:
+    """Issue 50 #6: nothing bounded a project, and three exports of 150 chapters of 100 000 characters took the
+    gateway from 366 to 715 MB."""
+    limits = {"max_projects_per_principal": 2, "max_chapters_per_project": 2}
+    async with running_gateway(env, tmp_path, api_style_store, **limits) as gateway:
+        http = gateway.http
+        projects = [await http.post("/v1/writing/projects", json={"name": f"第{n}部"}) for n in range(3)]
+        base = f"/v1/writing/projects/{projects[0].json()['projectId']}"
+        chapters = [await http.post(f"{base}/chapters", json={"title": f"第{n}章"}) for n in range(3)]
+        listed = (await http.get(f"{base}/chapters")).json()
+        await http.delete(f"{base}/chapters/{listed[0]['chapterId']}")
+        after_delete = await http.post(f"{base}/chapters", json={"title": "新的一章"})
+
+    assert [r.status_code for r in projects] == [201, 201, 422]
+    assert projects[2].json()["error"]["code"] == "PROJECT_LIMIT_REACHED"
+    assert [r.status_code for r in chapters] == [201, 201, 422]
+    assert (
+        chapters[2].json()["error"]["code"] == "CHAPTER_LIMIT_REACHED" and "2" in chapters[2].json()["error"]["message"]
+    )
+    assert len(listed) == 2 and after_delete.status_code == 201  # a place freed is a place
