@@ -315,8 +315,9 @@ async def test_projects_and_chapters_stop_at_their_limits_with_clear_422s(
 ) -> None:
     """Issue 50 #6: nothing bounded a project, and three exports of 150 chapters of 100 000 characters took the
     gateway from 366 to 715 MB."""
-    limits = {"max_projects_per_principal": 2, "max_chapters_per_project": 2}
-    async with running_gateway(env, tmp_path, api_style_store, **limits) as gateway:
+    async with running_gateway(
+        env, tmp_path, api_style_store, max_projects_per_principal=2, max_chapters_per_project=2
+    ) as gateway:
         http = gateway.http
         projects = [await http.post("/v1/writing/projects", json={"name": f"第{n}部"}) for n in range(3)]
         base = f"/v1/writing/projects/{projects[0].json()['projectId']}"
