@@ -6,10 +6,11 @@ every post route shares (`post_run`: a post's run or an edit's, of the caller; `
 ended, else `POST_NOT_READY`) and, for an export, with a post (`POST_EMPTY`)."""
 
 import asyncio
+from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Response
-from temporalio.client import WorkflowExecutionDescription
+from temporalio.client import WorkflowExecutionDescription, WorkflowExecutionStatus
 
 from api.bodies import StrictJsonRoute
 from api.deps import AppSettings, Blobs, Principal, TemporalClient
@@ -60,8 +61,25 @@ async def post_run(
     state_type = POST_STATES.get(description.workflow_type or "")
     if state_type is None:
         raise ApiError(404, ErrorCode.RUN_NOT_FOUND, f"没有这个内容运行：{run_id}")
+    closed = description.status not in (None, WorkflowExecutionStatus.RUNNING)
+    key = (run_id, description.run_id or "")
+    known = _CLOSED_STATES.get(key) if closed else None
+    if known is not None:
+        return description, known.model_copy(deep=True)  # the caller's own, to change if it likes
     state: ContentState = await answered(handle, "state", state_type)
+    if closed:
+        _CLOSED_STATES[key] = state.model_copy(deep=True)
+        while len(_CLOSED_STATES) > MAX_CLOSED_STATES:
+            _CLOSED_STATES.popitem(last=False)
     return description, state
+
+
+_CLOSED_STATES: "OrderedDict[tuple[str, str], ContentState]" = OrderedDict()
+"""The states of closed post and edit runs this gateway has read, by workflow and run id: a closed run's state never
+changes, so it is asked of a worker (a query, which replays the run on a worker that has it out of its cache) once.
+Twenty reads of a post's fifty versions were a thousand queries, and workers too busy to answer some (503). The
+run's description is still read each time: its owner, and whether retention has deleted it."""
+MAX_CLOSED_STATES = 200
 
 
 async def finished_state(client: TemporalClient, run_id: str, principal: str) -> ContentState:

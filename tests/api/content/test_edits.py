@@ -16,6 +16,7 @@ from temporalio.api.workflowservice.v1 import DeleteWorkflowExecutionRequest
 from temporalio.service import RPCError, RPCStatusCode
 from temporalio.testing import WorkflowEnvironment
 
+from api.routes import content_export, runs
 from stores.style_store import LanceStyleStore
 from tests.api.conftest import ALICE, BOB, Gateway, running_gateway
 from tests.api.content.test_post_export import finished_run
@@ -234,3 +235,25 @@ async def test_a_post_whose_oldest_versions_were_deleted_lists_the_rest_and_an_e
     assert fourth.endswith("-v4"), "not the deleted version 2's number again"
     assert [(v["version"], v["runId"]) for v in relisted["versions"]] == [(3, third), (4, fourth)]
     assert relisted["latest"] == fourth
+
+
+async def test_the_versions_of_closed_runs_are_asked_of_a_worker_once(
+    gateway: Gateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 50 #7: each listing queried every version's run, so twenty reads of a fifty-version post kept the
+    workers too busy to answer some (503). A closed run's state is asked once; its description is still read."""
+    first = await finished_run(gateway)
+    second, _ = await edited(gateway, first, action="rewrite_section", section=2, text=OWN_TEXT)
+    queried: list[str] = []
+    real = runs.answered
+
+    async def counted(handle: Any, query: str, result_type: Any) -> Any:
+        queried.append(handle.id)
+        return await real(handle, query, result_type)
+
+    monkeypatch.setattr(content_export, "answered", counted)
+
+    lists = [(await gateway.http.get(f"/v1/content/runs/{second}/versions")).json() for _ in range(3)]
+
+    assert [v["runId"] for v in lists[0]["versions"]] == [first, second] and lists[1] == lists[2] == lists[0]
+    assert queried.count(first) <= 1 and queried.count(second) <= 1, queried
