@@ -68,7 +68,7 @@ class Intake:
             offline_summary="parse intent (keywords)",
             degraded=lambda err: turn.thought(
                 PLANNER,
-                f"意图规划：{err.what_happened()}，降级为关键词匹配"[:300],
+                f"意图规划降级为关键词匹配：{err.what_happened()}"[:300],
                 level="warning",
                 code=ErrorCode.AGENT_DEGRADED,
             ),
