@@ -30,7 +30,6 @@ one every 60/limit seconds); beyond that 429 `RATE_LIMITED` with `Retry-After`.
 import asyncio
 import json
 import math
-import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import suppress
@@ -44,6 +43,7 @@ from api.blob_urls import BlobLinks
 from api.errors import ApiError
 from api.run_watch import follow_run
 from api.streaming import SSE_HEADERS, sse_stream
+from api.token_buckets import TokenBuckets
 from models.errors import ErrorCode
 from models.settings import Settings
 
@@ -338,20 +338,12 @@ class RateLimiter:
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
-        self._buckets: dict[str, tuple[float, float]] = {}
-        """principal → (tokens, when last counted)."""
+        self._buckets = TokenBuckets(per_minute)
 
     def check(self, principal: str) -> None:
         """Count one request of `principal`; 429 RATE_LIMITED when its bucket is empty."""
-        if self.per_minute <= 0:
-            return
-        now = time.monotonic()
-        rate = self.per_minute / 60.0
-        tokens, then = self._buckets.get(principal, (float(self.per_minute), now))
-        tokens = min(float(self.per_minute), tokens + (now - then) * rate)
-        if tokens < 1.0:
-            self._buckets[principal] = (tokens, now)
-            wait = math.ceil((1.0 - tokens) / rate)
+        wait = self._buckets.wait(principal)
+        if wait is not None:
             message = f"请求过于频繁：每分钟最多 {self.per_minute} 个请求"
             raise ApiError(429, ErrorCode.RATE_LIMITED, message, {"Retry-After": str(wait)})
-        self._buckets[principal] = (tokens - 1.0, now)
+        self._buckets.spend(principal)

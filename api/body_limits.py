@@ -182,7 +182,8 @@ class BodyLimitMiddleware:
             if _declared_over(declared, limit):
                 raise BodyTooLarge(limit)
             try:
-                message = await asyncio.wait_for(receive(), min(BODY_IDLE_SECONDS, max(0.0, due - loop.time())))
+                async with asyncio.timeout(min(BODY_IDLE_SECONDS, max(0.0, due - loop.time()))):
+                    message = await receive()
             except TimeoutError:
                 raise BodyTooSlow() from None
             body_done = message["type"] != "http.request" or not message.get("more_body", False)
